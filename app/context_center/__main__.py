@@ -1,0 +1,3 @@
+from context_center.cli import main
+
+raise SystemExit(main())

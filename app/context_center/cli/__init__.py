@@ -1,0 +1,84 @@
+"""The front door: no subcommand opens the window; subcommands drive the engine headless.
+
+Exit codes: 0 success, 1 a refused or failed operation (message on stderr; with --json an
+``{"error": {"code", "message"}}`` object on stdout), 2 usage errors (argparse).
+
+Command groups live in sibling modules. Each may define ``register(subparsers)`` for top-level
+commands and ``register_memory(subparsers)`` for ``memory …`` commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from context_center import APP_DISPLAY_NAME, __version__
+from context_center.cli.common import emit, emit_error, engine_for
+from context_center.engine.errors import EngineError
+
+GROUPS = ("memory", "instructions", "recall", "agent", "approvals", "suggestions")
+
+
+def _modules() -> list[ModuleType]:
+    found = []
+    for name in GROUPS:
+        full = f"context_center.cli.{name}"
+        if importlib.util.find_spec(full) is not None:
+            found.append(importlib.import_module(full))
+    return found
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="context-center",
+        description=f"{APP_DISPLAY_NAME}: see, edit and govern what AI coding agents carry between turns. "
+        "Without a command, opens the window.",
+    )
+    parser.add_argument("--version", action="version", version=f"context-center {__version__}")
+    parser.add_argument("--home", metavar="DIR", help="the home (default: $CONTEXT_CENTER_HOME, else the user data dir)")
+    parser.add_argument("--workspace", metavar="DIR", help="the workspace (default: the current directory)")
+    parser.add_argument("--json", action="store_true", dest="json_out", help="print results as JSON")
+    parser.add_argument("--demo", action="store_true", help="open the window on a generated sample home and workspace")
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="open the window, report the time until it is painted, and exit (for packaging checks)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    memory = sub.add_parser("memory", help="facts, instructions, recall trace, revisions and the archive")
+    memory_sub = memory.add_subparsers(dest="memory_command", metavar="SUBCOMMAND", required=True)
+    for module in _modules():
+        if hasattr(module, "register_memory"):
+            module.register_memory(memory_sub)
+        if hasattr(module, "register"):
+            module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    as_json = bool(getattr(args, "json_out", False))
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        if args.command:
+            parser.parse_args([args.command, "--help"])
+        from context_center.ui.launch import launch
+
+        return launch(args)
+    try:
+        engine = engine_for(args)
+        return emit(handler(args, engine), as_json)
+    except EngineError as exc:
+        return emit_error(exc, as_json)
+    except KeyboardInterrupt:
+        sys.stderr.write("context-center: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,80 @@
+"""What every command shares: JSON/text output, error mapping, the engine for the parsed args."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from context_center.engine.errors import EngineError
+from context_center.engine.facade import Engine
+
+
+@dataclass
+class Output:
+    """A command's result: ``data`` is the stable JSON contract, ``text`` the human rendering."""
+
+    data: Any
+    text: str = ""
+    exit_code: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+Handler = Callable[[argparse.Namespace, Engine], Output]
+
+
+def json_parent() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument("--json", action="store_true", dest="json_out", default=argparse.SUPPRESS,
+                        help="print the result as JSON (the stable contract)")
+    return parent
+
+
+def add_command(
+    subparsers: Any, name: str, handler: Handler, help: str, **kwargs: Any
+) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name, help=help, description=help, parents=[json_parent()], **kwargs
+    )
+    parser.set_defaults(handler=handler)
+    return parser
+
+
+def engine_for(args: argparse.Namespace) -> Engine:
+    return Engine(home=getattr(args, "home", None), workspace=getattr(args, "workspace", None))
+
+
+def emit(out: Output, as_json: bool) -> int:
+    if as_json:
+        sys.stdout.write(json.dumps(out.data, ensure_ascii=False, indent=2, default=str) + "\n")
+    elif out.text:
+        sys.stdout.write(out.text.rstrip("\n") + "\n")
+    return out.exit_code
+
+
+def emit_error(exc: EngineError, as_json: bool) -> int:
+    message = " ".join(str(exc).split())
+    sys.stderr.write(f"context-center: {message}\n")
+    if as_json:
+        sys.stdout.write(json.dumps({"error": {"code": exc.code, "message": message}}, ensure_ascii=False) + "\n")
+    return 1
+
+
+def read_text_arg(value: str) -> str:
+    """A FILE argument where ``-`` means standard input."""
+    if value == "-":
+        return sys.stdin.read()
+    try:
+        with open(value, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as exc:
+        from context_center.engine.errors import InvalidRequest
+
+        raise InvalidRequest(f"cannot read {value}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        from context_center.engine.errors import InvalidRequest
+
+        raise InvalidRequest(f"{value} is not valid UTF-8") from exc

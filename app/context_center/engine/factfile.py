@@ -1,0 +1,304 @@
+"""Reading and writing one fact file: strict-but-tolerant frontmatter, canonical output.
+
+Reading is tolerant of legacy shapes (no id, no revision, top-level ``type``/``scope``,
+Claude Code memory files with only ``name/description/type``) and strict about danger:
+unsafe YAML tags, aliases, duplicate keys, NUL bytes, invalid UTF-8 and oversized files are
+rejected with a code instead of being half-read. Every scalar is read as a string (YAML 1.1's
+``no`` stays "no"), then validated explicitly. Writing always produces the canonical form of
+ARCHITECTURE.md, the form Reasonix writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+from pydantic import ValidationError
+
+from context_center.engine.model import Fact, FactType, Scope, format_time
+
+MAX_FILE_BYTES = 1024 * 1024
+LEGACY_ID_TAG = "context-engine-v2/legacy-id"
+
+
+class FactFileError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+_PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "map", "seq", "int", "float", "bool", "null", "timestamp")
+)
+
+
+class _StrictLoader(yaml.BaseLoader):
+    """Scalars stay strings; aliases and duplicate keys are errors; unknown tags fail."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise FactFileError(
+                "yaml_alias", f"YAML aliases are not allowed (line {event.start_mark.line + 1})"
+            )
+        return super().compose_node(parent, index)
+
+    def construct_object(self, node: Any, deep: bool = False) -> Any:
+        if node.tag not in _PLAIN_TAGS:
+            raise FactFileError(
+                "unsafe_yaml_tag",
+                f"frontmatter uses the tag {node.tag!r}, which is not allowed (line {node.start_mark.line + 1})",
+            )
+        return super().construct_object(node, deep=deep)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+        if not isinstance(node, yaml.MappingNode):
+            return super().construct_mapping(node, deep=deep)
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise FactFileError(
+                    "duplicate_key",
+                    f"duplicate frontmatter key {key!r} (line {key_node.start_mark.line + 1})",
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _load_yaml(text: str) -> Any:
+    try:
+        return yaml.load(text, Loader=_StrictLoader)
+    except FactFileError:
+        raise
+    except yaml.constructor.ConstructorError as exc:
+        raise FactFileError(
+            "unsafe_yaml_tag", f"frontmatter uses a tag that is not allowed: {exc.problem}"
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise FactFileError(
+            "malformed_yaml", f"frontmatter is not valid YAML: {exc}".splitlines()[0]
+        ) from exc
+
+
+_HANDLER = YAMLHandler()
+
+
+def split_frontmatter(text: str) -> tuple[dict[str, Any] | None, str]:
+    """Return (frontmatter mapping or None when the file has none, body)."""
+    if not _HANDLER.detect(text):
+        if text.startswith("---"):
+            raise FactFileError(
+                "malformed_frontmatter", "frontmatter starts with '---' but is never closed"
+            )
+        return None, text
+    try:
+        fm_text, body = _HANDLER.split(text)
+    except ValueError as exc:
+        raise FactFileError(
+            "malformed_frontmatter", "frontmatter could not be split from the body"
+        ) from exc
+    data = _load_yaml(fm_text)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise FactFileError(
+            "frontmatter_not_mapping", "frontmatter must be a mapping of keys to values"
+        )
+    return data, body
+
+
+def legacy_id(scope: Scope, stem: str) -> str:
+    digest = hashlib.sha256(f"{LEGACY_ID_TAG}\0{scope.value}\0{stem.lower()}".encode()).hexdigest()
+    return "legacy-" + digest[:32]
+
+
+def _parse_time(value: Any, field: str) -> datetime | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise FactFileError("invalid_field", f"{field} must be a timestamp")
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("z", "Z"))
+    except ValueError as exc:
+        raise FactFileError(
+            "invalid_field", f"{field} is not an RFC 3339 timestamp: {value!r}"
+        ) from exc
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
+
+
+def _str_field(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise FactFileError("invalid_field", f"{key} must be text")
+    return value.strip()
+
+
+def _type_value(raw: Any, where: str) -> FactType | None:
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, str):
+        raise FactFileError("invalid_field", f"{where} must be text")
+    try:
+        return FactType(raw.strip().lower())
+    except ValueError as exc:
+        raise FactFileError(
+            "invalid_type", f"{where} {raw!r} is not one of user, feedback, project, reference"
+        ) from exc
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    fact: Fact
+    legacy: bool  # True when migration would write new metadata
+    sha256: str
+
+
+def parse_fact_bytes(
+    data: bytes,
+    *,
+    stem: str,
+    directory_scope: Scope,
+    mtime: datetime,
+    prefer_declared_name: bool = False,
+) -> ParsedFile:
+    """Parse one fact file. Raises FactFileError with a diagnostic code."""
+    if len(data) > MAX_FILE_BYTES:
+        raise FactFileError(
+            "too_large", f"file is {len(data)} bytes; the limit is {MAX_FILE_BYTES}"
+        )
+    if b"\0" in data:
+        raise FactFileError("nul_bytes", "file contains NUL bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FactFileError("invalid_utf8", f"file is not valid UTF-8 (byte {exc.start})") from exc
+    text = text.removeprefix("\ufeff")
+    front, body = split_frontmatter(text)
+    legacy = front is None
+    front = front or {}
+    metadata = front.get("metadata") or {}
+    if not isinstance(metadata, dict):
+        raise FactFileError("invalid_field", "metadata must be a mapping")
+
+    fact_type = (
+        _type_value(metadata.get("fact_type"), "metadata.fact_type")
+        or _type_value(metadata.get("type"), "metadata.type")
+        or _type_value(front.get("type"), "type")
+    )
+    if fact_type is None:
+        legacy = True
+        fact_type = FactType.PROJECT if directory_scope is Scope.PROJECT else FactType.USER
+
+    declared_scope = metadata.get("scope") or front.get("scope")
+    if declared_scope is None or declared_scope == "":
+        legacy = True
+    elif not isinstance(declared_scope, str) or declared_scope.strip().lower() not in (
+        "project",
+        "global",
+    ):
+        raise FactFileError("invalid_field", f"scope {declared_scope!r} is not project or global")
+    elif declared_scope.strip().lower() != directory_scope.value:
+        raise FactFileError(
+            "scope_mismatch",
+            f"file declares scope {declared_scope!r} but lies in the {directory_scope.value} store",
+        )
+    if "metadata" not in front:
+        legacy = True
+
+    raw_id = front.get("id")
+    if raw_id is None or raw_id == "":
+        legacy = True
+        fact_id = legacy_id(directory_scope, stem)
+    elif isinstance(raw_id, str):
+        fact_id = raw_id.strip()
+    else:
+        raise FactFileError("invalid_field", "id must be text")
+
+    raw_rev = front.get("revision")
+    if raw_rev is None or raw_rev == "":
+        legacy = True
+        revision = 1
+    else:
+        if not isinstance(raw_rev, str) or not raw_rev.strip().isdigit():
+            raise FactFileError("invalid_field", f"revision {raw_rev!r} is not a positive integer")
+        revision = int(raw_rev.strip())
+
+    created = _parse_time(front.get("created_at"), "created_at")
+    updated = _parse_time(front.get("updated_at"), "updated_at")
+    if created is None or updated is None:
+        legacy = True
+        created = created or updated or mtime
+        updated = updated or mtime
+
+    fm_name = _str_field(front, "name")
+    if prefer_declared_name and re.fullmatch(r"\w[\w-]*", fm_name):
+        stem = fm_name
+    title = _str_field(front, "title") or (fm_name if fm_name and fm_name != stem else "") or stem
+    try:
+        fact = Fact(
+            id=fact_id,
+            revision=revision,
+            created_at=created,
+            updated_at=updated,
+            name=stem,
+            title=title,
+            description=_str_field(front, "description"),
+            type=fact_type,
+            scope=directory_scope,
+            body=body.strip("\n"),
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise FactFileError(
+            "invalid_field", f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+        ) from exc
+    return ParsedFile(fact=fact, legacy=legacy, sha256=hashlib.sha256(data).hexdigest())
+
+
+def _scalar(key: str, value: str) -> str:
+    dumped: str = yaml.safe_dump({key: value}, allow_unicode=True, width=10**9, sort_keys=False)
+    return dumped.rstrip("\n")
+
+
+def routing_type(fact_type: FactType, scope: Scope) -> FactType:
+    """The `metadata.type` older clients route by: project store keeps project/reference."""
+    if scope is Scope.PROJECT:
+        return (
+            fact_type if fact_type in (FactType.PROJECT, FactType.REFERENCE) else FactType.PROJECT
+        )
+    return fact_type if fact_type in (FactType.USER, FactType.FEEDBACK) else FactType.USER
+
+
+def render_fact(fact: Fact) -> bytes:
+    """The canonical file for a fact."""
+    route = routing_type(fact.type, fact.scope)
+    lines = [
+        "---",
+        f"id: {fact.id}",
+        f"revision: {fact.revision}",
+        f"created_at: {format_time(fact.created_at)}" if fact.created_at else "created_at: ",
+        f"updated_at: {format_time(fact.updated_at)}" if fact.updated_at else "updated_at: ",
+        _scalar("name", fact.name),
+        _scalar("title", fact.title),
+        _scalar("description", fact.description),
+        "metadata:",
+        f"  type: {route.value}",
+    ]
+    if route is not fact.type:
+        lines.append(f"  fact_type: {fact.type.value}")
+    lines.append(f"  scope: {fact.scope.value}")
+    lines.append("---")
+    body = fact.body.strip("\n")
+    text = "\n".join(lines) + "\n\n" + (body + "\n" if body else "")
+    return text.encode("utf-8")

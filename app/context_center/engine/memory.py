@@ -1,0 +1,273 @@
+"""Both stores of one workspace as one model: references, conflicts, a person's edits, migration."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from context_center.engine.errors import InvalidRequest, NotFound
+from context_center.engine.model import Conflict, Diagnostic, Fact, FactType, Scope
+from context_center.engine.paths import Layout, slugify
+from context_center.engine.store import ArchivedEntry, Entry, FactStore, RevisionEntry
+
+_REF = re.compile(r"^(?P<scope>project|global)/(?P<name>[^/\\]+?)(?:\.md)?$")
+_ID = re.compile(r"^(mem-[0-9a-f]{32}|legacy-[0-9a-f]{8,64})$")
+
+
+def title_key(title: str) -> str:
+    """A title normalised to lowercase letters and digits (the equivalence key)."""
+    return "".join(ch for ch in title.lower() if ch.isalnum())
+
+
+def name_key(name: str) -> str:
+    try:
+        return slugify(name)
+    except InvalidRequest:
+        return name.lower()
+
+
+def find_conflicts(project: list[Fact], global_: list[Fact]) -> list[Conflict]:
+    """Project/global pairs that are equivalent by id, name slug or normalised title."""
+    by_id = {f.id: f for f in global_}
+    by_name: dict[str, list[Fact]] = {}
+    by_title: dict[str, list[Fact]] = {}
+    for g in global_:
+        by_name.setdefault(name_key(g.name), []).append(g)
+        key = title_key(g.title)
+        if key:
+            by_title.setdefault(key, []).append(g)
+    out: list[Conflict] = []
+    for p in sorted(project, key=lambda f: f.name):
+        seen: set[str] = set()
+        matches: list[tuple[str, Fact]] = []
+        if p.id in by_id:
+            matches.append(("id", by_id[p.id]))
+        matches.extend(("name", g) for g in by_name.get(name_key(p.name), []))
+        tkey = title_key(p.title)
+        if tkey:
+            matches.extend(("title", g) for g in by_title.get(tkey, []))
+        for key, g in matches:
+            if g.id in seen:
+                continue
+            seen.add(g.id)
+            out.append(
+                Conflict(
+                    key=key, project_ref=p.ref, global_ref=g.ref, project_id=p.id, global_id=g.id
+                )
+            )
+    return out
+
+
+@dataclass
+class MemoryView:
+    """Everything active in both stores at one moment."""
+
+    project: list[Entry] = field(default_factory=list)
+    global_: list[Entry] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def entries(self) -> list[Entry]:
+        return self.project + self.global_
+
+    @property
+    def facts(self) -> list[Fact]:
+        return [e.fact for e in self.entries]
+
+    @property
+    def masked_global_ids(self) -> set[str]:
+        return {c.global_id for c in self.conflicts}
+
+
+class Memory:
+    """The project store and the global store of one workspace."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.project = FactStore(layout.project_store, Scope.PROJECT)
+        self.global_ = FactStore(layout.global_store, Scope.GLOBAL)
+
+    def store(self, scope: Scope) -> FactStore:
+        return self.project if scope is Scope.PROJECT else self.global_
+
+    def load(self, *, persist_cache: bool = True) -> MemoryView:
+        p = self.project.load(persist_cache=persist_cache)
+        g = self.global_.load(persist_cache=persist_cache)
+        return self._view(p.entries.values(), g.entries.values(), p.diagnostics + g.diagnostics)
+
+    def view(self) -> MemoryView:
+        """The last loaded state, updated by this process's own writes (no disk scan)."""
+        p = self.project.snapshot()
+        g = self.global_.snapshot()
+        return self._view(p.entries.values(), g.entries.values(), p.diagnostics + g.diagnostics)
+
+    @staticmethod
+    def _view(project: object, global_: object, diags: list[Diagnostic]) -> MemoryView:
+        pe = sorted(project, key=lambda e: e.fact.name)  # type: ignore[attr-defined]
+        ge = sorted(global_, key=lambda e: e.fact.name)  # type: ignore[attr-defined]
+        conflicts = find_conflicts([e.fact for e in pe], [e.fact for e in ge])
+        return MemoryView(pe, ge, conflicts, sorted(diags, key=lambda d: (str(d.scope), d.path)))
+
+    # -- references ------------------------------------------------------------------------
+
+    def resolve(self, ref: str) -> Entry:
+        """`project/<name>[.md]`, `global/<name>[.md]`, an id, or a bare name (project first)."""
+        ref = ref.strip()
+        if not ref:
+            raise InvalidRequest("empty fact reference")
+        m = _REF.match(ref)
+        if m:
+            scope = Scope(m.group("scope"))
+            return self._by_name(self.store(scope), m.group("name"), ref)
+        if _ID.match(ref):
+            for store in (self.project, self.global_):
+                for entry in store.snapshot().entries.values():
+                    if entry.fact.id == ref:
+                        return store.read_fresh(entry.fact.name)
+            raise NotFound(f"no active fact has id {ref}")
+        if "/" in ref or "\\" in ref:
+            raise InvalidRequest(
+                f"{ref!r} is not a reference: use project/<name>.md, global/<name>.md, a name or an id"
+            )
+        name = ref.removesuffix(".md")
+        for store in (self.project, self.global_):
+            try:
+                return self._by_name(store, name, ref)
+            except NotFound:
+                continue
+        raise NotFound(f"no active fact named {ref!r} in the project or global store")
+
+    def _by_name(self, store: FactStore, name: str, ref: str) -> Entry:
+        snap = store.snapshot()
+        candidates = [name]
+        with contextlib.suppress(InvalidRequest):
+            candidates.append(slugify(name))
+        for stem in candidates:
+            if stem in snap.entries or (store.root / f"{stem}.md").is_file():
+                if "/" in stem or "\\" in stem or stem.startswith("."):
+                    break
+                return store.read_fresh(stem)
+        raise NotFound(f"{ref} does not exist")
+
+    # -- a person's explicit actions ---------------------------------------------------------
+
+    def create(
+        self,
+        *,
+        name: str,
+        title: str = "",
+        description: str = "",
+        type: FactType,
+        scope: Scope = Scope.PROJECT,
+        body: str,
+        now: datetime | None = None,
+    ) -> Fact:
+        stem = slugify(name)
+        return self.store(scope).create(
+            name=stem,
+            title=title.strip() or name.strip(),
+            description=description.strip(),
+            type=type,
+            body=body,
+            now=now,
+        )
+
+    def update(
+        self,
+        ref: str,
+        *,
+        expected_revision: int,
+        expected_sha: str | None = None,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        type: FactType | None = None,
+        body: str | None = None,
+        now: datetime | None = None,
+    ) -> Fact:
+        entry = self.resolve(ref)
+        changes: dict[str, object] = {}
+        if name is not None:
+            stem = slugify(name)
+            if stem != entry.fact.name and not _ID.match(ref.strip()):
+                raise InvalidRequest(
+                    "renaming a fact is only done through its id (pass the id as the reference)"
+                )
+            changes["name"] = stem
+        for key, value in (
+            ("title", title),
+            ("description", description),
+            ("type", type),
+            ("body", body),
+        ):
+            if value is not None:
+                changes[key] = value.strip() if isinstance(value, str) and key != "body" else value
+        return self.store(entry.fact.scope).update(
+            entry.fact.name,
+            expected_revision=expected_revision,
+            expected_sha=expected_sha,
+            changes=changes,
+            now=now,
+        )
+
+    def revisions(self, ref: str) -> list[RevisionEntry]:
+        entry = self.resolve(ref)
+        return self.store(entry.fact.scope).revisions(entry.fact.name)
+
+    def restore(self, ref: str, revision: int, *, now: datetime | None = None) -> Fact:
+        entry = self.resolve(ref)
+        return self.store(entry.fact.scope).restore(entry.fact.name, revision, now=now)
+
+    def forget(
+        self, ref: str, *, expected_revision: int | None = None, now: datetime | None = None
+    ) -> tuple[Fact, Path]:
+        entry = self.resolve(ref)
+        dest = self.store(entry.fact.scope).forget(
+            entry.fact.name, expected_revision=expected_revision, now=now
+        )
+        return entry.fact, dest
+
+    def archived(self) -> list[ArchivedEntry]:
+        return self.project.archived() + self.global_.archived()
+
+    def recover(self, path: str | Path, *, now: datetime | None = None) -> Fact:
+        """Recover an archive entry of either store; the path decides which store owns it."""
+        text = str(path)
+        m = re.match(r"^(project|global)/\.archive/([^/\\]+)$", text)
+        if m:
+            store = self.store(Scope(m.group(1)))
+            return store.recover(store.archive_root / m.group(2), now=now)
+        p = Path(path)
+        for store in (self.project, self.global_):
+            parent = p.parent if p.is_absolute() else None
+            if parent is not None and parent.absolute() == store.archive_root.absolute():
+                return store.recover(p, now=now)
+        if not p.is_absolute():
+            for store in (self.project, self.global_):
+                candidate = store.archive_root / p.name
+                if (p.parent in (Path("."), Path(".archive"))) and (
+                    candidate.exists() or candidate.is_symlink()
+                ):
+                    return store.recover(candidate, now=now)
+        raise NotFound(
+            f"archived memory not found: {path} is not an entry of this workspace's archives"
+        )
+
+    # -- upgrade ---------------------------------------------------------------------------
+
+    def migrate(self) -> list[str]:
+        """Rewrite legacy facts in canonical form. Returns the refs it changed (idempotent)."""
+        changed: list[str] = []
+        for store in (self.project, self.global_):
+            snap = store.load(persist_cache=False)
+            for entry in sorted(snap.entries.values(), key=lambda e: e.fact.name):
+                if entry.legacy and store.rewrite_canonical(entry):
+                    changed.append(entry.fact.ref)
+            if changed or (not (store.root / "MEMORY.md").exists() and snap.entries):
+                store.rebuild_index()
+            store.load()
+        return changed

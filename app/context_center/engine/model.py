@@ -1,0 +1,157 @@
+"""Plain, immutable data that crosses the engine's boundary: facts, diagnostics, conflicts."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+ID_RE = re.compile(r"^(mem-[0-9a-f]{32}|legacy-[0-9a-f]{8,64})$")
+
+
+class FactType(StrEnum):
+    USER = "user"
+    FEEDBACK = "feedback"
+    PROJECT = "project"
+    REFERENCE = "reference"
+
+
+class Scope(StrEnum):
+    PROJECT = "project"
+    GLOBAL = "global"
+
+
+class Freshness(StrEnum):
+    FRESH = "fresh"
+    CURRENT = "current"
+    STALE = "stale"
+
+
+# (fresh up to, current up to) in days; older is stale. From the spec's freshness table.
+FRESHNESS_DAYS: dict[FactType, tuple[int, int]] = {
+    FactType.REFERENCE: (14, 45),
+    FactType.PROJECT: (30, 180),
+    FactType.USER: (90, 365),
+    FactType.FEEDBACK: (90, 365),
+}
+
+
+def new_fact_id() -> str:
+    return "mem-" + secrets.token_hex(16)
+
+
+def utc_now() -> datetime:
+    now = datetime.now(UTC)
+    return now.replace(microsecond=(now.microsecond // 1000) * 1000)
+
+
+def format_time(value: datetime) -> str:
+    """RFC 3339 in UTC with milliseconds, as Reasonix writes: 2026-11-02T09:14:03.120Z."""
+    value = value.astimezone(UTC)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def freshness_of(
+    fact_type: FactType, updated_at: datetime | None, now: datetime | None = None
+) -> Freshness:
+    """Freshness from type and age. A missing or future time counts as current."""
+    if updated_at is None:
+        return Freshness.CURRENT
+    now = now or datetime.now(UTC)
+    age = now - updated_at
+    if age < timedelta(0):
+        return Freshness.CURRENT
+    fresh, current = FRESHNESS_DAYS[fact_type]
+    if age <= timedelta(days=fresh):
+        return Freshness.FRESH
+    if age <= timedelta(days=current):
+        return Freshness.CURRENT
+    return Freshness.STALE
+
+
+class Fact(BaseModel):
+    """One background fact. ``name`` is the file stem; the reference is ``<scope>/<name>.md``."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    id: str
+    revision: int = Field(ge=1)
+    created_at: datetime | None
+    updated_at: datetime | None
+    name: str
+    title: str
+    description: str
+    type: FactType
+    scope: Scope
+    body: str
+
+    @field_validator("id")
+    @classmethod
+    def _check_id(cls, value: str) -> str:
+        if not ID_RE.match(value):
+            raise ValueError(f"not a fact id: {value!r}")
+        return value
+
+    @property
+    def ref(self) -> str:
+        return f"{self.scope.value}/{self.name}.md"
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.name
+
+    def freshness(self, now: datetime | None = None) -> Freshness:
+        return freshness_of(self.type, self.updated_at, now)
+
+    def public_dict(self, now: datetime | None = None) -> dict[str, object]:
+        """The CLI/JSON form: everything a provider may see (no storage path)."""
+        return {
+            "ref": self.ref,
+            "id": self.id,
+            "revision": self.revision,
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "type": self.type.value,
+            "scope": self.scope.value,
+            "freshness": self.freshness(now).value,
+            "created_at": format_time(self.created_at) if self.created_at else None,
+            "updated_at": format_time(self.updated_at) if self.updated_at else None,
+            "body": self.body,
+        }
+
+
+class Diagnostic(BaseModel):
+    """A problem found while loading; the file is left untouched and excluded."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: str
+    path: str  # relative to the store (or the workspace for instructions)
+    message: str
+    scope: Scope | None = None
+    line: int | None = None
+
+
+class Conflict(BaseModel):
+    """A project fact and a global fact that are equivalent; the project one applies here."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str  # "id" | "name" | "title"
+    project_ref: str
+    global_ref: str
+    project_id: str
+    global_id: str
+    resolution: str = "project_over_global"
+
+    def explanation(self) -> str:
+        return (
+            f"{self.project_ref} and {self.global_ref} share the same {self.key}. In this "
+            f"workspace the project fact applies: recall injects only {self.project_ref}, and "
+            f"{self.global_ref} is left out of the stable guidance. Neither file is changed; "
+            f"other workspaces still see {self.global_ref}."
+        )
