@@ -602,6 +602,14 @@ def directory_chain(root: Path, target: Path) -> list[Path]:
     return chain
 
 
+def _relative_or_name(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` (``../x``) for a diagnostic; never an absolute path."""
+    try:
+        return Path(os.path.relpath(path, root)).as_posix()
+    except ValueError:  # another drive
+        return path.name
+
+
 def resolve_instructions(home: Path, workspace: Path | None, target: Path) -> Resolution:
     """Resolve the instruction chain for ``target``. Never raises for a hostile tree."""
     home = _abspath(home)
@@ -618,7 +626,7 @@ def resolve_instructions(home: Path, workspace: Path | None, target: Path) -> Re
             diagnostics.append(
                 InstructionDiagnostic(
                     code=TARGET_OUTSIDE_WORKSPACE,
-                    path=target.name or "/",
+                    path=_relative_or_name(target, root),
                     message=(
                         "the target directory is outside the workspace; "
                         "resolved for the workspace root instead"

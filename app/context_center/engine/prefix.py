@@ -208,6 +208,7 @@ def render_instructions_json(
     for diag in resolution.diagnostics:
         entry: dict[str, Any] = {
             "code": diag.code,
+            "reason": diag.reason,
             "path": diag.path,
             "source_path": diag.source_path,
             "line": diag.line,
