@@ -1,0 +1,86 @@
+"""Time ``find_sensitive`` on adversarial inputs of 100 KB and 1 MB.
+
+Linear matching shows a ratio of about 10 between the two sizes; a quadratic pattern would show
+about 100. Run: ``.venv/bin/python bench/bench_secrets.py`` (add ``--plugins`` to time each
+detect-secrets pattern on its own as well).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from context_center.engine.secrets import OWN_PATTERNS, find_sensitive, plugin_patterns
+
+# name -> function of the target size in characters
+INPUTS: dict[str, Callable[[int], str]] = {
+    "a*n": lambda n: "a" * n,
+    "@*n": lambda n: "@" * n,
+    "a@ repeated": lambda n: "a@" * (n // 2),
+    "a. then @": lambda n: "a." * (n // 2 - 1) + "@x",
+    "x@a.a.a...": lambda n: "x@" + "a." * (n // 2 - 1),
+    "Bearer + a*n": lambda n: "Bearer " + "a" * (n - 7),
+    "Bearer repeated": lambda n: "Bearer " * (n // 7),
+    "key= repeated": lambda n: "key=" * (n // 4),
+    "password= repeated": lambda n: "password=" * (n // 9),
+    "API_KEY run, no sep": lambda n: "API_KEY" * (n // 7),
+    "token: + spaces": lambda n: "token:" + " " * (n - 6),
+    "Authorization: repeated": lambda n: "Authorization: a " * (n // 17),
+    "Cookie: a=b repeated": lambda n: "Cookie: a=b " * (n // 12),
+    "eyJ*n": lambda n: "eyJ" * (n // 3),
+    "eyJa. repeated": lambda n: "eyJa." * (n // 5),
+    "ghp_ + a*n": lambda n: "ghp_" + "a" * (n - 4),
+    "ghp_ token run": lambda n: ("ghp_" + "a" * 36) * (n // 40),
+    "sk- repeated": lambda n: "sk-" * (n // 3),
+    "xoxb-1- repeated": lambda n: "xoxb-" + "1-" * (n // 2 - 3),
+    "xoxb- + digits": lambda n: ("xoxb-" + "1" * 20) * (n // 25),
+    "AKIA*n": lambda n: "AKIA" * (n // 4),
+    "aws key repeated": lambda n: "aws key " * (n // 8),
+    "BEGIN header no dashes": lambda n: "BEGIN RSA PRIVATE KEY " * (n // 22),
+    "PEM BEGIN no END": lambda n: "-----BEGIN RSA PRIVATE KEY-----" * (n // 31),
+    "-----BEGIN A A A...": lambda n: "-----BEGIN " + "A " * (n // 2 - 6),
+    "a:// repeated": lambda n: "a://" * (n // 4),
+    "http://u: + a*n": lambda n: "http://u:" + "a" * (n - 9),
+    "full-width Ａ*n": lambda n: "Ａ" * n,
+    "zero-width split": lambda n: "a\u200b" * (n // 2),
+    "Chinese 中*n": lambda n: "中" * n,
+    "密码: repeated": lambda n: "密码:" * (n // 3),
+    "spaces": lambda n: " " * n,
+    "newlines": lambda n: "\n" * n,
+}
+
+
+def _time(fn: Callable[[], object], repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main() -> int:
+    find_sensitive("warm up")  # loads the detect-secrets plugins
+    small, large = 100_000, 1_000_000
+    worst = 0.0
+    print(f"{'input':28} {'100 KB (s)':>11} {'1 MB (s)':>10} {'ratio':>6}")
+    for name, make in INPUTS.items():
+        a, b = make(small), make(large)
+        ta = _time(lambda a=a: find_sensitive(a))
+        tb = _time(lambda b=b: find_sensitive(b))
+        ratio = tb / ta if ta > 0 else float("nan")
+        worst = max(worst, tb)
+        print(f"{name:28} {ta:11.4f} {tb:10.4f} {ratio:6.1f}")
+    print(f"slowest 1 MB input: {worst:.3f} s")
+    if "--plugins" in sys.argv:
+        print("\nper pattern, worst input at 1 MB:")
+        texts = [make(large) for make in INPUTS.values()]
+        for pattern in (*OWN_PATTERNS, *plugin_patterns()):
+            t = max(_time(lambda p=pattern, s=s: list(p.finditer(s)), repeat=1) for s in texts)
+            print(f"{t:8.4f}  {pattern.pattern[:70]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
