@@ -39,17 +39,31 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a command, opens the window.",
     )
     parser.add_argument("--version", action="version", version=f"context-center {__version__}")
-    parser.add_argument("--home", metavar="DIR", help="the home (default: $CONTEXT_CENTER_HOME, else the user data dir)")
-    parser.add_argument("--workspace", metavar="DIR", help="the workspace (default: the current directory)")
-    parser.add_argument("--json", action="store_true", dest="json_out", help="print results as JSON")
-    parser.add_argument("--demo", action="store_true", help="open the window on a generated sample home and workspace")
+    parser.add_argument(
+        "--home",
+        metavar="DIR",
+        help="the home (default: $CONTEXT_CENTER_HOME, else the user data dir)",
+    )
+    parser.add_argument(
+        "--workspace", metavar="DIR", help="the workspace (default: the current directory)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", dest="json_out", help="print results as JSON"
+    )
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="open the window on a generated sample home and workspace",
+    )
     parser.add_argument(
         "--smoke-test",
         action="store_true",
         help="open the window, report the time until it is painted, and exit (for packaging checks)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    memory = sub.add_parser("memory", help="facts, instructions, recall trace, revisions and the archive")
+    memory = sub.add_parser(
+        "memory", help="facts, instructions, recall trace, revisions and the archive"
+    )
     memory_sub = memory.add_subparsers(dest="memory_command", metavar="SUBCOMMAND", required=True)
     for module in _modules():
         if hasattr(module, "register_memory"):

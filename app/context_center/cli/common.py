@@ -28,8 +28,13 @@ Handler = Callable[[argparse.Namespace, Engine], Output]
 
 def json_parent() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument("--json", action="store_true", dest="json_out", default=argparse.SUPPRESS,
-                        help="print the result as JSON (the stable contract)")
+    parent.add_argument(
+        "--json",
+        action="store_true",
+        dest="json_out",
+        default=argparse.SUPPRESS,
+        help="print the result as JSON (the stable contract)",
+    )
     return parent
 
 
@@ -59,7 +64,9 @@ def emit_error(exc: EngineError, as_json: bool) -> int:
     message = " ".join(str(exc).split())
     sys.stderr.write(f"context-center: {message}\n")
     if as_json:
-        sys.stdout.write(json.dumps({"error": {"code": exc.code, "message": message}}, ensure_ascii=False) + "\n")
+        sys.stdout.write(
+            json.dumps({"error": {"code": exc.code, "message": message}}, ensure_ascii=False) + "\n"
+        )
     return 1
 
 

@@ -46,12 +46,15 @@ def cmd_list(args: argparse.Namespace, engine: Engine) -> Output:
         "diagnostics": [d.model_dump(mode="json", exclude_none=True) for d in view.diagnostics],
     }
     lines = [
-        f"{f.ref:<40} r{f.revision:<3} {f.type.value:<9} {f.freshness().value:<7} {f.display_title}" for f in facts
+        f"{f.ref:<40} r{f.revision:<3} {f.type.value:<9} {f.freshness().value:<7} {f.display_title}"
+        for f in facts
     ] or ["(no active facts)"]
     for c in view.conflicts:
         lines.append(f"conflict ({c.key}): {c.project_ref} applies over {c.global_ref}")
     for d in view.diagnostics:
-        lines.append(f"diagnostic {d.code}: {d.scope.value if d.scope else ''}/{d.path}: {d.message}")
+        lines.append(
+            f"diagnostic {d.code}: {d.scope.value if d.scope else ''}/{d.path}: {d.message}"
+        )
     return Output(data, "\n".join(lines))
 
 
@@ -86,12 +89,29 @@ def _save_fields(args: argparse.Namespace) -> dict[str, Any]:
             raise InvalidRequest(f"--json-input is not valid JSON: {exc}") from exc
         if not isinstance(loaded, dict):
             raise InvalidRequest("--json-input must be a JSON object")
-        allowed = {"name", "title", "description", "type", "scope", "body", "expected_revision", "expected_hash"}
+        allowed = {
+            "name",
+            "title",
+            "description",
+            "type",
+            "scope",
+            "body",
+            "expected_revision",
+            "expected_hash",
+        }
         unknown = set(loaded) - allowed
         if unknown:
             raise InvalidRequest(f"unknown field(s) in --json-input: {', '.join(sorted(unknown))}")
         fields.update(loaded)
-    for key in ("name", "title", "description", "type", "scope", "expected_revision", "expected_hash"):
+    for key in (
+        "name",
+        "title",
+        "description",
+        "type",
+        "scope",
+        "expected_revision",
+        "expected_hash",
+    ):
         value = getattr(args, key)
         if value is not None:
             fields[key] = value
@@ -108,7 +128,9 @@ def _enum(cls: Any, value: Any, what: str) -> Any:
     try:
         return cls(str(value))
     except ValueError as exc:
-        raise InvalidRequest(f"{what} {value!r} is not one of {', '.join(m.value for m in cls)}") from exc
+        raise InvalidRequest(
+            f"{what} {value!r} is not one of {', '.join(m.value for m in cls)}"
+        ) from exc
 
 
 def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
@@ -120,7 +142,9 @@ def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
             if not fields.get(required):
                 raise InvalidRequest(f"creating a fact needs --{required}")
         if "expected_revision" in fields:
-            raise InvalidRequest("--expected-revision is for updates; pass the fact's reference to update it")
+            raise InvalidRequest(
+                "--expected-revision is for updates; pass the fact's reference to update it"
+            )
         fact = memory.create(
             name=str(fields["name"]),
             title=str(fields.get("title") or ""),
@@ -129,7 +153,9 @@ def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
             scope=_enum(Scope, fields.get("scope") or "project", "scope"),
             body=str(fields["body"]),
         )
-        return Output({"action": "created", "fact": fact.public_dict()}, f"created {fact.ref} (revision 1)")
+        return Output(
+            {"action": "created", "fact": fact.public_dict()}, f"created {fact.ref} (revision 1)"
+        )
     if fields.get("expected_revision") is None:
         raise InvalidRequest("updating a fact needs --expected-revision (the revision you read)")
     try:
@@ -152,7 +178,10 @@ def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
         type=_enum(FactType, fields.get("type"), "type"),
         body=fields.get("body"),
     )
-    return Output({"action": "updated", "fact": fact.public_dict()}, f"updated {fact.ref} to revision {fact.revision}")
+    return Output(
+        {"action": "updated", "fact": fact.public_dict()},
+        f"updated {fact.ref} to revision {fact.revision}",
+    )
 
 
 def cmd_revisions(args: argparse.Namespace, engine: Engine) -> Output:
@@ -179,7 +208,9 @@ def cmd_revisions(args: argparse.Namespace, engine: Engine) -> Output:
     lines = [f"{current.ref} ({current.id})"]
     for r in revs:
         when = format_time(r.fact.updated_at) if r.fact.updated_at else "-"
-        lines.append(f"  r{r.revision:<4} {when}  {r.fact.display_title}{'  (current)' if r.current else ''}")
+        lines.append(
+            f"  r{r.revision:<4} {when}  {r.fact.display_title}{'  (current)' if r.current else ''}"
+        )
     return Output(data, "\n".join(lines))
 
 
@@ -197,7 +228,13 @@ def cmd_forget(args: argparse.Namespace, engine: Engine) -> Output:
     fact, dest = engine.memory.forget(args.ref, expected_revision=args.expected_revision)
     archive_ref = f"{fact.scope.value}/.archive/{dest.name}"
     return Output(
-        {"action": "forgotten", "ref": fact.ref, "id": fact.id, "archive_ref": archive_ref, "archive_path": str(dest)},
+        {
+            "action": "forgotten",
+            "ref": fact.ref,
+            "id": fact.id,
+            "archive_ref": archive_ref,
+            "archive_path": str(dest),
+        },
         f"forgot {fact.ref}; archived as {archive_ref}",
     )
 
@@ -227,16 +264,20 @@ def cmd_archived(args: argparse.Namespace, engine: Engine) -> Output:
         else:
             row["error"] = e.error
         rows.append(row)
-    text = "\n".join(
-        f"{r['archive_ref']}  {r.get('title') or r.get('error')}" for r in rows
-    ) or "(archive is empty)"
+    text = (
+        "\n".join(f"{r['archive_ref']}  {r.get('title') or r.get('error')}" for r in rows)
+        or "(archive is empty)"
+    )
     return Output({"archived": rows}, text)
 
 
 def cmd_recover(args: argparse.Namespace, engine: Engine) -> Output:
     engine.open(migrate=True)
     fact = engine.memory.recover(args.path)
-    return Output({"action": "recovered", "fact": fact.public_dict()}, f"recovered {fact.ref} as revision {fact.revision}")
+    return Output(
+        {"action": "recovered", "fact": fact.public_dict()},
+        f"recovered {fact.ref} as revision {fact.revision}",
+    )
 
 
 def cmd_migrate(args: argparse.Namespace, engine: Engine) -> Output:
@@ -245,7 +286,9 @@ def cmd_migrate(args: argparse.Namespace, engine: Engine) -> Output:
 
 
 def register_memory(subparsers: Any) -> None:
-    p = add_command(subparsers, "list", cmd_list, "active facts of both scopes, conflicts and diagnostics")
+    p = add_command(
+        subparsers, "list", cmd_list, "active facts of both scopes, conflicts and diagnostics"
+    )
     p.add_argument("--scope", choices=SCOPES)
     p.add_argument("--type", choices=TYPES)
 
@@ -266,7 +309,11 @@ def register_memory(subparsers: Any) -> None:
     p.add_argument("--scope", choices=SCOPES)
     p.add_argument("--body")
     p.add_argument("--body-file", metavar="FILE", help="read the body from FILE ('-' for stdin)")
-    p.add_argument("--json-input", metavar="FILE", help="read the fields as a JSON object from FILE ('-' for stdin)")
+    p.add_argument(
+        "--json-input",
+        metavar="FILE",
+        help="read the fields as a JSON object from FILE ('-' for stdin)",
+    )
     p.add_argument("--expected-revision", type=int)
     p.add_argument("--expected-hash", metavar="SHA256", help="the sha256 `memory read` reported")
 
@@ -283,7 +330,9 @@ def register_memory(subparsers: Any) -> None:
 
     add_command(subparsers, "archived", cmd_archived, "forgotten facts in both archives")
 
-    p = add_command(subparsers, "recover", cmd_recover, "bring an archived fact back as a new revision")
+    p = add_command(
+        subparsers, "recover", cmd_recover, "bring an archived fact back as a new revision"
+    )
     p.add_argument("path", help="an archive_ref (project/.archive/<file>) or the entry's path")
 
     add_command(subparsers, "migrate", cmd_migrate, "upgrade legacy facts in place (idempotent)")

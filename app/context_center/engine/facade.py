@@ -13,7 +13,9 @@ class Engine:
 
     def __init__(self, home: str | Path | None = None, workspace: str | Path | None = None) -> None:
         self.home = resolve_home(home)
-        self.workspace = Path(workspace).expanduser().absolute() if workspace else Path.cwd().absolute()
+        self.workspace = (
+            Path(workspace).expanduser().absolute() if workspace else Path.cwd().absolute()
+        )
         self.layout = Layout(self.home, self.workspace)
         self.memory = Memory(self.layout)
 

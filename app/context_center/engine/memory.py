@@ -267,7 +267,7 @@ class Memory:
             for entry in sorted(snap.entries.values(), key=lambda e: e.fact.name):
                 if entry.legacy and store.rewrite_canonical(entry):
                     changed.append(entry.fact.ref)
-            if changed or (not (store.root / "MEMORY.md").exists() and snap.entries):
+            if snap.entries or (store.root / "MEMORY.md").exists():
                 store.rebuild_index()
             store.load()
         return changed

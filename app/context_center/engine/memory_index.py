@@ -60,17 +60,37 @@ def _read(path: Path) -> str:
         return HEADER
 
 
-def rebuild(store_root: Path, facts: Iterable[Fact]) -> None:
+def rebuild(store_root: Path, facts: Iterable[Fact]) -> bool:
+    """Rewrite the managed lines from the facts. Returns False when nothing changed."""
     path = store_root / INDEX_NAME
-    keep, where, _ = _split(_read(path))
+    old = _read(path)
+    keep, where, _ = _split(old)
     managed = {f"{f.name}.md": index_line(f) for f in facts}
-    atomic.write_text(path, _render(keep, where, managed))
+    new = _render(keep, where, managed)
+    if path.exists() and new == old:
+        return False
+    atomic.write_text(path, new)
+    return True
 
 
-def apply_change(store_root: Path, *, put: Fact | None = None, remove: str | None = None) -> None:
-    """Update one fact's line (and drop another's, for renames and forgets)."""
+def apply_change(
+    store_root: Path,
+    *,
+    put: Fact | None = None,
+    remove: str | None = None,
+    known: set[str] | None = None,
+) -> None:
+    """Update one fact's line (and drop another's, for renames and forgets).
+
+    Lines for files that are neither ``known`` (the stems this process has loaded) nor on disk
+    are stale and dropped, so the index never advertises a fact that is gone.
+    """
     path = store_root / INDEX_NAME
     keep, where, managed = _split(_read(path))
+    if known is not None:
+        for file in list(managed):
+            if file[:-3] not in known and not (store_root / file).is_file():
+                del managed[file]
     if remove is not None:
         managed.pop(f"{remove}.md", None)
     if put is not None:

@@ -325,6 +325,9 @@ class FactStore:
             ) from exc
         return Entry(parsed.fact, path, parsed.sha256, parsed.legacy)
 
+    def _known(self) -> set[str]:
+        return set(self.snapshot().entries)
+
     def _remember(self, entry: Entry | None, *, drop: str | None = None) -> None:
         snap = self._snapshot
         if snap is None:
@@ -339,9 +342,12 @@ class FactStore:
     def _head_path(self, fact_id: str) -> Path:
         return self.root / CACHE_DIR / "heads" / fact_id
 
-    def _record_head(self, fact_id: str, sha: str) -> None:
+    def _record_head(self, fact_id: str, sha: str, previous: str | None = None) -> None:
+        """Record what is about to be written, before writing it. The previous hash stays
+        acceptable too, so a writer killed between the two steps is not taken for a hand edit."""
+        text = sha if previous is None else f"{sha} {previous}"
         with contextlib.suppress(OSError):
-            atomic.write_bytes(self._head_path(fact_id), sha.encode(), sync_dir=False)
+            atomic.write_bytes(self._head_path(fact_id), text.encode(), sync_dir=False)
 
     def _check_hand_edit(self, entry: Entry, expected_sha: str | None) -> None:
         if expected_sha is not None:
@@ -353,10 +359,10 @@ class FactStore:
                 )
             return
         try:
-            head = self._head_path(entry.fact.id).read_text().strip()
+            head = self._head_path(entry.fact.id).read_text().split()
         except OSError:
             return
-        if head and head != entry.sha256:
+        if head and entry.sha256 not in head:
             raise ContentConflict(
                 f"{entry.fact.ref} was edited by hand after revision {entry.fact.revision} was "
                 "written (its revision was not bumped); read it again and save with its content hash",
@@ -368,14 +374,14 @@ class FactStore:
     def _write_new(self, fact: Fact) -> Entry:
         data = render_fact(fact)
         path = self.root / f"{fact.name}.md"
+        sha = hashlib.sha256(data).hexdigest()
+        self._record_head(fact.id, sha)
         try:
             atomic.create_exclusive(path, data)
         except FileExistsError as exc:
             raise AlreadyExists(
                 f"{fact.ref} already exists; creates never overwrite (choose another name or update it)"
             ) from exc
-        sha = hashlib.sha256(data).hexdigest()
-        self._record_head(fact.id, sha)
         return Entry(fact, path, sha)
 
     def _snapshot_revision(self, entry: Entry, data: bytes | None = None) -> Path:
@@ -425,7 +431,7 @@ class FactStore:
         )
         with self.locked():
             entry = self._write_new(fact)
-            memory_index.apply_change(self.root, put=fact)
+            memory_index.apply_change(self.root, known=self._known(), put=fact)
             self._remember(entry)
         return fact
 
@@ -479,11 +485,14 @@ class FactStore:
                 raise AlreadyExists(f"{fact.ref} is already used by another fact") from exc
             os.unlink(entry.path)
         data = render_fact(fact)
-        atomic.write_bytes(target, data)
         sha = hashlib.sha256(data).hexdigest()
-        self._record_head(fact.id, sha)
+        self._record_head(fact.id, sha, previous=entry.sha256)
+        atomic.write_bytes(target, data)
         memory_index.apply_change(
-            self.root, put=fact, remove=current.name if new_name != current.name else None
+            self.root,
+            known=self._known(),
+            put=fact,
+            remove=current.name if new_name != current.name else None,
         )
         self._remember(Entry(fact, target, sha), drop=current.name)
         return fact
@@ -565,7 +574,7 @@ class FactStore:
                     break
                 except FileExistsError:
                     n += 1
-            memory_index.apply_change(self.root, remove=entry.fact.name)
+            memory_index.apply_change(self.root, known=self._known(), remove=entry.fact.name)
             self._remember(None, drop=entry.fact.name)
             return dest
 
@@ -664,7 +673,7 @@ class FactStore:
             entry = self._write_new(fact)
             os.unlink(entry_path)
             atomic.fsync_dir(entry_path.parent)
-            memory_index.apply_change(self.root, put=fact)
+            memory_index.apply_change(self.root, known=self._known(), put=fact)
             self._remember(entry)
             return fact
 
@@ -687,8 +696,10 @@ class FactStore:
             if fresh.sha256 != entry.sha256 or not fresh.legacy:
                 return False
             data = render_fact(fresh.fact)
+            self._record_head(
+                fresh.fact.id, hashlib.sha256(data).hexdigest(), previous=fresh.sha256
+            )
             atomic.write_bytes(fresh.path, data)
-            self._record_head(fresh.fact.id, hashlib.sha256(data).hexdigest())
             return True
 
 
