@@ -1,0 +1,285 @@
+"""The AppContext every tab receives: engine access, async work, one error sink, change signals.
+
+Contract (every widget under ``ui/`` follows it):
+
+* ``ctx.engine`` is the :class:`~context_center.engine.facade.Engine` of the current workspace.
+  Read it at the moment you need it (the workspace picker may swap it; ``sig_engine_changed``
+  says so, followed by ``sig_changed`` with every flag).
+* Blocking engine work never runs on the GUI thread: ``result = await ctx.run(fn, *args, **kw)``
+  runs ``fn`` in a single worker thread (engine calls are serialised, so two handlers never race
+  on the same store objects) and resumes on the GUI thread. ``fn`` must not touch widgets; it
+  returns plain data and the awaiting coroutine updates the widgets.
+* Every mutation is followed by ``ctx.changed({FACTS, ARCHIVE}, source=self)``. The same signal
+  ``sig_changed(flags: frozenset[str], source: object | None)`` is emitted by the file watcher
+  (``source`` is None) when another process changed the home. A view refreshes only when the
+  flags touch what it shows and may skip ``source is self`` if it already updated itself.
+* ``ctx.report(exc)`` is the one place exceptions become dialogs: an ``EngineError`` is a known
+  problem and gets a short warning with its message; anything else is a bug and gets a critical
+  dialog with the traceback under "Show Details…". Dialogs are opened window-modal without a
+  nested event loop (``open()``), so async code keeps running and tests can inspect them via
+  ``ctx.last_dialog``.
+* Async handlers use ``@asyncSlot()`` over ``@busy("btn_a", "btn_b")``: the named controls are
+  disabled while the handler runs and restored in ``finally``; an exception goes to
+  ``ctx.report`` instead of disappearing; ``ctx.is_idle`` is False while any such handler runs
+  (tests wait on it).
+* Questions to the person are awaited, not exec()'d: ``await ctx.confirm(parent, title, text)``
+  and ``await ctx.exec_dialog(dialog)`` open the dialog and await its ``finished`` signal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import functools
+import logging
+import traceback
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
+
+from context_center.engine.errors import EngineError
+from context_center.engine.facade import Engine
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# Change flags carried by sig_changed.
+FACTS = "facts"
+ARCHIVE = "archive"
+INSTRUCTIONS = "instructions"
+APPROVALS = "approvals"
+TRACE = "trace"
+SUGGESTIONS = "suggestions"
+WORKSPACE = "workspace"
+ALL_FLAGS: frozenset[str] = frozenset(
+    {FACTS, ARCHIVE, INSTRUCTIONS, APPROVALS, TRACE, SUGGESTIONS, WORKSPACE}
+)
+
+_ERROR_TITLES = {
+    "revision_conflict": "Someone else changed this first",
+    "content_conflict": "The file changed on disk",
+    "recover_refused": "Cannot recover",
+    "already_exists": "Already exists",
+    "not_found": "Not found",
+    "invalid_name": "Invalid name",
+    "invalid_request": "Cannot do that",
+    "store_unavailable": "Store unavailable",
+    "approval_refused": "Approval refused",
+}
+
+
+def _alive(widget: QObject) -> bool:
+    try:
+        from shiboken6 import isValid
+    except ImportError:  # pragma: no cover - shiboken ships with PySide6
+        return True
+    return bool(isValid(widget))
+
+
+class AppContext(QObject):
+    """Shared by the main window and every tab. Holds no widgets of its own."""
+
+    sig_changed = Signal(object, object)
+    """(flags: frozenset[str], source: object | None) after any mutation or outside change."""
+
+    sig_engine_changed = Signal(object)
+    """(engine: Engine) the workspace switched; followed by sig_changed(ALL_FLAGS, None)."""
+
+    sig_status = Signal(str)
+    """A short message for the status bar."""
+
+    sig_busy = Signal(bool)
+    """True when engine work starts while none was running; False when all work is done."""
+
+    sig_error = Signal(object)
+    """(exc) emitted by report() before the dialog opens."""
+
+    def __init__(self, engine: Engine, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._engine = engine
+        self._executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="engine"
+        )
+        self._running = 0
+        self._active_handlers = 0
+        self.dialog_parent: QWidget | None = None
+        self.last_dialog: QDialog | None = None
+        self.show_dialogs = True  # tests may turn dialogs off and watch sig_error instead
+
+    # -- engine ---------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
+
+    def set_engine(self, engine: Engine) -> None:
+        """Switch workspace (or home). Every view reloads."""
+        self._engine = engine
+        self.sig_engine_changed.emit(engine)
+        self.changed(ALL_FLAGS, None)
+
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run blocking ``fn(*args, **kwargs)`` in the engine worker thread and await it."""
+        loop = asyncio.get_running_loop()
+        self._running += 1
+        if self._running == 1:
+            self.sig_busy.emit(True)
+        try:
+            call = functools.partial(fn, *args, **kwargs)
+            return await loop.run_in_executor(self._executor, call)
+        finally:
+            self._running -= 1
+            if self._running == 0 and _alive(self):
+                self.sig_busy.emit(False)
+
+    @property
+    def is_idle(self) -> bool:
+        """No engine call, no @busy handler and no other asyncio task is pending."""
+        if self._running or self._active_handlers:
+            return False
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return True
+        return all(task.done() for task in asyncio.all_tasks(loop))
+
+    def shutdown(self) -> None:
+        """Wait for the worker to finish; call once when the window closes."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    # -- change notification --------------------------------------------------------------
+
+    def changed(self, flags: Iterable[str], source: object | None = None) -> None:
+        """Tell every view what changed. ``source`` is the view that made the change."""
+        frozen = frozenset(flags)
+        if frozen:
+            self.sig_changed.emit(frozen, source)
+
+    def status(self, message: str) -> None:
+        self.sig_status.emit(message)
+
+    # -- errors ---------------------------------------------------------------------------
+
+    def report(self, exc: BaseException, parent: QWidget | None = None) -> None:
+        """The one place an exception becomes a dialog (known problem vs bug)."""
+        self.sig_error.emit(exc)
+        if isinstance(exc, EngineError):
+            log.info("engine refused: %s (%s)", exc, exc.code)
+            self.status(f"{_ERROR_TITLES.get(exc.code, 'Cannot do that')}: {exc}")
+        else:
+            log.error(
+                "unexpected error", exc_info=(type(exc), exc, exc.__traceback__)
+            )
+        if not self.show_dialogs:
+            return
+        box = QMessageBox(parent or self.dialog_parent)
+        box.setObjectName("errorDialog")
+        if isinstance(exc, EngineError):
+            box.setIcon(QMessageBox.Icon.Warning)
+            box.setWindowTitle(_ERROR_TITLES.get(exc.code, "Cannot do that"))
+            box.setText(_ERROR_TITLES.get(exc.code, "Cannot do that"))
+            box.setInformativeText(" ".join(str(exc).split()))
+        else:
+            box.setIcon(QMessageBox.Icon.Critical)
+            box.setWindowTitle("Context Center hit a bug")
+            box.setText("Something went wrong inside Context Center. This is a bug.")
+            box.setInformativeText(f"{type(exc).__name__}: {exc}")
+            box.setDetailedText(
+                "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            )
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        self.last_dialog = box
+        box.open()
+
+    # -- asking the person ----------------------------------------------------------------
+
+    async def exec_dialog(self, dialog: QDialog) -> int:
+        """Open ``dialog`` window-modal and await its result code without a nested loop."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[int] = loop.create_future()
+
+        def finished(code: int) -> None:
+            if not done.done():
+                done.set_result(int(code))
+
+        dialog.finished.connect(finished)
+        self.last_dialog = dialog
+        dialog.open()
+        try:
+            return await done
+        finally:
+            if _alive(dialog):
+                dialog.finished.disconnect(finished)
+
+    async def confirm(
+        self,
+        parent: QWidget | None,
+        title: str,
+        text: str,
+        *,
+        informative: str = "",
+        ok_text: str = "OK",
+        destructive: bool = False,
+    ) -> bool:
+        """Ask a yes/no question; True when the person accepted."""
+        box = QMessageBox(parent or self.dialog_parent)
+        box.setObjectName("confirmDialog")
+        box.setIcon(QMessageBox.Icon.Warning if destructive else QMessageBox.Icon.Question)
+        box.setWindowTitle(title)
+        box.setText(text)
+        if informative:
+            box.setInformativeText(informative)
+        ok = box.addButton(ok_text, QMessageBox.ButtonRole.AcceptRole)
+        ok.setObjectName("confirmOk")
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(cancel)
+        await self.exec_dialog(box)
+        accepted = box.clickedButton() is ok
+        box.deleteLater()
+        return accepted
+
+    # -- handler bookkeeping (used by @busy) ----------------------------------------------
+
+    def _handler_started(self) -> None:
+        self._active_handlers += 1
+
+    def _handler_finished(self) -> None:
+        self._active_handlers -= 1
+
+
+def busy(
+    *controls: str,
+) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]]:
+    """Decorate an async handler of a widget that has ``self.ctx``.
+
+    The attributes named in ``controls`` are disabled while it runs and restored in
+    ``finally``; an exception is handed to ``ctx.report`` (never lost). Put it under
+    ``@asyncSlot()``.
+    """
+
+    def decorate(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        @functools.wraps(fn)
+        async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+            ctx: AppContext = self.ctx
+            widgets = [getattr(self, name) for name in controls]
+            states = [w.isEnabled() for w in widgets]
+            for w in widgets:
+                w.setEnabled(False)
+            ctx._handler_started()
+            try:
+                return await fn(self, *args, **kwargs)
+            except Exception as exc:
+                ctx.report(exc, self if _alive(self) else None)
+                return None
+            finally:
+                for w, state in zip(widgets, states, strict=True):
+                    if _alive(w):
+                        w.setEnabled(state)
+                ctx._handler_finished()
+
+        return wrapper
+
+    return decorate

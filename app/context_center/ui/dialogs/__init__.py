@@ -1,0 +1,1 @@
+"""Dialogs opened by the tabs (always through ``AppContext.exec_dialog``, never ``exec()``)."""

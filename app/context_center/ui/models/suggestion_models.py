@@ -1,0 +1,105 @@
+"""Table models of the Suggestions tab: the candidates of a scan and the per-source counts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from context_center.engine.suggestions import MemoryCandidate, SkillCandidate, SourceCount
+from context_center.ui.models.row_table import Column, RowTableModel
+
+SOURCE_LABELS = {
+    "history": "This workspace's session log",
+    "claude": "Claude Code transcripts",
+    "codex": "Codex CLI sessions",
+}
+STATUS_LABELS = {
+    "ok": "read",
+    "missing": "not found",
+    "unconfirmed": "skipped (not confirmed local)",
+}
+
+
+def candidate_title(c: MemoryCandidate | SkillCandidate) -> str:
+    if isinstance(c, MemoryCandidate):
+        return c.title or c.name
+    return c.name
+
+
+def candidate_kind(c: MemoryCandidate | SkillCandidate) -> str:
+    return "Memory" if isinstance(c, MemoryCandidate) else "Skill"
+
+
+def candidate_detail(c: MemoryCandidate | SkillCandidate) -> str:
+    if isinstance(c, MemoryCandidate):
+        return f"{c.type.value} · {c.scope.value}"
+    return f"{len(c.steps)} steps"
+
+
+def candidate_evidence(c: MemoryCandidate | SkillCandidate) -> str:
+    sessions = len({(e.source, e.session) for e in c.evidence})
+    turns = c.turns if isinstance(c, SkillCandidate) else len(c.evidence)
+    return f"{turns} turn{'s' * (turns != 1)}, {sessions} session{'s' * (sessions != 1)}"
+
+
+def _latest(c: MemoryCandidate | SkillCandidate) -> str:
+    times = [e.time for e in c.evidence if e.time]
+    return max(times) if times else ""
+
+
+class CandidatesModel(RowTableModel):
+    """Memory and skill candidates, one row each (``ROW_ROLE`` gives the candidate)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(
+            [
+                Column("Kind", candidate_kind),
+                Column("Suggestion", candidate_title, tooltip=lambda c: c.description),
+                Column("Type · scope", candidate_detail),
+                Column(
+                    "Evidence",
+                    candidate_evidence,
+                    sort_key=lambda c: len(c.evidence),
+                    header_tip="How many of your turns, in how many sessions, support it",
+                ),
+                Column("Last said", lambda c: _latest(c)[:16].replace("T", " "), sort_key=_latest),
+            ],
+            parent,
+        )
+
+
+class SourceCountsModel(RowTableModel):
+    """What each source of user turns contributed to the scan."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(
+            [
+                Column(
+                    "Source",
+                    lambda s: SOURCE_LABELS.get(s.source, s.source),
+                    tooltip=lambda s: s.root,
+                ),
+                Column(
+                    "Status",
+                    lambda s: STATUS_LABELS.get(s.status, s.status),
+                    tooltip=lambda s: s.note or STATUS_LABELS.get(s.status, s.status),
+                    colour=lambda s: None if s.status != "unconfirmed" else "#a15c00",
+                ),
+                Column("Files", lambda s: str(s.files), sort_key=lambda s: s.files, numeric=True),
+                Column(
+                    "Sessions", lambda s: str(s.sessions), sort_key=lambda s: s.sessions, numeric=True
+                ),
+                Column("Turns", lambda s: str(s.turns), sort_key=lambda s: s.turns, numeric=True),
+                Column(
+                    "Skipped lines",
+                    lambda s: str(s.malformed),
+                    sort_key=lambda s: s.malformed,
+                    numeric=True,
+                    colour=lambda s: "#a15c00" if s.malformed else None,
+                    header_tip="Malformed lines that were skipped (never fatal)",
+                ),
+            ],
+            parent,
+        )
+
+
+__all__ = ["CandidatesModel", "SourceCount", "SourceCountsModel"]

@@ -1,0 +1,88 @@
+"""Fixtures for widget tests: offscreen Qt, a qasync loop that is closed explicitly, an AppContext.
+
+``QT_QPA_PLATFORM`` is set before anything creates a QApplication. The ``qloop`` fixture makes
+a qasync loop that counts as running while pytest-qt's ``qtbot.wait*`` helpers spin Qt events,
+so ``@asyncSlot`` handlers and ``ctx.run`` work inside ordinary synchronous tests; the loop is
+stopped and closed at teardown (an unclosed loop ends the run with "Signal source has been
+deleted").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ.setdefault("QT_API", "pyside6")
+
+from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+import qasync  # noqa: E402, I001  (after PySide6 on purpose)
+
+
+# The offscreen platform cannot resize native windows to their size hints and says so once per
+# dialog; it is a property of the test platform, not of the window (xcb does not print it).
+OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/ui/" in str(item.path).replace("\\", "/"):
+            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+
+
+@pytest.fixture
+def qloop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        # Let finished work deliver its callbacks, then cancel whatever is still pending.
+        for _ in range(20):
+            qapp.processEvents()
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        for _ in range(20):
+            qapp.processEvents()
+        # Not loop.stop(): it calls QApplication.exit(), which leaves Qt's "quit now" flag set
+        # and starves the timers of the next test's loop. Mark the loop stopped directly.
+        setattr(loop, "_QEventLoop__is_running", False)  # noqa: B010
+        asyncio.events._set_running_loop(None)
+        loop._after_run_forever()  # type: ignore[attr-defined]
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def ctx(qloop: asyncio.AbstractEventLoop, engine):  # type: ignore[no-untyped-def]
+    from context_center.ui.context import AppContext
+
+    context = AppContext(engine)
+    context.show_dialogs = False
+    errors: list[BaseException] = []
+    context.sig_error.connect(errors.append)
+    context.errors = errors  # type: ignore[attr-defined]
+    yield context
+    context.shutdown()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def wait_idle(qtbot, ctx):  # type: ignore[no-untyped-def]
+    """``wait_idle()`` waits until no engine call and no @busy handler or tab refresh runs."""
+
+    def wait(timeout: int = 5000) -> None:
+        qtbot.waitUntil(lambda: ctx.is_idle, timeout=timeout)
+
+    return wait
