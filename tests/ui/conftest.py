@@ -15,15 +15,13 @@ import os
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.setdefault("QT_API", "pyside6")
 
-from collections.abc import Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
+from collections.abc import Iterator
+from pathlib import Path
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-import qasync  # noqa: E402, I001  (after PySide6 on purpose)
-
+import pytest
+import qasync
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
 
 # The offscreen platform cannot resize native windows to their size hints and says so once per
 # dialog; it is a property of the test platform, not of the window (xcb does not print it).

@@ -92,7 +92,9 @@ def test_confirm_awaits_the_answer(qtbot, ctx, qloop) -> None:
         answers.append(await ctx.confirm(None, "Forget?", "Forget it?", ok_text="Forget"))
 
     qloop.create_task(ask())
-    qtbot.waitUntil(lambda: isinstance(ctx.last_dialog, QMessageBox) and ctx.last_dialog.isVisible())
+    qtbot.waitUntil(
+        lambda: isinstance(ctx.last_dialog, QMessageBox) and ctx.last_dialog.isVisible()
+    )
     box = ctx.last_dialog
     ok = next(b for b in box.buttons() if b.objectName() == "confirmOk")
     ok.click()

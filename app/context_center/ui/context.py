@@ -170,9 +170,7 @@ class AppContext(QObject):
             log.info("engine refused: %s (%s)", exc, exc.code)
             self.status(f"{_ERROR_TITLES.get(exc.code, 'Cannot do that')}: {exc}")
         else:
-            log.error(
-                "unexpected error", exc_info=(type(exc), exc, exc.__traceback__)
-            )
+            log.error("unexpected error", exc_info=(type(exc), exc, exc.__traceback__))
         if not self.show_dialogs:
             return
         box = QMessageBox(parent or self.dialog_parent)

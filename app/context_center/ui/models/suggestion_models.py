@@ -86,7 +86,10 @@ class SourceCountsModel(RowTableModel):
                 ),
                 Column("Files", lambda s: str(s.files), sort_key=lambda s: s.files, numeric=True),
                 Column(
-                    "Sessions", lambda s: str(s.sessions), sort_key=lambda s: s.sessions, numeric=True
+                    "Sessions",
+                    lambda s: str(s.sessions),
+                    sort_key=lambda s: s.sessions,
+                    numeric=True,
                 ),
                 Column("Turns", lambda s: str(s.turns), sort_key=lambda s: s.turns, numeric=True),
                 Column(
