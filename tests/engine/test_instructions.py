@@ -209,16 +209,17 @@ def test_legitimate_imports_expand_and_refusals_stay_visible(
     assert '<instruction-import path="workspace/docs/testing.md">\nrun the tests\n' in text
     assert SECRET not in text
     got = [(d.code, d.reason, d.path, d.source_path, d.line) for d in res.diagnostics]
+    assert len({g[0] for g in got}) == 4, "each refusal has its own code"
     assert got == [
         ("import_outside_source", "parent_escape", "../secret.md", "workspace/AGENTS.md", 3),
-        ("import_outside_source", "absolute", str(outer / "secret.md"), "workspace/AGENTS.md", 4),
-        ("import_outside_source", "home", "~/secret.md", "workspace/AGENTS.md", 5),
+        ("import_absolute_path", "absolute", str(outer / "secret.md"), "workspace/AGENTS.md", 4),
+        ("import_home_path", "home", "~/secret.md", "workspace/AGENTS.md", 5),
         ("import_symlink_escape", "symlink", "workspace/docs/link.md", "workspace/AGENTS.md", 6),
     ]
     # every refused line is still there, with a note naming its code
     for raw, code in [
         ("@../secret.md", "import_outside_source"),
-        ("@~/secret.md", "import_outside_source"),
+        ("@~/secret.md", "import_home_path"),
         ("@docs/link.md", "import_symlink_escape"),
     ]:
         assert f"{raw} <!-- instruction import rejected ({code}):" in text

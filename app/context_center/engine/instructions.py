@@ -51,7 +51,9 @@ DOCUMENT_SYMLINK_ESCAPE = "document_symlink_escape"
 DOCUMENT_UNREADABLE = "document_unreadable"
 DOCUMENT_UNDECODABLE = "document_undecodable"
 DOCUMENT_TOO_LARGE = "document_too_large"
-IMPORT_OUTSIDE_SOURCE = "import_outside_source"
+IMPORT_OUTSIDE_SOURCE = "import_outside_source"  # a relative path whose `..` leaves the owner
+IMPORT_ABSOLUTE_PATH = "import_absolute_path"  # `/abs/path.md`, `C:\\x.md`
+IMPORT_HOME_PATH = "import_home_path"  # `~/x.md`, `~user/x.md`
 IMPORT_SYMLINK_ESCAPE = "import_symlink_escape"
 IMPORT_UNREADABLE = "import_unreadable"
 IMPORT_UNDECODABLE = "import_undecodable"
@@ -382,6 +384,8 @@ class _DocContext:
 
 _NOTES = {
     IMPORT_OUTSIDE_SOURCE: "the path leaves the directory that owns this instruction file",
+    IMPORT_ABSOLUTE_PATH: "absolute paths are not allowed; import relative to this file",
+    IMPORT_HOME_PATH: "home-directory (~) paths are not allowed; import relative to this file",
     IMPORT_SYMLINK_ESCAPE: "a symbolic link on the way leads outside the owning directory",
     IMPORT_UNREADABLE: "the file cannot be read",
     IMPORT_UNDECODABLE: "the file is neither UTF-8 nor GB18030",
@@ -418,9 +422,9 @@ def _locate_import(raw: str, source_dir: Path, ctx: _DocContext) -> _Target:
     """Check the path lexically, then every component physically, then stat the file."""
     spec = raw.replace("\\", "/")
     if spec.startswith("~"):
-        return _Target(label=raw, code=IMPORT_OUTSIDE_SOURCE, reason="home")
+        return _Target(label=raw, code=IMPORT_HOME_PATH, reason="home")
     if spec.startswith("/") or _DRIVE_RE.match(spec):
-        return _Target(label=raw, code=IMPORT_OUTSIDE_SOURCE, reason="absolute")
+        return _Target(label=raw, code=IMPORT_ABSOLUTE_PATH, reason="absolute")
     lexical = Path(os.path.normpath(source_dir / spec))
     if not _within(lexical, ctx.owner):
         return _Target(
