@@ -1,0 +1,460 @@
+"""Turn user turns into memory candidates and skill candidates. Pure functions, no I/O.
+
+Memory candidates (after Reasonix's desktop suggestions, see REFERENCE.md "Suggestions"):
+a turn of 8–420 characters holding a durable-preference marker (remember, always, never,
+I prefer, prefer, preference, by default, from now on, 记住, 以后, 始终, 总是, 每次, 默认, 不要,
+偏好, 规则, 约定) and no one-off marker (this time, just for now, for now, this once, 这次, 这一次,
+暂时, 本次) and not a question. The statement is the sentence that starts at the earliest marker;
+a leading "remember (that)" / "记住" is dropped since the rest is the rule.
+
+Skill candidates: a turn that asks for two or more steps in sequence ("run the tests, then fix
+lint, then commit"; "先跑测试，然后修复 lint，最后提交") is reduced to a signature, one key per
+step. A step's key is its set of workflow concepts (test, lint, fix, commit, …, recognised in
+English and Chinese alike, so both of the examples above share one signature) or, for a step
+with no known concept, its content words. Turns with the same signature form a workflow; one
+asked for in at least ``SKILL_MIN_TURNS`` turns across at least ``SKILL_MIN_SESSIONS`` sessions
+becomes a candidate. This is the pragma spec's bar for skill learning (≥ 3 independent episodes
+covering 2 conversations) without its success signal, which transcripts do not record: the
+person accepting the candidate is the curator who confirms it is a complete, general workflow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from context_center.engine.model import FactType, format_time
+from context_center.engine.suggestions.sources import UserTurn
+
+MIN_TURN_CHARS = 8
+MAX_TURN_CHARS = 420
+SKILL_MIN_TURNS = 3
+SKILL_MIN_SESSIONS = 2
+SKILL_MIN_STEPS = 2
+SKILL_MAX_STEPS = 8
+MAX_QUOTES = 3
+SHORT_NAME_MAX = 48
+
+EPOCH = datetime.min.replace(tzinfo=UTC)
+
+# An ASCII word boundary. Python's \b treats CJK characters as word characters, so "修复lint"
+# would hide "lint"; this boundary only looks at ASCII letters and digits.
+_AB = r"(?:(?<![A-Za-z0-9])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?![A-Za-z0-9]))"
+
+
+def _rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
+    return re.compile(pattern.replace(r"\b", _AB), flags)
+
+
+# ---------------------------------------------------------------- memory markers
+
+# (pattern, reason). ASCII markers must start a word; "never" must also end one.
+_MARKERS: list[tuple[str, str]] = [
+    ("记住", "explicit remember request"),
+    ("以后", "future-facing preference"),
+    ("始终", "persistent working rule"),
+    ("总是", "persistent working rule"),
+    ("每次", "repeated workflow preference"),
+    ("默认", "default behaviour preference"),
+    ("不要", "negative working preference"),
+    ("偏好", "stated preference"),
+    ("规则", "durable rule"),
+    ("约定", "project convention"),
+    (r"\bremember\b", "explicit remember request"),
+    (r"\balways\b", "persistent working rule"),
+    (r"\bnever\b", "negative working preference"),
+    (r"\bi prefer\b", "stated preference"),
+    (r"\bprefer", "stated preference"),
+    (r"\bpreference", "stated preference"),
+    (r"\bby default\b", "default behaviour preference"),
+    (r"\bfrom now on\b", "future-facing preference"),
+]
+_MARKER_RE = _rx("|".join(f"(?P<m{i}>{p})" for i, (p, _) in enumerate(_MARKERS)))
+_ONE_OFF_RE = _rx(
+    r"\bthis time\b|\bjust for now\b|\bfor now\b|\bthis once\b|\bjust once\b|这次|这一次|暂时|本次",
+    re.IGNORECASE,
+)
+_LEAD_RE = _rx(
+    r"^(?:please\s+)?(?:remember(?:\s+that|\s+this)?|记住(?:了|这个|这点|这一点)?)\s*[:：,，\-—]?\s*",
+    re.IGNORECASE,
+)
+# Sentence ends: CJK/ASCII terminators, or a '.' followed by space (so README.md survives).
+_SENTENCE_END_RE = re.compile(r"[。！？!?；;\n]|\.(?:\s|$)")
+_URL_RE = _rx(r"https?://|\bgithub\.com/", re.IGNORECASE)
+_FEEDBACK_RE = _rx(r"反馈|回复|回答|不要|始终|总是|\balways\b|\bnever\b", re.IGNORECASE)
+_PROJECT_RE = _rx(
+    r"项目|分支|仓库|约定|合并请求|\bPRs?\b|\bpull requests?\b|\brepo(?:s|sitory|sitories)?\b"
+    r"|\bbranch(?:es)?\b|\bcommit(?:s|ted|ting)?\b",
+    re.IGNORECASE,
+)
+_SPACE_RE = re.compile(r"\s+")
+_WORD_RE = re.compile(r"[a-z0-9]+")
+_ASCII_WORD_RE = re.compile(r"[A-Za-z0-9]+")
+
+_HOW_TO_APPLY = {
+    FactType.FEEDBACK: "Follow it whenever you work in this workspace; it corrects how the work "
+    "is done, so check your plan against it before acting.",
+    FactType.PROJECT: "Apply it to this repository's branches, commits, pull requests and "
+    "files; it is a convention of the project, not a one-off request.",
+    FactType.REFERENCE: "Consult the linked resource when the topic comes up instead of guessing.",
+    FactType.USER: "Take it into account when choosing how to work and how to answer here.",
+}
+
+
+def one_line(text: str) -> str:
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def normalize_key(text: str) -> str:
+    """Case-, space- and punctuation-insensitive key for exact duplicate detection."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    text: str
+    reason: str
+
+
+def extract_statement(turn_text: str) -> Statement | None:
+    """The durable rule stated in one turn, or None when the turn states none."""
+    text = one_line(turn_text)
+    if not MIN_TURN_CHARS <= len(text) <= MAX_TURN_CHARS:
+        return None
+    if _ONE_OFF_RE.search(text):
+        return None
+    found = _MARKER_RE.search(text)
+    if found is None or found.lastgroup is None:
+        return None
+    reason = _MARKERS[int(found.lastgroup[1:])][1]
+    rest = text[found.start():]
+    end = _SENTENCE_END_RE.search(rest)
+    statement = rest[: end.start()] if end else rest
+    question = bool(end and rest[end.start()] in "?？")
+    if question or statement.rstrip().endswith(("?", "？")):
+        return None
+    statement = _LEAD_RE.sub("", statement).strip(" ,，:：-—")
+    if len(statement) < 4 or normalize_key(statement) == normalize_key(found.group(0)):
+        return None
+    if statement[0].isascii() and statement[0].islower():
+        statement = statement[0].upper() + statement[1:]
+    return Statement(statement, reason)
+
+
+def infer_type(statement: str) -> FactType:
+    """URL → reference; how-to-work correction → feedback; repo convention → project; else user."""
+    if _URL_RE.search(statement):
+        return FactType.REFERENCE
+    if _FEEDBACK_RE.search(statement):
+        return FactType.FEEDBACK
+    if _PROJECT_RE.search(statement):
+        return FactType.PROJECT
+    return FactType.USER
+
+
+def hash32(text: str) -> str:
+    return f"{zlib.crc32(text.encode('utf-8')) & 0xFFFFFFFF:08x}"
+
+
+def propose_name(statement: str, fallback: str) -> str:
+    """An ASCII slug when the statement is short ASCII; otherwise slug (or ``fallback``) plus a
+    stable 32-bit hash, so Chinese statements get distinct, stable names."""
+    words = [w.lower() for w in _ASCII_WORD_RE.findall(statement)]
+    slug = "-".join(words)
+    if statement.isascii() and slug and len(slug) <= SHORT_NAME_MAX:
+        return slug
+    head = "-".join(words[:5])[:32].strip("-") or fallback
+    return f"{head}-{hash32(normalize_key(statement))}"
+
+
+def make_title(statement: str, limit: int = 72) -> str:
+    text = statement.rstrip("。.!！ ")
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def stable_id(prefix: str, *parts: str) -> str:
+    digest = hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
+    return f"{prefix}-{digest[:16]}"
+
+
+# ---------------------------------------------------------------- memory candidates
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    source: str
+    session: str
+    time: datetime | None
+    quote: str
+
+    def public_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "session": self.session,
+            "time": format_time(self.time) if self.time else None,
+            "quote": self.quote,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryDraft:
+    """A memory candidate before dedup against facts, instructions and decisions."""
+
+    id: str
+    key: str
+    statement: str
+    reason: str
+    name: str
+    title: str
+    description: str
+    type: FactType
+    body: str
+    evidence: tuple[Evidence, ...]
+    newest: datetime | None
+
+
+def _sort_time(turn: UserTurn) -> tuple[datetime, int]:
+    return (turn.time or EPOCH, turn.index)
+
+
+def memory_body(statement: str, reason: str, fact_type: FactType, newest: Evidence, count: int) -> str:
+    when = format_time(newest.time)[:10] if newest.time else "an undated turn"
+    times = "once" if count == 1 else f"{count} times"
+    return (
+        f"{statement}\n\n"
+        f"**Why:** You said this ({reason}) {times} in your own sessions here; the latest was "
+        f"{newest.source} session {newest.session} on {when}.\n"
+        f"**How to apply:** {_HOW_TO_APPLY[fact_type]}\n"
+    )
+
+
+def memory_drafts(turns: Iterable[UserTurn]) -> list[MemoryDraft]:
+    """Every statement found, newest first, identical statements merged (newest turn's id)."""
+    groups: dict[str, list[tuple[UserTurn, Statement]]] = {}
+    for turn in turns:
+        found = extract_statement(turn.text)
+        if found is None:
+            continue
+        key = normalize_key(found.text)
+        if key:
+            groups.setdefault(key, []).append((turn, found))
+    drafts: list[MemoryDraft] = []
+    for key, items in groups.items():
+        items.sort(key=lambda item: _sort_time(item[0]), reverse=True)
+        newest_turn, statement = items[0]
+        evidence = tuple(
+            Evidence(t.source, t.session, t.time, one_line(t.text)) for t, _ in items[:MAX_QUOTES]
+        )
+        fact_type = infer_type(statement.text)
+        drafts.append(
+            MemoryDraft(
+                id=stable_id("memory", newest_turn.source, newest_turn.session, newest_turn.text),
+                key=key,
+                statement=statement.text,
+                reason=statement.reason,
+                name=propose_name(statement.text, fact_type.value),
+                title=make_title(statement.text),
+                description=make_title(statement.text, 200),
+                type=fact_type,
+                body=memory_body(statement.text, statement.reason, fact_type, evidence[0], len(items)),
+                evidence=evidence,
+                newest=newest_turn.time,
+            )
+        )
+    drafts.sort(key=lambda d: (d.newest or EPOCH, d.id), reverse=True)
+    return drafts
+
+
+# ---------------------------------------------------------------- skill candidates
+
+# Concept vocabulary, in the order step labels are written (actions before objects).
+_CONCEPTS: list[tuple[str, str]] = [
+    ("fix", r"\bfix(?:es|ed|ing)?\b|修复|修正|修掉|修一下|改掉"),
+    ("update", r"\bupdate[sd]?\b|\bbump\b|更新|升级"),
+    ("review", r"\breview(?:s|ed)?\b|审查|评审|审核|代码审阅"),
+    ("rebase", r"\brebase\b|变基"),
+    ("merge", r"\bmerge\b|合并(?!请求)"),
+    ("install", r"\binstall\b|安装依赖|安装"),
+    ("build", r"\bbuild\b|\bcompile\b|构建|编译|打包"),
+    ("format", r"\bformat(?:ting)?\b|\bfmt\b|\bprettier\b|\bblack\b|格式化"),
+    ("typecheck", r"\btype[\s-]?check(?:s|ing)?\b|\bmypy\b|\bpyright\b|\btsc\b|类型检查"),
+    ("lint", r"\blint(?:s|ing|er)?\b|\bruff\b|\beslint\b|\bclippy\b|\bflake8\b|代码检查"),
+    ("test", r"\btests?\b|\btesting\b|\bpytest\b|\bunit[\s-]tests?\b|测试|单测|跑测|用例"),
+    ("benchmark", r"\bbench(?:mark)?s?\b|基准|性能测试"),
+    ("docs", r"\bdocs?\b|\bdocumentation\b|\breadme\b|文档"),
+    ("changelog", r"\bchangelog\b|变更日志|更新日志"),
+    ("commit", r"\bcommit(?:s|ted)?\b|提交(?!.*(?:pr|合并请求))"),
+    ("push", r"\bpush(?:ed)?\b|推送|推到"),
+    ("pr", r"\bPRs?\b|\bpull requests?\b|合并请求|提\s*PR"),
+    ("deploy", r"\bdeploy(?:s|ed)?\b|部署|上线"),
+    ("release", r"\brelease\b|\btag\b|发布|发版"),
+]
+_CONCEPT_RES = [(name, _rx(p)) for name, p in _CONCEPTS]
+
+_STEP_SPLIT_RE = _rx(
+    r"(?:,|，|;|；|。|\.\s|\n)?\s*(?:\band then\b|\bthen\b|\bafter that\b|\bafterwards\b|\bnext\b|"
+    r"\bfinally\b|\blastly\b|\band finally\b|然后|接着|之后|随后|再(?!次)|最后|→|->|=>)\s*"
+    r"|\s*(?:^|\n)\s*\d+[.)、]\s*",
+    re.IGNORECASE,
+)
+_STEP_LEAD_RE = _rx(
+    r"^(?:(?:please|first(?:ly)?|and|also|now|can you|could you)\b|请|首先|先|第一步|帮我|麻烦)\s*[,，:：]?\s*",
+    re.IGNORECASE,
+)
+_SEQUENCE_HINT_RE = _rx(
+    r"\bthen\b|\bafter that\b|\bafterwards\b|\bfinally\b|然后|接着|之后|随后|最后|再(?!次)|→|->|=>|"
+    r"(?:^|\n)\s*\d+[.)、]",
+    re.IGNORECASE,
+)
+_STOP_WORDS = frozenset(
+    {
+        "a", "an", "the", "to", "and", "or", "of", "for", "in", "on", "with", "it", "its",
+        "this", "that", "these", "those", "all", "any", "my", "our", "your", "please", "run",
+        "make", "do", "then", "first", "also", "again", "sure", "ok", "can", "you", "could",
+        "would", "should", "me", "us", "i", "we", "is", "are", "be",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    text: str
+    key: frozenset[str]
+    label: str
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "es", "ed", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _cjk_bigrams(text: str) -> set[str]:
+    runs = re.findall(r"[\u4e00-\u9fff]+", text)
+    grams: set[str] = set()
+    for run in runs:
+        if len(run) == 1:
+            grams.add(run)
+        grams.update(run[i : i + 2] for i in range(len(run) - 1))
+    return grams
+
+
+def _step(text: str) -> Step | None:
+    cleaned = text.strip(" ,，.。;；:：、!！")
+    for _ in range(3):
+        new = _STEP_LEAD_RE.sub("", cleaned).strip()
+        if new == cleaned:
+            break
+        cleaned = new
+    cleaned = cleaned.strip(" ,，.。;；:：、!！")
+    if not cleaned:
+        return None
+    concepts = [name for name, rx in _CONCEPT_RES if rx.search(cleaned)]
+    if concepts:
+        return Step(cleaned, frozenset(concepts), "-".join(concepts))
+    words = {_stem(w) for w in _WORD_RE.findall(cleaned.lower()) if w not in _STOP_WORDS}
+    words |= _cjk_bigrams(cleaned)
+    if not words:
+        return None
+    ascii_words = sorted(w for w in words if w.isascii())
+    label = "-".join(ascii_words[:2]) if ascii_words else ""
+    return Step(cleaned, frozenset(words), label)
+
+
+def split_steps(text: str) -> list[Step]:
+    """The steps of a multi-step request, or [] when the turn is not one."""
+    flat = text.strip()
+    if not MIN_TURN_CHARS <= len(flat) <= MAX_TURN_CHARS * 2 or not _SEQUENCE_HINT_RE.search(flat):
+        return []
+    pieces = _STEP_SPLIT_RE.split(flat)
+    steps: list[Step] = []
+    for piece in pieces:
+        if piece is None:
+            continue
+        for part in re.split(r"[,，;；。]\s*|\.\s+", piece):
+            step = _step(part)
+            if step is not None and (not steps or steps[-1].key != step.key):
+                steps.append(step)
+    if not SKILL_MIN_STEPS <= len(steps) <= SKILL_MAX_STEPS:
+        return []
+    return steps
+
+
+@dataclass(frozen=True, slots=True)
+class SkillDraft:
+    id: str
+    key: str
+    name: str
+    description: str
+    steps: tuple[str, ...]
+    evidence: tuple[Evidence, ...]
+    turns: int
+    sessions: int
+    newest: datetime | None
+
+
+def _skill_name(steps: Sequence[Step], signature: str) -> str:
+    labels: list[str] = []
+    for step in steps:
+        for part in step.label.split("-"):
+            if part and part not in labels:
+                labels.append(part)
+    name = "-".join(labels[:6])[:60].strip("-")
+    if not name or any(not step.label for step in steps):
+        head = name[:40].strip("-") or "workflow"
+        name = f"{head}-{hash32(signature)}"
+    return name
+
+
+def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
+    """Workflows asked for in ≥ SKILL_MIN_TURNS turns across ≥ SKILL_MIN_SESSIONS sessions."""
+    groups: dict[tuple[frozenset[str], ...], list[tuple[UserTurn, list[Step]]]] = {}
+    for turn in turns:
+        steps = split_steps(turn.text)
+        if steps:
+            groups.setdefault(tuple(step.key for step in steps), []).append((turn, steps))
+    drafts: list[SkillDraft] = []
+    for signature, items in groups.items():
+        sessions = {(t.source, t.session) for t, _ in items}
+        if len(items) < SKILL_MIN_TURNS or len(sessions) < SKILL_MIN_SESSIONS:
+            continue
+        items.sort(key=lambda item: _sort_time(item[0]), reverse=True)
+        sig_text = " > ".join("+".join(sorted(key)) for key in signature)
+        newest_turn, newest_steps = items[0]
+        name = _skill_name(newest_steps, sig_text)
+        steps = tuple(_sentence(step.text) for step in newest_steps)
+        description = (
+            f"Repeated workflow: {' → '.join(steps)}"
+            if len(" → ".join(steps)) <= 160
+            else f"Repeated {len(steps)}-step workflow starting with: {steps[0]}"
+        )
+        drafts.append(
+            SkillDraft(
+                id=stable_id("skill", sig_text),
+                key=sig_text,
+                name=name,
+                description=description,
+                steps=steps,
+                evidence=tuple(
+                    Evidence(t.source, t.session, t.time, one_line(t.text))
+                    for t, _ in items[: MAX_QUOTES + 1]
+                ),
+                turns=len(items),
+                sessions=len(sessions),
+                newest=newest_turn.time,
+            )
+        )
+    drafts.sort(key=lambda d: (d.turns, d.sessions, d.newest or EPOCH, d.id), reverse=True)
+    return drafts
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if text and text[0].isascii() and text[0].islower():
+        text = text[0].upper() + text[1:]
+    return text

@@ -1,0 +1,158 @@
+"""Accepting (a person's explicit action) and dismissing (remembered) candidates."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import frontmatter
+import pytest
+from sugg_env import Env
+
+from context_center.engine.errors import AlreadyExists, InvalidRequest, NotFound
+from context_center.engine.memory import Memory
+from context_center.engine.model import FactType, Scope
+from context_center.engine.paths import Layout
+from context_center.engine.suggestions import (
+    CandidateEdit,
+    RemoteWorkspace,
+    ScanResult,
+    accept,
+    append_turn,
+    dismiss,
+    load_decisions,
+    scan,
+)
+
+NOW = datetime(2026, 10, 10, 12, 0, tzinfo=UTC)
+
+
+def _scan(env: Env) -> ScanResult:
+    return scan(env.layout, [], [], now=NOW, **env.scan_kwargs())  # type: ignore[arg-type]
+
+
+def _kw(env: Env) -> dict[str, object]:
+    return env.scan_kwargs() | {"now": NOW}
+
+
+def test_accept_a_memory_by_id_writes_the_fact_and_records_the_decision(env: Env) -> None:
+    cand = next(m for m in _scan(env).memories if "ruff" in m.title)
+    result = accept(env.layout, cand.id, **_kw(env))  # type: ignore[arg-type]
+    assert result.kind == "memory" and result.ref == f"project/{cand.name}.md"
+    fact = Memory(env.layout).resolve(result.ref).fact
+    assert fact.body.strip() == cand.body.strip()
+    assert fact.type is FactType.FEEDBACK and fact.scope is Scope.PROJECT
+    assert fact.title == cand.title and fact.description == cand.description
+    [decision] = load_decisions(env.layout)
+    assert (decision.id, decision.decision, decision.ref) == (cand.id, "accepted", result.ref)
+    again = _scan(env)
+    assert cand.id not in {m.id for m in again.memories}
+    with pytest.raises(InvalidRequest, match="already accepted"):
+        accept(env.layout, cand.id, **_kw(env))  # type: ignore[arg-type]
+
+
+def test_accept_with_edits_and_global_scope(env: Env) -> None:
+    cand = next(m for m in _scan(env).memories if "pnpm" in m.title)
+    edit = CandidateEdit(name="package-manager", title="Use pnpm", scope=Scope.GLOBAL, body="Use pnpm.\n")
+    result = accept(env.layout, cand, edit, **_kw(env))  # type: ignore[arg-type]
+    assert result.ref == "global/package-manager.md"
+    fact = Memory(env.layout).resolve("global/package-manager").fact
+    assert (fact.title, fact.body.strip(), fact.type) == ("Use pnpm", "Use pnpm.", cand.type)
+    # Once accepted it stays out of later scans.
+    facts = Memory(env.layout).load(persist_cache=False).facts
+    assert cand.id not in {m.id for m in scan(env.layout, facts, [], now=NOW, **env.scan_kwargs()).memories}  # type: ignore[arg-type]
+
+
+def test_accept_a_skill_writes_skill_md_once(empty_env: Env) -> None:
+    t0 = datetime(2026, 10, 1, tzinfo=UTC)
+    for i, (session, text) in enumerate([
+        ("s1", "run the tests, then fix lint, then commit"),
+        ("s1", "先跑测试，然后修复 lint，最后提交"),
+        ("s2", "run the tests, then fix lint, then commit"),
+    ]):
+        append_turn(empty_env.layout, text, session=session, time=t0 + timedelta(minutes=i))
+    [skill] = _scan(empty_env).skills
+    result = accept(empty_env.layout, skill.id, **_kw(empty_env))  # type: ignore[arg-type]
+    path = empty_env.workspace / ".agents" / "skills" / "test-fix-lint-commit" / "SKILL.md"
+    assert result.ref == ".agents/skills/test-fix-lint-commit/SKILL.md" and Path(result.path or "") == path
+    post = frontmatter.loads(path.read_text(encoding="utf-8"))
+    assert post["name"] == "test-fix-lint-commit" and post["description"] == skill.description
+    for step in skill.steps:
+        assert step in post.content
+    assert _scan(empty_env).skills == []
+    with pytest.raises(InvalidRequest):
+        accept(empty_env.layout, skill.id, **_kw(empty_env))  # type: ignore[arg-type]
+
+
+def test_accepting_a_skill_never_overwrites(empty_env: Env) -> None:
+    t0 = datetime(2026, 10, 1, tzinfo=UTC)
+    for i, session in enumerate(["s1", "s1", "s2"]):
+        append_turn(empty_env.layout, "build it, then deploy to staging", session=session,
+                    time=t0 + timedelta(minutes=i))
+    [skill] = _scan(empty_env).skills
+    target = empty_env.workspace / ".agents" / "skills" / skill.name / "SKILL.md"
+    target.parent.mkdir(parents=True)
+    target.write_text("mine\n")
+    with pytest.raises(AlreadyExists):
+        accept(empty_env.layout, skill, **_kw(empty_env))  # type: ignore[arg-type]
+    assert target.read_text() == "mine\n"
+    assert load_decisions(empty_env.layout) == []
+    # An edited name goes elsewhere and works.
+    result = accept(empty_env.layout, skill, {"name": "ship-to-staging"}, **_kw(empty_env))  # type: ignore[arg-type]
+    assert result.ref == ".agents/skills/ship-to-staging/SKILL.md"
+    assert "ship-to-staging" in (empty_env.workspace / result.ref).read_text()
+
+
+def test_dismiss_is_remembered_even_when_said_again(env: Env) -> None:
+    cand = next(m for m in _scan(env).memories if "force-push" in m.title)
+    decision = dismiss(env.layout, cand.id, **_kw(env))  # type: ignore[arg-type]
+    assert decision.decision == "dismissed"
+    assert cand.id not in {m.id for m in _scan(env).memories}
+    # Said again in a newer session: a new turn, a new id, the same statement: still dismissed.
+    append_turn(env.layout, "Never force-push to main!", session="later",
+                time=datetime(2026, 10, 9, tzinfo=UTC))
+    assert not any("force-push" in m.title for m in _scan(env).memories)
+    # Dismissing twice is harmless; accepting after dismissing is refused.
+    assert dismiss(env.layout, cand.id, **_kw(env)) == decision  # type: ignore[arg-type]
+    with pytest.raises(InvalidRequest, match="already dismissed"):
+        accept(env.layout, cand.id, **_kw(env))  # type: ignore[arg-type]
+    saved = json.loads((env.layout.state_dir / "suggestions.json").read_text())
+    assert saved["v"] == 1 and [d["id"] for d in saved["decisions"]] == [cand.id]
+
+
+def test_dismiss_a_skill(empty_env: Env) -> None:
+    t0 = datetime(2026, 10, 1, tzinfo=UTC)
+    for i, session in enumerate(["s1", "s2", "s2"]):
+        append_turn(empty_env.layout, "update the changelog, then tag a release", session=session,
+                    time=t0 + timedelta(minutes=i))
+    [skill] = _scan(empty_env).skills
+    dismiss(empty_env.layout, skill, **_kw(empty_env))  # type: ignore[arg-type]
+    assert _scan(empty_env).skills == []
+
+
+def test_unknown_ids_are_not_found(env: Env) -> None:
+    with pytest.raises(NotFound):
+        accept(env.layout, "memory-0000000000000000", **_kw(env))  # type: ignore[arg-type]
+    with pytest.raises(NotFound):
+        dismiss(env.layout, "skill-0000000000000000", **_kw(env))  # type: ignore[arg-type]
+    assert not (env.layout.state_dir / "suggestions.json").exists()
+
+
+def test_remote_workspace_refuses_accept_and_dismiss(env: Env) -> None:
+    layout = Layout(env.home, Path("ssh://box/srv/shop"))
+    with pytest.raises(RemoteWorkspace) as err:
+        accept(layout, "memory-0000000000000000", **_kw(env))  # type: ignore[arg-type]
+    assert err.value.code == "remote_workspace"
+    with pytest.raises(RemoteWorkspace):
+        dismiss(layout, "memory-0000000000000000", **_kw(env))  # type: ignore[arg-type]
+
+
+def test_a_broken_decisions_file_is_never_replaced(env: Env) -> None:
+    path = env.layout.state_dir / "suggestions.json"
+    path.write_text("{not json")
+    result = _scan(env)  # scanning still works and says why decisions were ignored
+    assert result.memories and result.notes
+    with pytest.raises(Exception, match="not a valid decisions file"):
+        dismiss(env.layout, result.memories[0].id, **_kw(env))  # type: ignore[arg-type]
+    assert path.read_text() == "{not json"
