@@ -1,0 +1,53 @@
+"""Auto-recall: conservative BM25 over both stores, explained by a trace, fast at 50k facts.
+
+Public API::
+
+    Recaller(layout).recall(message, facts, conflicts, *, max_facts=4, max_chars=2400,
+                            now=None) -> RecallResult(block, trace)
+    Recaller(layout).search(query, facts=None, *, scope=None, type=None, limit=20) -> list[Hit]
+    Recaller.sync(facts) / upsert(fact) / remove(fact_id, scope=None) / save_cache()
+    search(query, facts, scope=None, type=None, limit=20) -> list[Hit]   # throwaway index
+    load_trace(layout) -> RecallTrace | None
+
+Qt-free; see ``index.py`` for why rank-bm25's BM25Okapi is not used for ranking.
+"""
+
+from context_center.engine.recall.block import LOCAL_HOME, redact_home
+from context_center.engine.recall.index import RecallIndex, SyncStats
+from context_center.engine.recall.policy import Reason, is_generic_turn
+from context_center.engine.recall.recaller import CACHE_FILE, Hit, Recaller, RecallResult, search
+from context_center.engine.recall.tokenize import QueryTerm, query_terms, searchable, tokens
+from context_center.engine.recall.trace import (
+    TRACE_FILE,
+    RecallTrace,
+    SelectedFact,
+    Suppression,
+    load_trace,
+    save_trace,
+    trace_path,
+)
+
+__all__ = [
+    "CACHE_FILE",
+    "LOCAL_HOME",
+    "TRACE_FILE",
+    "Hit",
+    "QueryTerm",
+    "Reason",
+    "RecallIndex",
+    "RecallResult",
+    "RecallTrace",
+    "Recaller",
+    "SelectedFact",
+    "Suppression",
+    "SyncStats",
+    "is_generic_turn",
+    "load_trace",
+    "query_terms",
+    "redact_home",
+    "save_trace",
+    "search",
+    "searchable",
+    "tokens",
+    "trace_path",
+]

@@ -1,0 +1,679 @@
+"""An incremental BM25 inverted index over facts, with a derived on-disk cache.
+
+Layout (all numpy, no per-posting Python objects):
+
+* a *base* in CSR form: ``offsets[t] : offsets[t+1]`` slices ``docs`` (uint32 ordinals) and
+  ``tfs`` (uint16 term frequencies) for term id ``t``; built in bulk, loaded from the cache,
+  or produced by compaction;
+* a *delta*: per term, ``array('I')`` ordinals and ``array('H')`` frequencies for facts added
+  since (``upsert``);
+* per ordinal columns: token count, alive flag, scope, type, updated_at, plus the Fact itself.
+
+``upsert`` appends the new version under a fresh ordinal and marks the old one dead;
+``remove`` only marks dead. Queries skip dead ordinals and count document frequency over live
+postings only, so scores equal those of a full rebuild exactly. When dead and delta ordinals
+grow past a share of the index, ``compact`` folds everything back into a fresh base with
+vectorised numpy (no re-tokenising).
+
+Scoring is BM25 with k1 = 1.2, b = 0.75 and idf = ln(1 + (N - df + 0.5) / (df + 0.5)),
+which is positive for every df. rank-bm25's ``BM25Okapi`` uses ln((N - df + 0.5) /
+(df + 0.5)) instead: zero when df = N/2 (so every score in a two-fact store where the term is
+in one fact is 0), negative when a term is in more than half of the facts (it then replaces
+such idfs with ``epsilon * average idf``, which is itself ~0 or negative in small stores).
+Conservative recall must still work on a store of two facts, so it is not used for ranking.
+
+The on-disk cache (``recall-index.npz``, ``numpy.savez``, loaded with ``allow_pickle=False``)
+stores the base plus, per fact, its (scope, id), revision, updated_at and a blake2b digest of
+the indexed text. A restarted process reuses the postings of every fact whose key and digest
+still match and tokenises only the rest. The cache is derived data: a missing, unreadable or
+mismatched file is ignored and rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import threading
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from context_center.engine import atomic
+from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.recall.policy import K1, B
+from context_center.engine.recall.tokenize import TOKENIZER_VERSION, tokens
+
+CACHE_FORMAT = 1
+TF_MAX = 65535
+NO_TIME_MS = np.iinfo(np.int64).min
+# Masks of matched query terms are kept for the first 64 terms of a query.
+MASK_TERMS = 64
+
+SCOPE_CODES = {Scope.PROJECT: 0, Scope.GLOBAL: 1}
+TYPE_CODES = {FactType.USER: 0, FactType.FEEDBACK: 1, FactType.PROJECT: 2, FactType.REFERENCE: 3}
+
+DocKey = tuple[str, str]  # (scope, id): the same id may exist once in each store
+
+
+def doc_key(fact: Fact) -> DocKey:
+    return (fact.scope.value, fact.id)
+
+
+def index_text(fact: Fact) -> str:
+    """What is searched: name, title, description and body."""
+    return f"{fact.name}\n{fact.title}\n{fact.description}\n{fact.body}"
+
+
+def content_digest(fact: Fact) -> bytes:
+    data = index_text(fact).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _same_text(a: Fact, b: Fact) -> bool:
+    return a.body == b.body and a.name == b.name and a.title == b.title and (
+        a.description == b.description
+    )
+
+
+def _time_ms(value: datetime | None) -> int:
+    return NO_TIME_MS if value is None else round(value.timestamp() * 1000)
+
+
+def _time_s(value: datetime | None) -> float:
+    return math.nan if value is None else value.timestamp()
+
+
+class _Column:
+    """A growable 1-D numpy array."""
+
+    __slots__ = ("data", "size")
+
+    def __init__(self, dtype: type | np.dtype, initial: np.ndarray | None = None) -> None:
+        if initial is None:
+            self.data = np.zeros(64, dtype=dtype)
+            self.size = 0
+        else:
+            self.data = np.array(initial, dtype=dtype)
+            self.size = len(initial)
+            if len(self.data) == 0:
+                self.data = np.zeros(64, dtype=dtype)
+
+    def append(self, value: float | int | bool) -> None:
+        if self.size == len(self.data):
+            grown = np.zeros(max(64, len(self.data) * 2), dtype=self.data.dtype)
+            grown[: self.size] = self.data[: self.size]
+            self.data = grown
+        self.data[self.size] = value
+        self.size += 1
+
+    def view(self) -> np.ndarray:
+        return self.data[: self.size]
+
+
+@dataclass(frozen=True, slots=True)
+class SyncStats:
+    """What ``sync`` did: facts tokenised (added or changed), metadata-only updates, removals."""
+
+    added: int = 0
+    changed: int = 0
+    metadata: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    rebuilt: bool = False
+    from_cache: bool = False
+
+
+@dataclass(slots=True)
+class Scores:
+    """Raw BM25 of one query over all ordinals (dead ones are 0 with count 0)."""
+
+    terms: list[str]
+    scores: np.ndarray  # float64 per ordinal
+    count: np.ndarray  # matched distinct query terms per ordinal
+    mask: np.ndarray  # uint64 bit i = query term i matched (i < 64)
+    single_ok: np.ndarray  # a matched term that is enough alone (see policy.single_term_strong)
+    extra: dict[int, np.ndarray]  # postings of query terms 64+ (rare: very long messages)
+
+    def matched(self, ordinal: int) -> list[str]:
+        bits = int(self.mask[ordinal])
+        out = [t for i, t in enumerate(self.terms[:MASK_TERMS]) if bits >> i & 1]
+        for i, docs in self.extra.items():
+            if np.any(docs == ordinal):
+                out.append(self.terms[i])
+        return out
+
+
+class RecallIndex:
+    """BM25 postings for a set of facts, updated in place. Thread-safe (one lock)."""
+
+    def __init__(self, *, compact_min: int = 2048, compact_ratio: float = 0.25) -> None:
+        self.compact_min = compact_min
+        self.compact_ratio = compact_ratio
+        self._lock = threading.RLock()
+        self._reset()
+
+    # -- state -------------------------------------------------------------------------------
+
+    def _reset(self) -> None:
+        self._vocab: dict[str, int] = {}
+        self._terms: list[str] = []
+        self._b_off = np.zeros(1, dtype=np.int64)
+        self._b_docs = np.zeros(0, dtype=np.uint32)
+        self._b_tf = np.zeros(0, dtype=np.uint16)
+        self._d_docs: dict[int, array[int]] = {}
+        self._d_tf: dict[int, array[int]] = {}
+        self._base_limit = 0  # ordinals below this are in the base
+        self._facts: list[Fact | None] = []
+        self._digest: list[bytes | None] = []
+        self._ord: dict[DocKey, int] = {}
+        self._dl = _Column(np.uint32)
+        self._alive = _Column(np.bool_)
+        self._scope = _Column(np.uint8)
+        self._type = _Column(np.uint8)
+        self._upd = _Column(np.float64)
+        self._n_alive = 0
+        self._total_len = 0
+        self._dead = 0
+        self._last_synced: object = None
+        self.generation = 0  # bumped on every change
+        self.saved_generation = -1
+
+    def __len__(self) -> int:
+        return self._n_alive
+
+    @property
+    def lock(self) -> threading.RLock:
+        return self._lock
+
+    @property
+    def size(self) -> int:
+        """Ordinals in use (live and dead)."""
+        return len(self._facts)
+
+    def facts(self) -> list[Fact]:
+        with self._lock:
+            return [f for f in self._facts if f is not None]
+
+    def fact(self, ordinal: int) -> Fact:
+        f = self._facts[ordinal]
+        assert f is not None
+        return f
+
+    def ordinal(self, scope: Scope | str, fact_id: str) -> int | None:
+        return self._ord.get((Scope(scope).value, fact_id))
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(alive, scope code, type code, updated_at seconds or NaN), one entry per ordinal."""
+        return self._alive.view(), self._scope.view(), self._type.view(), self._upd.view()
+
+    def stats(self) -> dict[str, int]:
+        with self._lock:
+            delta = sum(len(a) for a in self._d_docs.values())
+            return {
+                "facts": self._n_alive,
+                "ordinals": self.size,
+                "dead": self._dead,
+                "terms": len(self._terms),
+                "base_postings": len(self._b_docs),
+                "delta_postings": delta,
+            }
+
+    # -- building ----------------------------------------------------------------------------
+
+    def build(self, facts: Iterable[Fact]) -> None:
+        """Replace everything with a fresh base built in bulk from ``facts``."""
+        with self._lock:
+            self._reset()
+            unique: dict[DocKey, Fact] = {}
+            for f in facts:
+                unique[doc_key(f)] = f
+            vocab = self._vocab
+            setdefault = vocab.setdefault
+            tids: array[int] = array("I")
+            docs: array[int] = array("I")
+            tfs: array[int] = array("I")
+            dls: array[int] = array("I")
+            for o, f in enumerate(unique.values()):
+                counts = Counter(tokens(index_text(f)))
+                tids.extend([setdefault(t, len(vocab)) for t in counts])
+                docs.extend([o] * len(counts))
+                values = counts.values()
+                tfs.extend(values)
+                dls.append(sum(values))
+            self._terms = list(vocab)
+            flat = list(unique.values())
+            self._facts = list(flat)
+            self._digest = [None] * len(flat)
+            self._ord = {k: i for i, k in enumerate(unique)}
+            self._set_columns(flat, np.frombuffer(dls, dtype=np.uint32), alive=None)
+            self._set_base(
+                np.frombuffer(tids, dtype=np.uint32),
+                np.frombuffer(docs, dtype=np.uint32),
+                np.frombuffer(tfs, dtype=np.uint32),
+            )
+            self._n_alive = len(flat)
+            self._total_len = int(np.frombuffer(dls, dtype=np.uint32).sum(dtype=np.int64))
+            self._base_limit = len(flat)
+            self.generation += 1
+
+    def _set_columns(
+        self, facts: Sequence[Fact | None], dl: np.ndarray, alive: np.ndarray | None
+    ) -> None:
+        n = len(facts)
+        scope = np.zeros(n, dtype=np.uint8)
+        type_ = np.zeros(n, dtype=np.uint8)
+        upd = np.full(n, math.nan, dtype=np.float64)
+        for i, f in enumerate(facts):
+            if f is not None:
+                scope[i] = SCOPE_CODES[f.scope]
+                type_[i] = TYPE_CODES[f.type]
+                upd[i] = _time_s(f.updated_at)
+        self._dl = _Column(np.uint32, dl)
+        self._alive = _Column(np.bool_, np.ones(n, dtype=np.bool_) if alive is None else alive)
+        self._scope = _Column(np.uint8, scope)
+        self._type = _Column(np.uint8, type_)
+        self._upd = _Column(np.float64, upd)
+
+    def _set_base(self, tids: np.ndarray, docs: np.ndarray, tfs: np.ndarray) -> None:
+        """CSR from flat (term id, ordinal, tf) triples; ordinals stay ascending per term."""
+        order = np.argsort(tids, kind="stable")
+        self._b_docs = docs[order].astype(np.uint32, copy=False)
+        self._b_tf = np.minimum(tfs[order], TF_MAX).astype(np.uint16)
+        counts = np.bincount(tids, minlength=len(self._terms)) if len(tids) else np.zeros(
+            len(self._terms), dtype=np.int64
+        )
+        off = np.zeros(len(self._terms) + 1, dtype=np.int64)
+        np.cumsum(counts, out=off[1:])
+        self._b_off = off
+        self._d_docs = {}
+        self._d_tf = {}
+
+    # -- incremental updates ---------------------------------------------------------------
+
+    def upsert(self, fact: Fact) -> str:
+        """Add or replace one fact. Returns "added", "changed", "metadata" or "unchanged"."""
+        with self._lock:
+            key = doc_key(fact)
+            o = self._ord.get(key)
+            if o is not None:
+                old = self._facts[o]
+                assert old is not None
+                if old is fact:
+                    return "unchanged"
+                if _same_text(old, fact):
+                    if old == fact:
+                        self._facts[o] = fact
+                        return "unchanged"
+                    self._facts[o] = fact
+                    self._type.data[o] = TYPE_CODES[fact.type]
+                    self._upd.data[o] = _time_s(fact.updated_at)
+                    self.generation += 1
+                    return "metadata"
+                self._kill(o)
+                self._add(fact)
+                self.generation += 1
+                return "changed"
+            self._add(fact)
+            self.generation += 1
+            return "added"
+
+    def remove(self, fact_id: str, scope: Scope | str | None = None) -> bool:
+        """Remove the fact with this id (from one scope, or from both). True if it was there."""
+        with self._lock:
+            scopes = [Scope(scope).value] if scope is not None else [s.value for s in Scope]
+            found = False
+            for s in scopes:
+                o = self._ord.get((s, fact_id))
+                if o is not None:
+                    self._kill(o)
+                    found = True
+            if found:
+                self.generation += 1
+            return found
+
+    def _add(self, fact: Fact) -> None:
+        counts = Counter(tokens(index_text(fact)))
+        o = len(self._facts)
+        self._facts.append(fact)
+        self._digest.append(None)
+        self._ord[doc_key(fact)] = o
+        dl = sum(counts.values())
+        self._dl.append(dl)
+        self._alive.append(True)
+        self._scope.append(SCOPE_CODES[fact.scope])
+        self._type.append(TYPE_CODES[fact.type])
+        self._upd.append(_time_s(fact.updated_at))
+        vocab = self._vocab
+        for term, tf in counts.items():
+            tid = vocab.get(term)
+            if tid is None:
+                tid = len(self._terms)
+                vocab[term] = tid
+                self._terms.append(term)
+            docs = self._d_docs.get(tid)
+            if docs is None:
+                docs = self._d_docs[tid] = array("I")
+                self._d_tf[tid] = array("H")
+            docs.append(o)
+            self._d_tf[tid].append(min(tf, TF_MAX))
+        self._n_alive += 1
+        self._total_len += dl
+
+    def _kill(self, o: int) -> None:
+        fact = self._facts[o]
+        assert fact is not None
+        del self._ord[doc_key(fact)]
+        self._facts[o] = None
+        self._digest[o] = None
+        self._alive.data[o] = False
+        self._n_alive -= 1
+        self._total_len -= int(self._dl.data[o])
+        self._dead += 1
+
+    def sync(self, facts: Sequence[Fact]) -> SyncStats:
+        """Make the index hold exactly ``facts`` (archived facts must not be passed).
+
+        Only added or changed facts are tokenised. A fact is unchanged when it is the same
+        object as before, or has the same (scope, id) and equal name, title, description and
+        body; revision, updated_at or type changes alone only update metadata. Passing the
+        very same tuple as the previous call returns at once. Ids are unique per scope.
+        """
+        with self._lock:
+            if facts is self._last_synced and isinstance(facts, tuple):
+                return SyncStats(unchanged=self._n_alive)
+            if self._n_alive == 0 and self.size == 0:
+                self.build(facts)
+                self._last_synced = facts
+                return SyncStats(added=self._n_alive, rebuilt=True)
+            counts = {"added": 0, "changed": 0, "metadata": 0, "unchanged": 0}
+            current = self._facts
+            get = self._ord.get
+            stale = [f for f in facts if (o := get(doc_key(f))) is None or current[o] is not f]
+            for f in stale:
+                counts[self.upsert(f)] += 1
+            removed = 0
+            if len(facts) != self._n_alive:
+                keep = {doc_key(f) for f in facts}
+                for key in [k for k in self._ord if k not in keep]:
+                    self._kill(self._ord[key])
+                    removed += 1
+                if removed:
+                    self.generation += 1
+            self.maybe_compact()
+            self._last_synced = facts
+            return SyncStats(
+                added=counts["added"],
+                changed=counts["changed"],
+                metadata=counts["metadata"],
+                removed=removed,
+                unchanged=len(facts) - len(stale) + counts["unchanged"],
+            )
+
+    # -- compaction --------------------------------------------------------------------------
+
+    def maybe_compact(self) -> bool:
+        with self._lock:
+            churn = self._dead + (self.size - self._base_limit)
+            if churn > max(self.compact_min, self.compact_ratio * self._n_alive):
+                self.compact()
+                return True
+            return False
+
+    def compact(self) -> None:
+        """Fold delta and dead ordinals into a fresh base (renumbers ordinals)."""
+        with self._lock:
+            n = self.size
+            if self._dead == 0 and n == self._base_limit:
+                return
+            alive = self._alive.view().copy()
+            newpos = np.cumsum(alive, dtype=np.int64) - 1
+            parts_t = [np.repeat(np.arange(len(self._b_off) - 1, dtype=np.uint32),
+                                 np.diff(self._b_off))]
+            parts_d = [self._b_docs]
+            parts_f = [self._b_tf]
+            if self._d_docs:
+                tids = list(self._d_docs)
+                lens = [len(self._d_docs[t]) for t in tids]
+                parts_t.append(np.repeat(np.array(tids, dtype=np.uint32), lens))
+                parts_d.append(np.frombuffer(
+                    b"".join(self._d_docs[t].tobytes() for t in tids), dtype=np.uint32))
+                parts_f.append(np.frombuffer(
+                    b"".join(self._d_tf[t].tobytes() for t in tids), dtype=np.uint16))
+            t = np.concatenate(parts_t)
+            d = np.concatenate(parts_d)
+            f = np.concatenate(parts_f)
+            keep = alive[d]
+            t, d, f = t[keep], newpos[d[keep]].astype(np.uint32), f[keep]
+            # Drop terms no live fact uses any more, renumbering term ids.
+            used = np.zeros(len(self._terms), dtype=np.bool_)
+            used[t] = True
+            term_map = np.cumsum(used, dtype=np.int64) - 1
+            self._terms = [self._terms[i] for i in np.flatnonzero(used).tolist()]
+            self._vocab = {term: i for i, term in enumerate(self._terms)}
+            t = term_map[t].astype(np.uint32)
+            facts: list[Fact | None] = [x for x in self._facts if x is not None]
+            digests = [g for x, g in zip(self._facts, self._digest, strict=True) if x is not None]
+            dl = self._dl.view()[alive]
+            cols = (self._scope.view()[alive], self._type.view()[alive], self._upd.view()[alive])
+            self._facts = facts
+            self._digest = digests
+            self._ord = {doc_key(x): i for i, x in enumerate(facts) if x is not None}
+            self._dl = _Column(np.uint32, dl)
+            self._alive = _Column(np.bool_, np.ones(len(facts), dtype=np.bool_))
+            self._scope = _Column(np.uint8, cols[0])
+            self._type = _Column(np.uint8, cols[1])
+            self._upd = _Column(np.float64, cols[2])
+            self._set_base(t, d, f)
+            self._base_limit = len(facts)
+            self._dead = 0
+
+    # -- scoring -----------------------------------------------------------------------------
+
+    def _postings(self, tid: int) -> list[tuple[np.ndarray, np.ndarray]]:
+        parts: list[tuple[np.ndarray, np.ndarray]] = []
+        if tid < len(self._b_off) - 1:
+            s, e = int(self._b_off[tid]), int(self._b_off[tid + 1])
+            if e > s:
+                parts.append((self._b_docs[s:e], self._b_tf[s:e]))
+        docs = self._d_docs.get(tid)
+        if docs:
+            parts.append(
+                (np.frombuffer(docs, dtype=np.uint32).copy(),
+                 np.frombuffer(self._d_tf[tid], dtype=np.uint16).copy())
+            )
+        if self._dead and parts:
+            alive = self._alive.data
+            filtered = []
+            for d, f in parts:
+                m = alive[d]
+                filtered.append((d[m], f[m]))
+            parts = filtered
+        return parts
+
+    def score(self, terms: Sequence[str], single_ok: Sequence[bool] | None = None) -> Scores:
+        """BM25 of every live fact for the given (distinct) query terms.
+
+        ``single_ok[i]`` marks terms whose match alone is distinctive; the result's
+        ``single_ok`` array is True for facts matched by at least one such term.
+        """
+        with self._lock:
+            n = self.size
+            scores = np.zeros(n, dtype=np.float64)
+            count = np.zeros(n, dtype=np.int32)
+            mask = np.zeros(n, dtype=np.uint64)
+            ok = np.zeros(n, dtype=np.bool_)
+            extra: dict[int, np.ndarray] = {}
+            result = Scores(list(terms), scores, count, mask, ok, extra)
+            big_n = self._n_alive
+            if big_n == 0:
+                return result
+            avgdl = self._total_len / big_n
+            base_norm = K1 * (1.0 - B)
+            len_norm = K1 * B / avgdl if avgdl > 0 else 0.0
+            dl = self._dl.data
+            for i, term in enumerate(terms):
+                tid = self._vocab.get(term)
+                if tid is None:
+                    continue
+                parts = self._postings(tid)
+                df = sum(len(d) for d, _ in parts)
+                if df == 0:
+                    continue
+                idf = math.log(1.0 + (big_n - df + 0.5) / (df + 0.5))
+                for docs, tf16 in parts:
+                    tf = tf16.astype(np.float64)
+                    denom = tf + (base_norm + len_norm * dl[docs])
+                    scores[docs] += (idf * (K1 + 1.0)) * tf / denom
+                    count[docs] += 1
+                    if i < MASK_TERMS:
+                        mask[docs] |= np.uint64(1 << i)
+                    else:
+                        extra[i] = docs if i not in extra else np.concatenate((extra[i], docs))
+                    if single_ok is not None and single_ok[i]:
+                        ok[docs] = True
+            return result
+
+    # -- cache -------------------------------------------------------------------------------
+
+    def dirty(self) -> bool:
+        return self.generation != self.saved_generation
+
+    def save(self, path: Path) -> None:
+        """Write the derived cache atomically (compacts first)."""
+        with self._lock:
+            self.compact()
+            facts = [f for f in self._facts if f is not None]
+            digests = []
+            for i, f in enumerate(facts):
+                g = self._digest[i]
+                if g is None:
+                    g = self._digest[i] = content_digest(f)
+                digests.append(g)
+            meta = {
+                "format": CACHE_FORMAT,
+                "tokenizer": TOKENIZER_VERSION,
+                "docs": len(facts),
+                "terms": len(self._terms),
+            }
+            keys = "\n".join(f"{f.scope.value}:{f.id}" for f in facts)
+            arrays = {
+                "meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+                "vocab": np.frombuffer("\n".join(self._terms).encode("utf-8", "surrogatepass"),
+                                       dtype=np.uint8),
+                "keys": np.frombuffer(keys.encode("utf-8"), dtype=np.uint8),
+                "revision": np.array([f.revision for f in facts], dtype=np.int64),
+                "updated": np.array([_time_ms(f.updated_at) for f in facts], dtype=np.int64),
+                "digest": np.frombuffer(b"".join(digests), dtype=np.uint8).reshape(-1, 16),
+                "dl": self._dl.view(),
+                "offsets": self._b_off,
+                "docs": self._b_docs,
+                "tfs": self._b_tf,
+            }
+            buf = io.BytesIO()
+            np.savez(buf, **arrays)  # type: ignore[arg-type]
+            atomic.write_bytes(path, buf.getvalue())
+            self.saved_generation = self.generation
+
+    def load(self, path: Path, facts: Sequence[Fact], *, min_reuse: float = 0.5) -> SyncStats | None:
+        """Adopt the cache at ``path`` for ``facts``; None if it is absent, invalid or mostly
+        stale (less than ``min_reuse`` of the facts reusable), leaving the index untouched."""
+        with self._lock:
+            try:
+                loaded = _read_cache(path)
+            except (OSError, ValueError, KeyError, UnicodeDecodeError, json.JSONDecodeError):
+                return None
+            if loaded is None:
+                return None
+            terms, keys, rev, upd, dig, dl, off, docs, tfs = loaded
+            wanted: dict[DocKey, Fact] = {}
+            for f in facts:
+                wanted[doc_key(f)] = f
+            n = len(keys)
+            kept: list[Fact | None] = [None] * n
+            digests: list[bytes | None] = [None] * n
+            alive = np.zeros(n, dtype=np.bool_)
+            reused: set[DocKey] = set()
+            for o, key in enumerate(keys):
+                hit = wanted.get(key)
+                if (
+                    hit is None
+                    or hit.revision != int(rev[o])
+                    or _time_ms(hit.updated_at) != int(upd[o])
+                ):
+                    continue
+                g = content_digest(hit)
+                if g != dig[o].tobytes():
+                    continue
+                kept[o] = hit
+                digests[o] = g
+                alive[o] = True
+                reused.add(key)
+            if len(reused) < min_reuse * len(wanted):
+                return None
+            self._reset()
+            self._terms = terms
+            self._vocab = {t: i for i, t in enumerate(terms)}
+            self._facts = kept
+            self._digest = digests
+            self._ord = {doc_key(f): o for o, f in enumerate(kept) if f is not None}
+            self._set_columns(kept, dl, alive)
+            self._b_off, self._b_docs, self._b_tf = off, docs, tfs
+            self._base_limit = n
+            self._n_alive = len(reused)
+            self._total_len = int(dl[alive].sum(dtype=np.int64))
+            self._dead = n - len(reused)
+            self.saved_generation = self.generation  # the file matches what we hold now
+            added = 0
+            for key, f in wanted.items():
+                if key not in reused:
+                    self._add(f)
+                    added += 1
+            if added or self._dead:
+                self.generation += 1
+            self.maybe_compact()
+            self._last_synced = facts
+            return SyncStats(added=added, removed=self._dead, unchanged=len(reused),
+                             from_cache=True)
+
+
+def _read_cache(path: Path) -> tuple[list[str], list[DocKey], np.ndarray, np.ndarray,
+                                     np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                     np.ndarray] | None:
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(z["meta"].tobytes().decode())
+        if meta.get("format") != CACHE_FORMAT or meta.get("tokenizer") != TOKENIZER_VERSION:
+            return None
+        n, v = int(meta["docs"]), int(meta["terms"])
+        vocab_blob = z["vocab"].tobytes().decode("utf-8", "surrogatepass")
+        terms = vocab_blob.split("\n") if v else []
+        key_blob = z["keys"].tobytes().decode("utf-8")
+        keys: list[DocKey] = []
+        for line in key_blob.split("\n") if n else []:
+            scope, _, fact_id = line.partition(":")
+            keys.append((scope, fact_id))
+        rev, upd, dig, dl = z["revision"], z["updated"], z["digest"], z["dl"]
+        off, docs, tfs = z["offsets"], z["docs"], z["tfs"]
+    ok = (
+        len(terms) == v
+        and len(keys) == n
+        and len(rev) == len(upd) == len(dl) == n
+        and dig.shape == (n, 16)
+        and off.dtype == np.int64
+        and len(off) == v + 1
+        and (v == 0 or (off[0] == 0 and bool(np.all(np.diff(off) >= 0))))
+        and int(off[-1]) == len(docs) == len(tfs)
+        and docs.dtype == np.uint32
+        and tfs.dtype == np.uint16
+        and dl.dtype == np.uint32
+        and (len(docs) == 0 or int(docs.max()) < n)
+    )
+    if not ok:
+        return None
+    return terms, keys, rev, upd, dig, dl, off, docs, tfs

@@ -1,0 +1,190 @@
+"""Turning text into recall terms, for English and Chinese (and Japanese, Korean) alike.
+
+* Text is NFKC-normalised (full-width letters become ASCII) and lowercased.
+* Letter/digit/underscore runs are terms: ``AuthHandler`` -> ``authhandler``,
+  ``release_v2`` -> ``release_v2``, ``#6928`` -> ``6928``. A run longer than
+  ``MAX_TERM_CHARS`` is cut into pieces of that size (documents and queries alike).
+* CJK runs (Han, kana, Hangul) become overlapping character bigrams; a lone CJK character is
+  a unigram. ``自动召回`` -> ``自动``, ``动召``, ``召回``.
+
+Documents keep every term (their lengths count every term, as BM25 expects). Queries
+additionally drop common words (English function words and chat filler; Chinese function
+characters and vague words), so a message made only of common words has no searchable terms,
+and a fact that shares only common words with a message never matches it.
+
+A query term remembers whether it was *distinctive* as written: ``#term``, or at least two
+characters with a digit, an underscore or an inner capital (``AuthHandler``, ``release_v2``,
+``v2``, ``#6928``); a bare number needs three digits (``2024`` yes, ``10`` no).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from operator import add
+
+# Bump when the terms produced for a document change: the on-disk index cache records it.
+TOKENIZER_VERSION = 1
+MAX_TERM_CHARS = 80
+
+# Han (with extensions and compatibility ideographs), iteration marks, kana, Hangul.
+CJK_CLASS = (
+    "\u1100-\u11ff"  # Hangul Jamo
+    "\u3005-\u3007"  # 々 〆 〇
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3130-\u318f"  # Hangul compatibility Jamo
+    "\u31f0-\u31ff"  # Katakana phonetic extensions
+    "\u3400-\u4dbf"  # Han extension A
+    "\u4e00-\u9fff"  # Han
+    "\ua960-\ua97f"  # Hangul Jamo extended A
+    "\uac00-\ud7ff"  # Hangul syllables, Jamo extended B
+    "\uf900-\ufaff"  # Han compatibility
+    "\uff66-\uff9f"  # half-width Katakana (NFKC folds most of it anyway)
+    "\U00020000-\U0003134f"  # Han extensions B-G
+)
+_CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
+_WORD_RUN = re.compile(f"[^\\W{CJK_CLASS}]{{1,{MAX_TERM_CHARS}}}")
+_ANY_RUN = re.compile(f"(?P<cjk>[{CJK_CLASS}]+)|(?P<word>[^\\W{CJK_CLASS}]{{1,{MAX_TERM_CHARS}}})")
+_IS_CJK = re.compile(f"^[{CJK_CLASS}]+$")
+
+# English words that carry no topic on their own: function words, chat filler, vague verbs.
+_COMMON_EN_TEXT = """
+    a about above after again against all also am an and any anything are aren as at
+    be because been before being below between both but by
+    can cannot could couldn
+    did didn do does doesn doing don done down during
+    each either else even ever every everything
+    few for from further
+    get gets getting go goes going gone got
+    had hadn has hasn have haven having he her here hers herself him himself his how however
+    i if in into is isn it its itself
+    just
+    kind know
+    let lets like look looking
+    made make makes making may me might mine more most much must my myself
+    need needs no nor not now
+    of off ok okay on once one only or other our ours ourselves out over own
+    please pls
+    quite
+    rather really
+    said same say see seem seems shall she should shouldn so some something somehow sort
+    still stuff such sure
+    take tell than thank thanks that the their theirs them themselves then there these they
+    thing things think this those though through thx to too try
+    under until up upon us use used using
+    very
+    want wants was wasn way we well were weren what whatever when where whether which while
+    who whom whose why will with won would wouldn
+    yeah yes yet you your yours yourself yourselves
+    hi hello hey help helping maybe perhaps ask asking question questions anyone someone
+    s t d ll m re ve
+"""
+COMMON_EN = frozenset(_COMMON_EN_TEXT.split())
+
+# Chinese characters that only carry grammar or vague meaning; a bigram made only of them is
+# common (这个, 一下, 什么, 可以, 我们, 怎么 ...). A lone common character is common too.
+COMMON_ZH_CHARS = frozenset(
+    "的了是我你您他她它们这那哪一下上个吗呢吧啊呀嘛哦嗯在有和与及就也都要会能可以把给让请"
+    "帮看做说想到去来中不没很还再又点些么什怎样为如何里好对行将被从过着得地之其所而但或若则"
+    "并且已经该够每各该此某"
+)
+_COMMON_ZH_TEXT = """
+    问题 一个 一些 东西 事情 时候 现在 然后 因为 所以 但是 如果 已经 还是 或者 需要 应该
+    知道 觉得 这里 那里 哪里 今天 明天 自己 继续 谢谢 帮忙 请问 接下 下来 之前 之后 以后
+    以前 其他 其实 非常 特别 比较 可能 大家 这样 那样 没有 不是 就是 还有 关于 处理 告诉
+    记得 帮助 开始 完成 一起 这次 上次 下次 刚才 目前 有关 相关 内容 情况 方面 部分 时间
+    地方 意思 办法 东东 看下 一点 感谢 多谢 麻烦 确认 检查 修改
+"""
+COMMON_ZH_BIGRAMS = frozenset(_COMMON_ZH_TEXT.split())
+
+
+def normalize(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def _cjk_terms(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return list(map(add, run[:-1], run[1:]))
+
+
+def tokens(text: str) -> list[str]:
+    """Every term of a document, in no particular order (a bag of words)."""
+    low = normalize(text)
+    out = _WORD_RUN.findall(low)
+    for run in _CJK_RUN.findall(low):
+        if len(run) == 1:
+            out.append(run)
+        else:
+            out.extend(map(add, run[:-1], run[1:]))
+    return out
+
+
+def is_cjk(term: str) -> bool:
+    return bool(_IS_CJK.match(term))
+
+
+def is_common(term: str) -> bool:
+    """True for a term that says nothing on its own (see the module docstring)."""
+    if term in COMMON_EN or term in COMMON_ZH_BIGRAMS:
+        return True
+    first = term[0]
+    if first.isascii():
+        return False
+    if is_cjk(term):
+        return all(ch in COMMON_ZH_CHARS for ch in term)
+    return False
+
+
+def _identifier_like(raw: str) -> bool:
+    """``AuthHandler``, ``release_v2``, ``v2``, ``6928``; not ``a``, ``2`` or ``10``."""
+    if len(raw) < 2:
+        return False
+    if raw.isdigit():
+        return len(raw) >= 3  # "10", "42" are everyday numbers; "6928", "2024" are not
+    return any(ch.isdigit() for ch in raw) or "_" in raw or any(ch.isupper() for ch in raw[1:])
+
+
+@dataclass(frozen=True, slots=True)
+class QueryTerm:
+    """One term of a message, as searched, with how it was written."""
+
+    text: str
+    distinctive: bool
+    cjk: bool
+    common: bool
+
+
+def query_terms(message: str) -> list[QueryTerm]:
+    """All terms of a message in order of first appearance, duplicates merged.
+
+    A term is distinctive if any of its occurrences was: written as ``#term``, or of at least
+    two characters containing a digit, an underscore, or a capital after the first character
+    (a bare number needs three digits: ``10`` is everyday, ``6928`` is not).
+    """
+    text = unicodedata.normalize("NFKC", message)
+    found: dict[str, QueryTerm] = {}
+    for m in _ANY_RUN.finditer(text):
+        run = m.group("cjk")
+        if run is not None:
+            for term in _cjk_terms(run.lower()):
+                if term not in found:
+                    found[term] = QueryTerm(term, False, True, is_common(term))
+            continue
+        raw = m.group("word")
+        term = raw.lower()
+        hashed = m.start() > 0 and text[m.start() - 1] == "#"
+        distinctive = hashed or _identifier_like(raw)
+        old = found.get(term)
+        if old is None:
+            found[term] = QueryTerm(term, distinctive, False, is_common(term))
+        elif distinctive and not old.distinctive:
+            found[term] = QueryTerm(term, True, False, old.common)
+    return list(found.values())
+
+
+def searchable(terms: Iterable[QueryTerm]) -> list[QueryTerm]:
+    """The terms recall and search use: every term that is not a common word."""
+    return [t for t in terms if not t.common]

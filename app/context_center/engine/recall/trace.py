@@ -1,0 +1,115 @@
+"""The explanation of one recall decision, and where the latest one per workspace is kept.
+
+The trace is written atomically as JSON to ``<state_dir>/recall-trace.json`` after every
+recall, so another process (the window) can show "why was this recalled / not recalled".
+It holds fact ids, references and scores, never a store path.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from context_center.engine import atomic
+from context_center.engine.model import FactType, Freshness, Scope
+from context_center.engine.paths import Layout
+from context_center.engine.recall.policy import Reason
+
+TRACE_FILE = "recall-trace.json"
+TRACE_VERSION = 1
+
+
+class SelectedFact(BaseModel):
+    """A fact that went into the block."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    revision: int
+    ref: str
+    scope: Scope
+    type: FactType
+    title: str
+    score: float
+    matched: tuple[str, ...]
+    reason: str
+    freshness: Freshness
+    shortened: bool = False
+
+
+class Suppression(BaseModel):
+    """Something left out, and why. ``id`` is None when the whole turn was suppressed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reason: Reason
+    message: str
+    id: str | None = None
+    revision: int | None = None
+    ref: str | None = None
+    score: float | None = None
+
+
+class RecallTrace(BaseModel):
+    """One recall decision: what was asked, what was injected, what was left out and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version: int = TRACE_VERSION
+    at: datetime
+    query: str
+    terms: tuple[str, ...]  # searchable query terms, in order
+    selected: tuple[SelectedFact, ...]
+    suppressed: tuple[Suppression, ...]
+    suppressed_more: int = 0  # per-fact suppressions not listed (the list is capped)
+    candidates: int  # facts with a distinctive match, before policy and budget
+    omitted: int  # relevant facts left out by the fact limit or the character budget
+    chars_used: int  # == len(block)
+    char_budget: int
+    max_facts: int
+    elapsed_ms: float
+    block: str
+
+    @property
+    def reason(self) -> Reason | None:
+        """Why nothing was recalled (None if something was)."""
+        if self.selected:
+            return None
+        whole = [s for s in self.suppressed if s.id is None]
+        if whole:
+            return whole[0].reason
+        return self.suppressed[0].reason if self.suppressed else Reason.NO_DISTINCTIVE_MATCH
+
+    def summary(self) -> str:
+        if self.selected:
+            refs = ", ".join(s.ref for s in self.selected)
+            return f"recalled {len(self.selected)} fact(s): {refs}; omitted {self.omitted}"
+        reason = self.reason
+        return f"nothing recalled: {reason.text if reason else 'no match'}"
+
+
+def trace_path(layout: Layout) -> Path:
+    return layout.state_dir / TRACE_FILE
+
+
+def save_trace(layout: Layout, trace: RecallTrace) -> Path:
+    path = trace_path(layout)
+    atomic.write_text(path, trace.model_dump_json(indent=2) + "\n")
+    return path
+
+
+def load_trace(layout: Layout) -> RecallTrace | None:
+    """The latest trace of this workspace; None if there is none or it cannot be read
+    (it is derived, diagnostic data: a damaged file is simply replaced by the next recall)."""
+    try:
+        data = trace_path(layout).read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, UnicodeDecodeError):
+        return None
+    try:
+        return RecallTrace.model_validate_json(data)
+    except ValidationError:
+        return None
