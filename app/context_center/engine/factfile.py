@@ -38,53 +38,67 @@ _PLAIN_TAGS = frozenset(
 )
 
 
-class _StrictLoader(yaml.BaseLoader):
-    """Scalars stay strings; aliases and duplicate keys are errors; unknown tags fail."""
+# libyaml's composer when available (about 20x faster than PyYAML's pure-Python one), else
+# PyYAML's. Either way we build values from the node graph ourselves, so nothing is ever
+# constructed from a tag: scalars stay strings, and the checks below run on every node.
+_Composer: Any = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
+
+def _line(node: Any) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def _build(node: Any, seen: set[int]) -> Any:
+    if id(node) in seen:  # the composer hands back the anchored node for an alias
+        raise FactFileError("yaml_alias", f"YAML aliases are not allowed (line {_line(node)})")
+    seen.add(id(node))
+    if node.tag not in _PLAIN_TAGS:
+        raise FactFileError(
+            "unsafe_yaml_tag",
+            f"frontmatter uses the tag {node.tag!r}, which is not allowed (line {_line(node)})",
+        )
+    if isinstance(node, yaml.ScalarNode):
+        return node.value
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(child, seen) for child in node.value]
+    out: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = _build(key_node, seen)
+        if not isinstance(key, str):
             raise FactFileError(
-                "yaml_alias", f"YAML aliases are not allowed (line {event.start_mark.line + 1})"
+                "malformed_yaml", f"frontmatter keys must be text (line {_line(key_node)})"
             )
-        return super().compose_node(parent, index)
-
-    def construct_object(self, node: Any, deep: bool = False) -> Any:
-        if node.tag not in _PLAIN_TAGS:
+        if key in out:
             raise FactFileError(
-                "unsafe_yaml_tag",
-                f"frontmatter uses the tag {node.tag!r}, which is not allowed (line {node.start_mark.line + 1})",
+                "duplicate_key", f"duplicate frontmatter key {key!r} (line {_line(key_node)})"
             )
-        return super().construct_object(node, deep=deep)
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
-        if not isinstance(node, yaml.MappingNode):
-            return super().construct_mapping(node, deep=deep)
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise FactFileError(
-                    "duplicate_key",
-                    f"duplicate frontmatter key {key!r} (line {key_node.start_mark.line + 1})",
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
+        out[key] = _build(value_node, seen)
+    return out
 
 
 def _load_yaml(text: str) -> Any:
+    loader = _Composer(text)
     try:
-        return yaml.load(text, Loader=_StrictLoader)
+        if "&" in text or "*" in text:
+            # anchors/aliases: look at the event stream, which names aliases explicitly
+            for event in yaml.parse(text, Loader=_Composer):
+                if isinstance(event, yaml.AliasEvent):
+                    raise FactFileError(
+                        "yaml_alias",
+                        f"YAML aliases are not allowed (line {event.start_mark.line + 1})",
+                    )
+        node = loader.get_single_node()
     except FactFileError:
         raise
-    except yaml.constructor.ConstructorError as exc:
-        raise FactFileError(
-            "unsafe_yaml_tag", f"frontmatter uses a tag that is not allowed: {exc.problem}"
-        ) from exc
     except yaml.YAMLError as exc:
         raise FactFileError(
             "malformed_yaml", f"frontmatter is not valid YAML: {exc}".splitlines()[0]
         ) from exc
+    finally:
+        loader.dispose()
+    if node is None:
+        return None
+    return _build(node, set())
 
 
 _HANDLER = YAMLHandler()
