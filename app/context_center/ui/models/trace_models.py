@@ -1,0 +1,71 @@
+"""Table models of the Activity tab: what a recall selected, and what it left out and why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from context_center.engine.recall import SelectedFact, Suppression
+from context_center.ui.models.row_table import Column, RowTableModel
+
+FRESHNESS_COLOURS = {"fresh": "#1e7d32", "current": None, "stale": "#a15c00"}
+
+
+class HitsModel(RowTableModel):
+    """The facts a recall put into the block, best first (``ROW_ROLE`` gives the SelectedFact)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(
+            [
+                Column("Fact", lambda h: h.ref, tooltip=lambda h: f"{h.ref}\n{h.id}"),
+                Column("Title", lambda h: h.title + (" (shortened)" if h.shortened else "")),
+                Column(
+                    "Score", lambda h: f"{h.score:.3f}", sort_key=lambda h: h.score, numeric=True
+                ),
+                Column(
+                    "Freshness",
+                    lambda h: h.freshness.value,
+                    colour=lambda h: FRESHNESS_COLOURS.get(h.freshness.value),
+                ),
+                Column(
+                    "Rev", lambda h: str(h.revision), sort_key=lambda h: h.revision, numeric=True
+                ),
+                Column("Why", lambda h: h.reason),
+            ],
+            parent,
+        )
+
+
+def _suppressed_what(s: Suppression) -> str:
+    return s.ref or "the whole turn"
+
+
+class SuppressionsModel(RowTableModel):
+    """What a recall left out: the whole turn (no fact) or single facts, with the reason."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(
+            [
+                Column("Left out", _suppressed_what, tooltip=lambda s: s.id or _suppressed_what(s)),
+                Column(
+                    "Why not",
+                    lambda s: s.message,
+                    tooltip=lambda s: f"{s.reason.value}: {s.message}",
+                ),
+                Column(
+                    "Score",
+                    lambda s: "" if s.score is None else f"{s.score:.3f}",
+                    sort_key=lambda s: -1.0 if s.score is None else s.score,
+                    numeric=True,
+                ),
+                Column(
+                    "Rev",
+                    lambda s: "" if s.revision is None else str(s.revision),
+                    sort_key=lambda s: s.revision or 0,
+                    numeric=True,
+                ),
+            ],
+            parent,
+        )
+
+
+__all__ = ["HitsModel", "SelectedFact", "SuppressionsModel"]
