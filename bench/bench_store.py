@@ -93,6 +93,7 @@ def run_size(n: int) -> dict[str, float]:
 
         store = FactStore(store_dir, Scope.PROJECT)
         store.load()
+        store.rebuild_index()  # a real store has a MEMORY.md line per fact to keep up to date
         creates = []
         for i in range(100):
             start = time.perf_counter()

@@ -22,7 +22,7 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def _write_temp(directory: Path, data: bytes, mode: int) -> Path:
+def _write_temp(directory: Path, data: bytes, mode: int, *, durable: bool = True) -> Path:
     tmp = directory / f"{TEMP_PREFIX}{secrets.token_hex(8)}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
@@ -30,7 +30,8 @@ def _write_temp(directory: Path, data: bytes, mode: int) -> Path:
         while view:
             written = os.write(fd, view)
             view = view[written:]
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     except BaseException:
         os.close(fd)
         with contextlib.suppress(OSError):
@@ -40,18 +41,24 @@ def _write_temp(directory: Path, data: bytes, mode: int) -> Path:
     return tmp
 
 
-def write_bytes(path: Path, data: bytes, *, mode: int = 0o644, sync_dir: bool = True) -> None:
-    """Atomically replace (or create) ``path`` with ``data``."""
+def write_bytes(
+    path: Path, data: bytes, *, mode: int = 0o644, sync_dir: bool = True, durable: bool = True
+) -> None:
+    """Atomically replace (or create) ``path`` with ``data``.
+
+    ``durable=False`` skips the fsyncs: readers still never see a torn file, but a power cut
+    may leave the old content. Only for derived files that are rebuilt from the source.
+    """
     directory = path.parent
     directory.mkdir(parents=True, exist_ok=True)
-    tmp = _write_temp(directory, data, mode)
+    tmp = _write_temp(directory, data, mode, durable=durable)
     try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    if sync_dir:
+    if sync_dir and durable:
         fsync_dir(directory)
 
 

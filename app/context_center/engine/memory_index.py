@@ -7,8 +7,11 @@ the person wrote it.
 
 from __future__ import annotations
 
+import bisect
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from context_center.engine import atomic
@@ -25,8 +28,15 @@ def index_line(fact: Fact) -> str:
     return f"- [{title}]({fact.name}.md) — [{fact.scope.value}/{fact.type.value}] {desc}".rstrip()
 
 
-def _split(text: str) -> tuple[list[str], int | None, dict[str, str]]:
-    """Hand-written lines, the position of the managed block, managed lines by file."""
+@dataclass
+class _Parsed:
+    keep: list[str]  # hand-written lines, in order
+    where: int | None  # where the managed block sits among them
+    managed: dict[str, str]  # file stem -> line
+    order: list[str]  # sorted keys of managed
+
+
+def _split(text: str) -> _Parsed:
     keep: list[str] = []
     where: int | None = None
     managed: dict[str, str] = {}
@@ -35,14 +45,15 @@ def _split(text: str) -> tuple[list[str], int | None, dict[str, str]]:
         if m:
             if where is None:
                 where = len(keep)
-            managed[m.group("file")] = line
+            managed[m.group("file")[:-3]] = line
         else:
             keep.append(line)
-    return keep, where, managed
+    return _Parsed(keep, where, managed, sorted(managed))
 
 
-def _render(keep: list[str], where: int | None, managed: dict[str, str]) -> str:
-    block = [managed[k] for k in sorted(managed)]
+def _render(parsed: _Parsed) -> str:
+    block = [parsed.managed[k] for k in parsed.order]
+    keep, where = parsed.keep, parsed.where
     if where is None:
         where = len(keep)
         if keep and keep[-1].strip():
@@ -51,25 +62,48 @@ def _render(keep: list[str], where: int | None, managed: dict[str, str]) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _read(path: Path) -> str:
+# What this process last wrote, by path, with the file's (size, mtime_ns, inode) then: a
+# store with 50k facts would otherwise re-read and re-parse a multi-megabyte index per change.
+_CACHE: dict[Path, tuple[tuple[int, int, int], _Parsed]] = {}
+
+
+def _stat_key(path: Path) -> tuple[int, int, int] | None:
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return HEADER
+        st = os.stat(path)
     except OSError:
-        return HEADER
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def _load(path: Path) -> _Parsed:
+    key = _stat_key(path)
+    cached = _CACHE.get(path)
+    if key is not None and cached is not None and cached[0] == key:
+        return cached[1]
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = HEADER
+    return _split(text)
+
+
+def _store(path: Path, parsed: _Parsed) -> None:
+    # Derived data: atomic (no torn reads) but not fsynced; it is rebuilt from the facts.
+    atomic.write_bytes(path, _render(parsed).encode("utf-8"), durable=False)
+    key = _stat_key(path)
+    if key is not None:
+        _CACHE[path] = (key, parsed)
 
 
 def rebuild(store_root: Path, facts: Iterable[Fact]) -> bool:
     """Rewrite the managed lines from the facts. Returns False when nothing changed."""
     path = store_root / INDEX_NAME
-    old = _read(path)
-    keep, where, _ = _split(old)
-    managed = {f"{f.name}.md": index_line(f) for f in facts}
-    new = _render(keep, where, managed)
-    if path.exists() and new == old:
+    old = _load(path)
+    managed = {f.name: index_line(f) for f in facts}
+    new = _Parsed(list(old.keep), old.where, managed, sorted(managed))
+    if path.exists() and new.managed == old.managed and _render(new) == _render(old):
         return False
-    atomic.write_text(path, new)
+    _store(path, new)
     return True
 
 
@@ -78,21 +112,28 @@ def apply_change(
     *,
     put: Fact | None = None,
     remove: str | None = None,
-    known: set[str] | None = None,
+    known: Mapping[str, object] | None = None,
 ) -> None:
     """Update one fact's line (and drop another's, for renames and forgets).
 
     Lines for files that are neither ``known`` (the stems this process has loaded) nor on disk
-    are stale and dropped, so the index never advertises a fact that is gone.
+    (stems, e.g. the store snapshot's entries) are stale and dropped, so the index never advertises a fact that is gone.
     """
     path = store_root / INDEX_NAME
-    keep, where, managed = _split(_read(path))
+    parsed = _load(path)
+    managed = dict(parsed.managed)
+    order = list(parsed.order)
     if known is not None:
-        for file in list(managed):
-            if file[:-3] not in known and not (store_root / file).is_file():
-                del managed[file]
-    if remove is not None:
-        managed.pop(f"{remove}.md", None)
+        stale = [f for f in managed.keys() - known.keys() if not (store_root / f"{f}.md").is_file()]
+        for file in stale:
+            del managed[file]
+        if stale:
+            order = sorted(managed)
+    if remove is not None and managed.pop(remove, None) is not None:
+        order.remove(remove)
     if put is not None:
-        managed[f"{put.name}.md"] = index_line(put)
-    atomic.write_text(path, _render(keep, where, managed))
+        key = put.name
+        if key not in managed:
+            bisect.insort(order, key)
+        managed[key] = index_line(put)
+    _store(path, _Parsed(parsed.keep, parsed.where, managed, order))

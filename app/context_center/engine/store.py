@@ -325,8 +325,8 @@ class FactStore:
             ) from exc
         return Entry(parsed.fact, path, parsed.sha256, parsed.legacy)
 
-    def _known(self) -> set[str]:
-        return set(self.snapshot().entries)
+    def _known(self) -> dict[str, Entry]:
+        return self.snapshot().entries
 
     def _remember(self, entry: Entry | None, *, drop: str | None = None) -> None:
         snap = self._snapshot
