@@ -36,7 +36,7 @@ import traceback
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from context_center.engine.errors import EngineError
@@ -106,8 +106,18 @@ class AppContext(QObject):
         self._running = 0
         self._active_handlers = 0
         self.dialog_parent: QWidget | None = None
-        self.last_dialog: QDialog | None = None
+        self._last_dialog: QDialog | None = None
         self.show_dialogs = True  # tests may turn dialogs off and watch sig_error instead
+
+    @property
+    def last_dialog(self) -> QDialog | None:
+        """The dialog most recently opened through this context (None once it is deleted)."""
+        dialog = self._last_dialog
+        return dialog if dialog is not None and _alive(dialog) else None
+
+    @last_dialog.setter
+    def last_dialog(self, dialog: QDialog | None) -> None:
+        self._last_dialog = dialog
 
     # -- engine ---------------------------------------------------------------------------
 
@@ -189,8 +199,20 @@ class AppContext(QObject):
                 "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
             )
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.last_dialog = box
         box.open()
+
+    async def report_and_wait(self, exc: BaseException, parent: QWidget | None = None) -> None:
+        """``report`` and wait until the person closed the dialog (to continue after it)."""
+        self.report(exc, parent)
+        box = self.last_dialog
+        if not self.show_dialogs or box is None or not box.isVisible():
+            return
+        loop = asyncio.get_running_loop()
+        closed: asyncio.Future[None] = loop.create_future()
+        box.finished.connect(lambda _code: closed.done() or closed.set_result(None))
+        await closed
 
     # -- asking the person ----------------------------------------------------------------
 

@@ -1,0 +1,222 @@
+"""The Memory table: plain fact rows, filtered and sorted in Python, shown by a thin Qt model.
+
+A ``QSortFilterProxyModel`` calls back into Python for every comparison and takes seconds on
+50,000 rows; here ``FactFilter.apply`` sorts once per sort key (cached) and filters with list
+comprehensions over precomputed lowercase text, then the model is reset with the new row list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+
+from context_center.engine.model import Fact
+from context_center.engine.store import Entry
+
+COLUMNS = ("Title", "Type", "Scope", "Freshness", "Rev", "Updated")
+COL_TITLE, COL_TYPE, COL_SCOPE, COL_FRESHNESS, COL_REVISION, COL_UPDATED = range(6)
+
+FRESHNESS_COLORS = {"fresh": "#1a7f37", "current": "#6e7781", "stale": "#bc4c00"}
+_ORDER = {"fresh": 0, "current": 1, "stale": 2}
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+def local_time(value: datetime | None) -> str:
+    """A short local time for tables: 2026-11-02 09:14."""
+    if value is None:
+        return "—"
+    return value.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+@dataclass(frozen=True, slots=True)
+class FactRow:
+    """One active fact as the table shows it (plain, immutable; built in the worker thread)."""
+
+    id: str
+    ref: str
+    name: str
+    title: str
+    type: str
+    scope: str
+    freshness: str
+    revision: int
+    updated: str
+    updated_ts: float
+    haystack: str  # lowercase title, name, description and body for the search box
+    conflict: bool
+    entry: Entry
+
+    @property
+    def fact(self) -> Fact:
+        return self.entry.fact
+
+
+def build_rows(entries: list[Entry], conflict_ids: set[str], now: datetime) -> list[FactRow]:
+    rows = []
+    for entry in entries:
+        f = entry.fact
+        updated = f.updated_at
+        rows.append(
+            FactRow(
+                id=f.id,
+                ref=f.ref,
+                name=f.name,
+                title=f.title or f.name,
+                type=f.type.value,
+                scope=f.scope.value,
+                freshness=f.freshness(now).value,
+                revision=f.revision,
+                updated=local_time(updated),
+                updated_ts=(updated - _EPOCH).total_seconds() if updated else 0.0,
+                haystack="\n".join((f.title, f.name, f.description, f.body)).lower(),
+                conflict=f.id in conflict_ids,
+                entry=entry,
+            )
+        )
+    return rows
+
+
+_SORT_KEYS: dict[int, Any] = {
+    COL_TITLE: lambda r: (r.title.lower(), r.ref),
+    COL_TYPE: lambda r: (r.type, r.title.lower()),
+    COL_SCOPE: lambda r: (r.scope, r.title.lower()),
+    COL_FRESHNESS: lambda r: (_ORDER.get(r.freshness, 9), r.title.lower()),
+    COL_REVISION: lambda r: (r.revision, r.title.lower()),
+    COL_UPDATED: lambda r: (r.updated_ts, r.title.lower()),
+}
+
+
+class FactFilter:
+    """Search text, type/scope/freshness filters and the sort order, applied in Python."""
+
+    def __init__(self) -> None:
+        self.rows: list[FactRow] = []
+        self._sorted: dict[tuple[int, bool], list[FactRow]] = {}
+        self.query = ""
+        self.type = ""
+        self.scope = ""
+        self.freshness = ""
+        self.sort_column = COL_TITLE
+        self.descending = False
+
+    def set_rows(self, rows: list[FactRow]) -> None:
+        self.rows = rows
+        self._sorted = {}
+
+    def _sorted_rows(self) -> list[FactRow]:
+        key = (self.sort_column, self.descending)
+        cached = self._sorted.get(key)
+        if cached is None:
+            reverse_key = (self.sort_column, not self.descending)
+            if reverse_key in self._sorted:
+                cached = self._sorted[reverse_key][::-1]
+            else:
+                cached = sorted(
+                    self.rows, key=_SORT_KEYS[self.sort_column], reverse=self.descending
+                )
+            self._sorted[key] = cached
+        return cached
+
+    def apply(self) -> list[FactRow]:
+        rows = self._sorted_rows()
+        if self.type:
+            rows = [r for r in rows if r.type == self.type]
+        if self.scope:
+            rows = [r for r in rows if r.scope == self.scope]
+        if self.freshness:
+            rows = [r for r in rows if r.freshness == self.freshness]
+        for word in self.query.lower().split():
+            rows = [r for r in rows if word in r.haystack]
+        return rows
+
+
+class FactTableModel(QAbstractTableModel):
+    """A read-only view of ``rows``; ``set_rows`` resets it (cheap: no per-row Python work)."""
+
+    sig_sort_requested = Signal(int, object)
+    """(column, Qt.SortOrder) the header was clicked; the owner re-sorts and calls set_rows."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[FactRow] = []
+        self._fresh_brushes = {k: QBrush(QColor(v)) for k, v in FRESHNESS_COLORS.items()}
+
+    @property
+    def rows(self) -> list[FactRow]:
+        return self._rows
+
+    def set_rows(self, rows: list[FactRow]) -> None:
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def row_of(self, fact_id: str) -> int:
+        for i, row in enumerate(self._rows):
+            if row.id == fact_id:
+                return i
+        return -1
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return COLUMNS[section]
+            if role == Qt.ItemDataRole.TextAlignmentRole and section == COL_REVISION:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        r = index.row()
+        if r < 0 or r >= len(self._rows):
+            return None
+        row = self._rows[r]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == COL_TITLE:
+                return f"⚠ {row.title}" if row.conflict else row.title
+            if col == COL_TYPE:
+                return row.type
+            if col == COL_SCOPE:
+                return row.scope
+            if col == COL_FRESHNESS:
+                return row.freshness
+            if col == COL_REVISION:
+                return str(row.revision)
+            if col == COL_UPDATED:
+                return row.updated
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if row.conflict:
+                return f"{row.ref} — part of a project-over-global pair (see the banner)"
+            return row.ref
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_FRESHNESS:
+            return self._fresh_brushes.get(row.freshness)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == COL_REVISION:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.UserRole:
+            return row.id
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """The header asks; the tab sorts in Python (``FactFilter``) and calls ``set_rows``."""
+        self.sig_sort_requested.emit(column, order)

@@ -1,0 +1,579 @@
+"""Memory tab: every active fact of both scopes, its rendered body and provenance, and conflicts.
+
+Create, edit (compare-and-set on revision and content hash; a lost race opens the stale-edit
+dialog instead of overwriting) and forget (after a confirmation). Filtering and sorting happen
+in Python (``models.facts.FactFilter``) so 50,000 facts stay instant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+from qasync import asyncSlot
+
+from context_center.engine.errors import EngineError, NotFound, RevisionConflict
+from context_center.engine.facade import Engine
+from context_center.engine.model import Conflict, Fact, FactType, Freshness, Scope, format_time
+from context_center.engine.store import Entry
+from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
+from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
+from context_center.ui.models.facts import (
+    COL_FRESHNESS,
+    COL_REVISION,
+    COL_SCOPE,
+    COL_TITLE,
+    COL_TYPE,
+    COL_UPDATED,
+    FRESHNESS_COLORS,
+    FactFilter,
+    FactRow,
+    FactTableModel,
+    build_rows,
+)
+from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.markdown_view import SafeBrowser, escape
+
+MAX_BANNER_CONFLICTS = 3
+
+
+@dataclass(frozen=True)
+class MemoryData:
+    """What one refresh loads in the worker thread."""
+
+    rows: list[FactRow]
+    conflicts: list[Conflict]
+    diagnostics_count: int
+    total_project: int
+    total_global: int
+
+
+def load_memory(engine: Engine) -> MemoryData:
+    view = engine.memory.load()
+    ids = {c.project_id for c in view.conflicts} | {c.global_id for c in view.conflicts}
+    rows = build_rows(view.entries, ids, datetime.now(UTC))
+    return MemoryData(
+        rows, view.conflicts, len(view.diagnostics), len(view.project), len(view.global_)
+    )
+
+
+def _current_entry(engine: Engine, fact_id: str) -> Entry | None:
+    view = engine.memory.load(persist_cache=False)
+    for entry in view.entries:
+        if entry.fact.id == fact_id:
+            return entry
+    return None
+
+
+def _update(engine: Engine, entry: Entry, draft: FactDraft) -> Fact:
+    # WORKAROUND: Memory.update() strips string fields with ``value.strip()``, which turns a
+    # FactType (a StrEnum) into a plain str and breaks validation on a type change; go to the
+    # store directly with exactly the fields this dialog edits.
+    fact = entry.fact
+    return engine.memory.store(fact.scope).update(
+        fact.name,
+        expected_revision=fact.revision,
+        expected_sha=entry.sha256,
+        changes={
+            "title": draft.title.strip() or fact.title,
+            "description": draft.description.strip(),
+            "type": FactType(draft.type),
+            "body": draft.body,
+        },
+    )
+
+
+def _create(engine: Engine, draft: FactDraft) -> Fact:
+    return engine.memory.create(
+        name=draft.name,
+        title=draft.title,
+        description=draft.description,
+        type=draft.type,
+        scope=draft.scope,
+        body=draft.body,
+    )
+
+
+def _forget(engine: Engine, fact: Fact) -> str:
+    _, dest = engine.memory.forget(fact.id, expected_revision=fact.revision)
+    return dest.name
+
+
+class MemoryTab(Tab):
+    title = "Memory"
+    flags = frozenset({FACTS, WORKSPACE})
+
+    sig_show_revisions = Signal(str)
+    """(fact id) the person asked for the revision history of a fact."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.filter = FactFilter()
+        self.model = FactTableModel(self)
+        self.data: MemoryData | None = None
+        self._selected_id: str | None = None
+        self._build()
+        self.model.sig_sort_requested.connect(self._on_sort)
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.setInterval(60)
+        self._filter_timer.timeout.connect(self.apply_filter)
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.search = QLineEdit()
+        self.search.setObjectName("factSearch")
+        self.search.setPlaceholderText("Search titles, names, descriptions and bodies…")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(lambda _t: self._filter_timer.start())
+        self.type_filter = self._combo("typeFilter", "All types", [t.value for t in FactType])
+        self.scope_filter = self._combo("scopeFilter", "Both scopes", [s.value for s in Scope])
+        self.fresh_filter = self._combo(
+            "freshnessFilter", "Any freshness", [f.value for f in Freshness]
+        )
+        self.count_label = QLabel()
+        self.count_label.setObjectName("countLabel")
+
+        self.btn_new = QPushButton("New fact…")
+        self.btn_new.setObjectName("newFact")
+        self.btn_new.clicked.connect(self.on_new)
+        self.btn_edit = QPushButton("Edit…")
+        self.btn_edit.setObjectName("editFact")
+        self.btn_edit.clicked.connect(self.on_edit)
+        self.btn_forget = QPushButton("Forget…")
+        self.btn_forget.setObjectName("forgetFact")
+        self.btn_forget.setProperty("destructive", True)
+        self.btn_forget.clicked.connect(self.on_forget)
+        self.btn_revisions = QPushButton("Revisions")
+        self.btn_revisions.setObjectName("showRevisions")
+        self.btn_revisions.clicked.connect(self._on_show_revisions)
+
+        bar = QHBoxLayout()
+        bar.setSpacing(8)
+        bar.addWidget(self.search, 1)
+        bar.addWidget(self.type_filter)
+        bar.addWidget(self.scope_filter)
+        bar.addWidget(self.fresh_filter)
+        bar.addSpacing(8)
+        bar.addWidget(self.btn_new)
+
+        self.banner = QFrame()
+        self.banner.setObjectName("conflictBanner")
+        self.banner_label = QLabel()
+        self.banner_label.setObjectName("conflictText")
+        self.banner_label.setWordWrap(True)
+        self.banner_label.setTextFormat(Qt.TextFormat.RichText)
+        self.banner_label.linkActivated.connect(self._on_banner_link)
+        banner_layout = QVBoxLayout(self.banner)
+        banner_layout.setContentsMargins(12, 8, 12, 8)
+        banner_layout.addWidget(self.banner_label)
+        self.banner.hide()
+
+        self.table = QTableView()
+        self.table.setObjectName("factTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.setSortingEnabled(True)
+        self.table.setWordWrap(False)
+        self.table.setShowGrid(False)
+        self.table.verticalHeader().hide()
+        vh = self.table.verticalHeader()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(self.fontMetrics().height() + 10)
+        header = self.table.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)
+        fm = self.fontMetrics()
+        widths = {
+            COL_TYPE: fm.horizontalAdvance("reference") + 28,
+            COL_SCOPE: fm.horizontalAdvance("project") + 28,
+            COL_FRESHNESS: fm.horizontalAdvance("Freshness") + 28,
+            COL_REVISION: fm.horizontalAdvance("Rev") + 28,
+            COL_UPDATED: fm.horizontalAdvance("2026-11-02 09:14") + 24,
+        }
+        for col, width in widths.items():
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            self.table.setColumnWidth(col, width)
+        header.setSortIndicator(COL_TITLE, Qt.SortOrder.AscendingOrder)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+        self.table.doubleClicked.connect(lambda _i: self.on_edit())
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.setSpacing(6)
+        left_layout.addWidget(self.table, 1)
+        left_layout.addWidget(self.count_label)
+
+        self.detail = self._build_detail()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        layout.setSpacing(10)
+        layout.addLayout(bar)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.splitter, 1)
+        self._show_fact(None)
+
+    def _combo(self, name: str, any_label: str, values: list[str]) -> QComboBox:
+        combo = QComboBox()
+        combo.setObjectName(name)
+        combo.addItem(any_label, "")
+        for value in values:
+            combo.addItem(value, value)
+        combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
+        return combo
+
+    def _build_detail(self) -> QWidget:
+        panel = QFrame()
+        panel.setObjectName("detailPane")
+        self.detail_title = QLabel()
+        self.detail_title.setObjectName("detailTitle")
+        self.detail_title.setWordWrap(True)
+        self.detail_title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail_meta = QLabel()
+        self.detail_meta.setObjectName("detailMeta")
+        self.detail_meta.setTextFormat(Qt.TextFormat.RichText)
+        self.detail_meta.setWordWrap(True)
+        self.detail_desc = QLabel()
+        self.detail_desc.setObjectName("detailDescription")
+        self.detail_desc.setWordWrap(True)
+        self.body_view = SafeBrowser()
+        self.body_view.setObjectName("factBody")
+        self.body_view.sig_link_clicked.connect(self.on_link)
+
+        self.prov_id = self._ro_field("provId")
+        self.prov_ref = self._ro_field("provRef")
+        self.prov_path = self._ro_field("provPath")
+        self.prov_revision = QLabel()
+        self.prov_revision.setObjectName("provRevision")
+        self.prov_times = QLabel()
+        self.prov_times.setObjectName("provTimes")
+        self.prov_override = QLabel()
+        self.prov_override.setObjectName("provOverride")
+        self.prov_override.setWordWrap(True)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setHorizontalSpacing(12)
+        form.setVerticalSpacing(6)
+        form.addRow("Reference", self.prov_ref)
+        form.addRow("ID", self.prov_id)
+        form.addRow("Revision", self.prov_revision)
+        form.addRow("Created / updated", self.prov_times)
+        form.addRow("Stored at", self.prov_path)
+        self.prov_box = QFrame()
+        self.prov_box.setObjectName("provenance")
+        prov_layout = QVBoxLayout(self.prov_box)
+        prov_layout.setContentsMargins(10, 8, 10, 8)
+        prov_caption = QLabel("Provenance")
+        prov_caption.setObjectName("sectionCaption")
+        prov_layout.addWidget(prov_caption)
+        prov_layout.addLayout(form)
+        prov_layout.addWidget(self.prov_override)
+
+        actions = QHBoxLayout()
+        actions.addWidget(self.btn_edit)
+        actions.addWidget(self.btn_revisions)
+        actions.addStretch(1)
+        actions.addWidget(self.btn_forget)
+
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(14, 12, 14, 12)
+        layout.setSpacing(8)
+        layout.addWidget(self.detail_title)
+        layout.addWidget(self.detail_meta)
+        layout.addWidget(self.detail_desc)
+        layout.addWidget(self.body_view, 1)
+        layout.addWidget(self.prov_box)
+        layout.addLayout(actions)
+        return panel
+
+    @staticmethod
+    def _ro_field(name: str) -> QLineEdit:
+        field = QLineEdit()
+        field.setObjectName(name)
+        field.setReadOnly(True)
+        field.setFrame(False)
+        return field
+
+    # -- loading --------------------------------------------------------------------------
+
+    async def refresh(self) -> None:
+        data = await self.ctx.run(load_memory, self.ctx.engine)
+        self.data = data
+        self.filter.set_rows(data.rows)
+        self.apply_filter()
+        self._show_banner(data.conflicts)
+
+    def apply_filter(self) -> None:
+        self.filter.query = self.search.text()
+        self.filter.type = self.type_filter.currentData() or ""
+        self.filter.scope = self.scope_filter.currentData() or ""
+        self.filter.freshness = self.fresh_filter.currentData() or ""
+        self._set_view_rows(self.filter.apply())
+
+    def _on_sort(self, column: int, order: Qt.SortOrder) -> None:
+        self.filter.sort_column = column
+        self.filter.descending = order == Qt.SortOrder.DescendingOrder
+        self._set_view_rows(self.filter.apply())
+
+    def _set_view_rows(self, rows: list[FactRow]) -> None:
+        keep = self._selected_id
+        self.model.set_rows(rows)
+        total = len(self.filter.rows)
+        if self.data is not None:
+            parts = f"{self.data.total_project:,} project · {self.data.total_global:,} global"
+            if self.data.diagnostics_count:
+                parts += f" · {self.data.diagnostics_count} file(s) skipped (see CLI: memory list)"
+        else:
+            parts = ""
+        shown = f"{len(rows):,} of {total:,} facts" if len(rows) != total else f"{total:,} facts"
+        self.count_label.setText(f"{shown}   ({parts})" if parts else shown)
+        if keep is not None and self.select_fact(keep):
+            return
+        if rows:
+            self.table.selectRow(0)
+        else:
+            self._selected_id = None
+            self._show_fact(None)
+
+    def select_fact(self, fact_id: str) -> bool:
+        row = self.model.row_of(fact_id)
+        if row < 0:
+            return False
+        index = self.model.index(row, 0)
+        self.table.selectionModel().setCurrentIndex(
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.table.scrollTo(index)
+        self._show_fact(self.model.rows[row])
+        return True
+
+    def current_row(self) -> FactRow | None:
+        index = self.table.selectionModel().currentIndex()
+        if not index.isValid() or index.row() >= len(self.model.rows):
+            return None
+        return self.model.rows[index.row()]
+
+    def _on_selection(self, *_args: object) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        row = self.model.rows[rows[0].row()] if rows else None
+        self._selected_id = row.id if row else self._selected_id
+        self._show_fact(row)
+
+    # -- detail ---------------------------------------------------------------------------
+
+    def _show_fact(self, row: FactRow | None) -> None:
+        has = row is not None
+        for w in (self.btn_edit, self.btn_forget, self.btn_revisions):
+            w.setEnabled(has)
+        self.prov_box.setVisible(has)
+        if row is None:
+            self.detail_title.setText("No fact selected")
+            self.detail_meta.setText("")
+            self.detail_desc.setText("")
+            self.body_view.setHtml(
+                "<p style='color:#57606a'>Select a fact to see its body and where it comes "
+                "from, or create one with <b>New fact…</b>.</p>"
+            )
+            return
+        fact = row.fact
+        self.detail_title.setText(fact.display_title)
+        color = FRESHNESS_COLORS.get(row.freshness, "#57606a")
+        self.detail_meta.setText(
+            f"<span style='color:#57606a'>{escape(fact.type.value)} · {escape(fact.scope.value)}"
+            f" · </span><span style='color:{color}; font-weight:600'>{row.freshness}</span>"
+            f"<span style='color:#57606a'> · revision {fact.revision}</span>"
+        )
+        self.detail_desc.setText(fact.description)
+        self.detail_desc.setVisible(bool(fact.description))
+        self.body_view.set_markdown(fact.body)
+        self.prov_ref.setText(fact.ref)
+        self.prov_ref.setCursorPosition(0)
+        self.prov_id.setText(fact.id)
+        self.prov_id.setCursorPosition(0)
+        self.prov_revision.setText(str(fact.revision))
+        created = format_time(fact.created_at) if fact.created_at else "—"
+        updated = format_time(fact.updated_at) if fact.updated_at else "—"
+        self.prov_times.setText(f"{created}  /  {updated}")
+        self.prov_path.setText(str(row.entry.path))
+        self.prov_path.setCursorPosition(0)
+        self.prov_path.setToolTip(str(row.entry.path))
+        notes = [
+            c
+            for c in (self.data.conflicts if self.data else [])
+            if fact.id in (c.project_id, c.global_id)
+        ]
+        if notes:
+            self.prov_override.setText("\n\n".join(c.explanation() for c in notes))
+            self.prov_override.show()
+        else:
+            self.prov_override.hide()
+
+    def _show_banner(self, conflicts: list[Conflict]) -> None:
+        if not conflicts:
+            self.banner.hide()
+            return
+        n = len(conflicts)
+        head = (
+            f"<b>{n} project-over-global override{'s' if n != 1 else ''}</b> — both facts are "
+            "kept and shown; in this workspace the project one applies."
+        )
+        items = []
+        for c in conflicts[:MAX_BANNER_CONFLICTS]:
+            items.append(
+                f"<li><a href='fact:{escape(c.project_id)}'>{escape(c.project_ref)}</a> overrides "
+                f"<a href='fact:{escape(c.global_id)}'>{escape(c.global_ref)}</a> "
+                f"(same <b>{escape(c.key)}</b>). <span style='color:#57606a'>"
+                f"{escape(c.explanation())}</span></li>"
+            )
+        more = ""
+        if n > MAX_BANNER_CONFLICTS:
+            more = f"<p>…and {n - MAX_BANNER_CONFLICTS} more (marked ⚠ in the table).</p>"
+        self.banner_label.setText(
+            f"{head}<ul style='margin-left:-20px'>{''.join(items)}</ul>{more}"
+        )
+        self.banner.show()
+
+    def _on_banner_link(self, link: str) -> None:
+        if link.startswith("fact:"):
+            fact_id = link[5:]
+            if not self.select_fact(fact_id):
+                # hidden by a filter: clear the filters and try again
+                self.search.clear()
+                for combo in (self.type_filter, self.scope_filter, self.fresh_filter):
+                    combo.setCurrentIndex(0)
+                self.apply_filter()
+                self.select_fact(fact_id)
+
+    def _on_show_revisions(self) -> None:
+        row = self.current_row()
+        if row is not None:
+            self.sig_show_revisions.emit(row.id)
+
+    @asyncSlot(QUrl)
+    async def on_link(self, url: QUrl) -> None:
+        """A link in a fact body: ask before handing it to the browser (bodies are untrusted)."""
+        text = url.toString()
+        if url.scheme() not in ("http", "https"):
+            self.ctx.status(f"Link not opened: {text}")
+            return
+        if await self.ctx.confirm(
+            self,
+            "Open link?",
+            "Open this link in your web browser?",
+            informative=text,
+            ok_text="Open",
+        ):
+            QDesktopServices.openUrl(url)
+
+    # -- actions --------------------------------------------------------------------------
+
+    @asyncSlot()
+    @busy("btn_new")
+    async def on_new(self) -> None:
+        draft: FactDraft | None = None
+        while True:
+            dialog = FactEditorDialog(self, draft=draft)
+            if await self.ctx.exec_dialog(dialog) != QDialog.DialogCode.Accepted:
+                return
+            draft = dialog.draft()
+            try:
+                fact = await self.ctx.run(_create, self.ctx.engine, draft)
+            except EngineError as exc:
+                await self.ctx.report_and_wait(exc, self)
+                continue  # reopen with what was typed
+            break
+        self._selected_id = fact.id
+        self.ctx.status(f"Created {fact.ref}")
+        self.ctx.changed({FACTS}, self)
+
+    @asyncSlot()
+    @busy("btn_edit", "btn_forget")
+    async def on_edit(self) -> None:
+        row = self.current_row()
+        if row is None:
+            return
+        entry = row.entry
+        while entry is not None:
+            entry = await self._edit_once(entry)
+
+    async def _edit_once(self, entry: Entry) -> Entry | None:
+        """One round of editing; returns the entry to edit again (after "Reload"), else None."""
+        dialog = FactEditorDialog(self, fact=entry.fact)
+        if await self.ctx.exec_dialog(dialog) != QDialog.DialogCode.Accepted:
+            return None
+        draft = dialog.draft()
+        try:
+            fact = await self.ctx.run(_update, self.ctx.engine, entry, draft)
+        except (RevisionConflict, NotFound) as exc:
+            current = await self.ctx.run(_current_entry, self.ctx.engine, entry.fact.id)
+            self.ctx.changed({FACTS}, self)
+            stale = StaleEditDialog(
+                self,
+                base=entry.fact,
+                current=current.fact if current else None,
+                mine=draft,
+                message=str(exc),
+            )
+            code = await self.ctx.exec_dialog(stale)
+            return current if code == RELOAD and current is not None else None
+        self._selected_id = fact.id
+        self.ctx.status(f"Saved {fact.ref} as revision {fact.revision}")
+        self.ctx.changed({FACTS}, self)
+        return None
+
+    @asyncSlot()
+    @busy("btn_edit", "btn_forget")
+    async def on_forget(self) -> None:
+        row = self.current_row()
+        if row is None:
+            return
+        fact = row.fact
+        ok = await self.ctx.confirm(
+            self,
+            "Forget fact",
+            f"Forget {fact.ref}?",
+            informative=(
+                f"“{fact.display_title}” leaves active recall and moves to the archive. You can "
+                "recover it from the Archive tab as a new revision."
+            ),
+            ok_text="Forget",
+            destructive=True,
+        )
+        if not ok:
+            return
+        archived = await self.ctx.run(_forget, self.ctx.engine, fact)
+        self._selected_id = None
+        self.ctx.status(f"Forgot {fact.ref} (archived as {archived})")
+        self.ctx.changed({FACTS, ARCHIVE}, self)

@@ -1,0 +1,1 @@
+"""Small reusable widgets: the safe Markdown browser, the diff view, badges."""

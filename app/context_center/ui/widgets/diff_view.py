@@ -1,0 +1,117 @@
+"""Readable, coloured diffs between two texts (difflib), as HTML for a ``SafeBrowser``.
+
+Everything from the compared texts is HTML-escaped; the view adds only its own markup.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+
+from PySide6.QtWidgets import QWidget
+
+from context_center.ui.widgets.markdown_view import SafeBrowser, escape
+
+MONO = '"DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace'
+ADD_BG = "#e6ffec"
+DEL_BG = "#ffebe9"
+ADD_FG = "#116329"
+DEL_FG = "#82071e"
+HUNK_FG = "#0550ae"
+CTX_FG = "#24292f"
+
+
+def fact_document(fields: Mapping[str, object], body: str) -> str:
+    """The text of a fact as people compare it: a few header lines, a blank line, the body."""
+    head = [f"{key}: {value}" for key, value in fields.items()]
+    return "\n".join(head) + "\n\n" + body.rstrip("\n") + "\n"
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def unified_html(a: str, b: str, a_label: str, b_label: str, *, context: int = 3) -> str:
+    diff = list(
+        difflib.unified_diff(_lines(a), _lines(b), a_label, b_label, n=context, lineterm="")
+    )
+    if not diff:
+        return f"<p style='color:#57606a'>No differences between {escape(a_label)} and {escape(b_label)}.</p>"
+    out = [f"<table width='100%' cellspacing='0' cellpadding='1' style='font-family:{MONO}'>"]
+    for line in diff:
+        text = escape(line) or "&nbsp;"
+        if line.startswith(("+++", "---")):
+            style = "font-weight:600; color:#57606a"
+        elif line.startswith("@@"):
+            style = f"color:{HUNK_FG}; background-color:#ddf4ff"
+        elif line.startswith("+"):
+            style = f"color:{ADD_FG}; background-color:{ADD_BG}"
+        elif line.startswith("-"):
+            style = f"color:{DEL_FG}; background-color:{DEL_BG}"
+        else:
+            style = f"color:{CTX_FG}"
+        out.append(f"<tr><td style='{style}; white-space:pre-wrap'>{text}</td></tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def side_by_side_html(a: str, b: str, a_label: str, b_label: str) -> str:
+    la, lb = _lines(a), _lines(b)
+    matcher = difflib.SequenceMatcher(None, la, lb, autojunk=False)
+    cell = "white-space:pre-wrap; padding:1px 6px; vertical-align:top"
+    num = "color:#8c959f; padding:1px 4px; text-align:right; vertical-align:top"
+    out = [
+        f"<table width='100%' cellspacing='0' cellpadding='0' style='font-family:{MONO}'>",
+        f"<tr><th colspan='2' style='text-align:left; padding:4px 6px'>{escape(a_label)}</th>"
+        f"<th colspan='2' style='text-align:left; padding:4px 6px'>{escape(b_label)}</th></tr>",
+    ]
+
+    def row(i: int | None, left: str | None, j: int | None, right: str | None, tag: str) -> None:
+        lbg = DEL_BG if tag in ("replace", "delete") and left is not None else "#ffffff"
+        rbg = ADD_BG if tag in ("replace", "insert") and right is not None else "#ffffff"
+        out.append(
+            "<tr>"
+            f"<td style='{num}'>{'' if i is None else i + 1}</td>"
+            f"<td width='50%' style='{cell}; background-color:{lbg}'>"
+            f"{escape(left) if left else '&nbsp;'}</td>"
+            f"<td style='{num}'>{'' if j is None else j + 1}</td>"
+            f"<td width='50%' style='{cell}; background-color:{rbg}'>"
+            f"{escape(right) if right else '&nbsp;'}</td>"
+            "</tr>"
+        )
+
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                row(i1 + k, la[i1 + k], j1 + k, lb[j1 + k], tag)
+            continue
+        for k in range(max(i2 - i1, j2 - j1)):
+            i = i1 + k if i1 + k < i2 else None
+            j = j1 + k if j1 + k < j2 else None
+            row(i, la[i] if i is not None else None, j, lb[j] if j is not None else None, tag)
+    out.append("</table>")
+    return "".join(out)
+
+
+class DiffView(SafeBrowser):
+    """Shows a diff; ``set_texts`` picks unified or side-by-side from ``side_by_side``."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("diffView")
+        self.side_by_side = False
+        self._last: tuple[str, str, str, str] | None = None
+
+    def set_texts(self, a: str, b: str, a_label: str, b_label: str) -> None:
+        self._last = (a, b, a_label, b_label)
+        render = side_by_side_html if self.side_by_side else unified_html
+        self.setHtml(render(a, b, a_label, b_label))
+
+    def set_side_by_side(self, on: bool) -> None:
+        self.side_by_side = on
+        if self._last is not None:
+            self.set_texts(*self._last)
+
+    def clear_diff(self, message: str = "") -> None:
+        self._last = None
+        self.setHtml(f"<p style='color:#57606a'>{escape(message)}</p>" if message else "")

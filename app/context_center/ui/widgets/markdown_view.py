@@ -1,0 +1,69 @@
+"""Untrusted Markdown, shown safely: raw HTML escaped, links never followed, nothing loaded.
+
+Fact bodies and proposals come from agents. markdown-it-py renders with ``html`` off, so any
+``<script>`` or ``<img onerror>`` in a body becomes visible text. ``SafeBrowser`` never opens a
+link by itself (a click asks ``sig_link_clicked`` listeners) and its ``loadResource`` returns
+nothing, so an image or stylesheet URL in a body is never fetched, remote or local.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from markdown_it import MarkdownIt
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+_MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(
+    ["table", "strikethrough"]
+)
+
+DOCUMENT_CSS = """
+body { line-height: 140%; }
+h1 { font-size: 17pt; margin: 6px 0 6px 0; }
+h2 { font-size: 14pt; margin: 10px 0 4px 0; }
+h3 { font-size: 12pt; margin: 8px 0 4px 0; }
+p { margin: 4px 0 8px 0; }
+code { font-family: "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace;
+       background-color: #f0f2f5; }
+pre { font-family: "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace;
+      background-color: #f5f7fa; padding: 8px; }
+table { border-collapse: collapse; margin: 6px 0 10px 0; }
+th { background-color: #eef1f5; font-weight: 600; }
+th, td { border: 1px solid #c9ced6; padding: 4px 8px; }
+blockquote { color: #57606a; margin-left: 12px; }
+a { color: #0a63c9; }
+"""
+
+
+def render_markdown(text: str) -> str:
+    """Markdown to HTML with raw HTML escaped (html=False) and tables enabled."""
+    return _MD.render(text)
+
+
+def escape(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+class SafeBrowser(QTextBrowser):
+    """A QTextBrowser that never loads resources and never follows links on its own."""
+
+    sig_link_clicked = Signal(QUrl)
+    """A link in the shown text was clicked; nothing was opened."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.document().setDefaultStyleSheet(DOCUMENT_CSS)
+        self.document().setDocumentMargin(10)
+        self.anchorClicked.connect(self.sig_link_clicked)
+        self.blocked: list[str] = []  # URLs that were asked for and refused (for tests)
+
+    def loadResource(self, type: int, name: QUrl) -> Any:
+        self.blocked.append(name.toString())
+        return None
+
+    def set_markdown(self, text: str, *, header_html: str = "", footer_html: str = "") -> None:
+        self.setHtml(header_html + render_markdown(text) + footer_html)

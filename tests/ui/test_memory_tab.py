@@ -1,0 +1,228 @@
+"""Memory tab through real widgets: list, filter, detail, create, stale edit, forget, conflicts."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from context_center.engine.facade import Engine
+from context_center.engine.model import FactType, Scope
+from context_center.ui.dialogs.fact_editor import FactEditorDialog
+from context_center.ui.dialogs.stale_edit import StaleEditDialog
+from context_center.ui.tabs.memory import MemoryTab
+
+
+@pytest.fixture
+def seeded(engine: Engine) -> Engine:
+    m = engine.memory
+    m.create(
+        name="release-branch",
+        title="Release branch",
+        description="where releases are cut",
+        type=FactType.PROJECT,
+        body="Releases are cut from `release/*`.",
+    )
+    m.create(
+        name="ticket-tracker",
+        title="Ticket tracker",
+        type=FactType.REFERENCE,
+        body="Tickets live at https://example.invalid/board.",
+        now=datetime.now(UTC) - timedelta(days=400),
+    )
+    m.create(
+        name="tabs-not-spaces",
+        title="Indentation",
+        type=FactType.USER,
+        scope=Scope.GLOBAL,
+        body="Prefers **tabs**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<script>alert(1)</script>",
+    )
+    m.create(
+        name="release-branch",
+        title="Release branch",
+        type=FactType.FEEDBACK,
+        scope=Scope.GLOBAL,
+        body="Globally: release from main.",
+    )
+    m.create(
+        name="中文说明",
+        title="代码评审",
+        type=FactType.FEEDBACK,
+        body="提交前运行测试。Run the tests before committing.",
+    )
+    return engine
+
+
+@pytest.fixture
+def tab(qtbot, ctx, seeded, wait_idle) -> MemoryTab:  # type: ignore[no-untyped-def]
+    widget = MemoryTab(ctx)
+    qtbot.addWidget(widget)
+    widget.resize(1100, 700)
+    widget.show()
+    wait_idle()
+    return widget
+
+
+def titles(tab: MemoryTab) -> list[str]:
+    return [r.title for r in tab.model.rows]
+
+
+def test_lists_both_scopes_and_passes_model_tester(tab: MemoryTab, qtmodeltester) -> None:
+    assert sorted(titles(tab)) == sorted(
+        ["Release branch", "Release branch", "Ticket tracker", "Indentation", "代码评审"]
+    )
+    assert {r.scope for r in tab.model.rows} == {"project", "global"}
+    qtmodeltester.check(tab.model)
+    assert "5 facts" in tab.count_label.text()
+
+
+def test_filters_and_search(qtbot, tab: MemoryTab) -> None:
+    tab.scope_filter.setCurrentIndex(tab.scope_filter.findData("global"))
+    assert {r.scope for r in tab.model.rows} == {"global"} and len(tab.model.rows) == 2
+    tab.scope_filter.setCurrentIndex(0)
+    tab.fresh_filter.setCurrentIndex(tab.fresh_filter.findData("stale"))
+    assert titles(tab) == ["Ticket tracker"]
+    tab.fresh_filter.setCurrentIndex(0)
+    tab.type_filter.setCurrentIndex(tab.type_filter.findData("feedback"))
+    assert sorted(titles(tab)) == ["Release branch", "代码评审"]
+    tab.type_filter.setCurrentIndex(0)
+    tab.search.setText("提交前")
+    qtbot.waitUntil(lambda: titles(tab) == ["代码评审"])
+    tab.search.setText("TABS")  # body text, case-insensitive
+    qtbot.waitUntil(lambda: titles(tab) == ["Indentation"])
+    assert "1 of 5 facts" in tab.count_label.text()
+
+
+def test_sort_by_header(tab: MemoryTab) -> None:
+    tab.table.sortByColumn(4, tab.table.horizontalHeader().sortIndicatorOrder().DescendingOrder)
+    revs = [r.revision for r in tab.model.rows]
+    assert revs == sorted(revs, reverse=True)
+    tab.table.sortByColumn(0, tab.table.horizontalHeader().sortIndicatorOrder().AscendingOrder)
+    got = [r.title.lower() for r in tab.model.rows]
+    assert got == sorted(got)
+
+
+def test_detail_shows_escaped_markdown_and_provenance(tab: MemoryTab, seeded: Engine) -> None:
+    entry = seeded.memory.resolve("global/tabs-not-spaces.md")
+    assert tab.select_fact(entry.fact.id)
+    html = tab.body_view.toHtml()
+    assert "<table" in html  # tables are enabled
+    assert "alert(1)" in tab.body_view.toPlainText()  # the script is shown as text, not run
+    assert "<script" not in html
+    assert tab.prov_ref.text() == "global/tabs-not-spaces.md"
+    assert tab.prov_path.text() == str(entry.path)
+    assert tab.prov_id.text() == entry.fact.id
+
+
+def test_conflict_banner_explains_override(tab: MemoryTab) -> None:
+    assert tab.banner.isVisible()
+    text = tab.banner_label.text()
+    assert "project/release-branch.md" in text and "global/release-branch.md" in text
+    assert "same <b>name</b>" in text
+    assert "the project fact applies" in text
+
+
+def _wait_dialog(qtbot, ctx, cls):  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(lambda: isinstance(ctx.last_dialog, cls) and ctx.last_dialog.isVisible())
+    return ctx.last_dialog
+
+
+def test_create_fact(qtbot, ctx, tab: MemoryTab, seeded: Engine, wait_idle) -> None:
+    tab.btn_new.click()
+    dialog = _wait_dialog(qtbot, ctx, FactEditorDialog)
+    assert not dialog.save_button.isEnabled()
+    dialog.name_edit.setText("CI runner")
+    dialog.type_combo.setCurrentIndex(dialog.type_combo.findData(FactType.PROJECT))
+    dialog.body_edit.setPlainText("CI runs on self-hosted runners.")
+    dialog.save_button.click()
+    wait_idle()
+    fact = seeded.memory.resolve("project/ci-runner.md").fact
+    qtbot.waitUntil(lambda: tab.current_row() is not None and tab.current_row().id == fact.id)
+    assert "CI runs on" in tab.body_view.toPlainText()
+
+
+def test_stale_edit_shows_what_changed_instead_of_overwriting(
+    qtbot, ctx, tab: MemoryTab, home, workspace, wait_idle
+) -> None:
+    other = Engine(home=home, workspace=workspace)  # "another process"
+    other.open()
+    entry = other.memory.resolve("project/release-branch.md")
+    assert tab.select_fact(entry.fact.id)
+    tab.btn_edit.click()
+    editor = _wait_dialog(qtbot, ctx, FactEditorDialog)
+    assert editor.fact is not None and editor.fact.revision == 1
+    other.memory.update(
+        entry.fact.id, expected_revision=1, body="Releases are cut from `rel/*` now."
+    )
+    editor.body_edit.setPlainText("My edit: releases are cut on Fridays.")
+    editor.save_button.click()
+    stale = _wait_dialog(qtbot, ctx, StaleEditDialog)
+    changed = stale.changed_view.toPlainText()
+    assert "rel/*" in changed and "revision 2" in changed
+    assert "Fridays" in stale.mine_view.toPlainText()
+    # nothing was overwritten
+    assert other.memory.resolve("project/release-branch.md").fact.body.startswith(
+        "Releases are cut from `rel/*`"
+    )
+    stale.copy_button.click()
+    from PySide6.QtGui import QGuiApplication
+
+    assert "Fridays" in QGuiApplication.clipboard().text()
+    stale.reload_button.click()
+    editor2 = _wait_dialog(qtbot, ctx, FactEditorDialog)
+    assert editor2 is not editor and editor2.fact is not None and editor2.fact.revision == 2
+    editor2.body_edit.setPlainText("Merged: rel/* and Fridays.")
+    editor2.save_button.click()
+    wait_idle()
+    fact = other.memory.resolve("project/release-branch.md").fact
+    assert fact.revision == 3 and fact.body == "Merged: rel/* and Fridays."
+
+
+def test_hand_edit_is_a_content_conflict(
+    qtbot, ctx, tab: MemoryTab, seeded: Engine, wait_idle
+) -> None:
+    entry = seeded.memory.resolve("project/release-branch.md")
+    assert tab.select_fact(entry.fact.id)
+    tab.btn_edit.click()
+    editor = _wait_dialog(qtbot, ctx, FactEditorDialog)
+    entry.path.write_text(entry.path.read_text().replace("Releases are cut", "HAND EDIT: cut"))
+    editor.body_edit.setPlainText("mine")
+    editor.save_button.click()
+    stale = _wait_dialog(qtbot, ctx, StaleEditDialog)
+    assert "HAND EDIT" in stale.changed_view.toPlainText()
+    stale.reject()
+    wait_idle()
+    assert "HAND EDIT" in entry.path.read_text()
+
+
+def test_forget_asks_then_archives(qtbot, ctx, tab: MemoryTab, seeded: Engine, wait_idle) -> None:
+    entry = seeded.memory.resolve("project/ticket-tracker.md")
+    assert tab.select_fact(entry.fact.id)
+    tab.btn_forget.click()
+    box = _wait_dialog(qtbot, ctx, QMessageBox)
+    assert "project/ticket-tracker.md" in box.text()
+    next(b for b in box.buttons() if b.objectName() != "confirmOk").click()  # cancel first
+    wait_idle()
+    assert tab.model.row_of(entry.fact.id) >= 0
+    tab.btn_forget.click()
+    box = _wait_dialog(qtbot, ctx, QMessageBox)
+    next(b for b in box.buttons() if b.objectName() == "confirmOk").click()
+    wait_idle()
+    qtbot.waitUntil(lambda: tab.model.row_of(entry.fact.id) < 0)
+    archived = [a.fact.name for a in seeded.memory.archived() if a.fact]
+    assert archived == ["ticket-tracker"]
+    assert ctx.errors == []
+
+
+def test_links_are_not_opened_and_resources_not_loaded(
+    qtbot, tab: MemoryTab, seeded: Engine
+) -> None:
+    tab.body_view.set_markdown(
+        "![x](https://example.invalid/pixel.png) and ![y](file:///etc/hostname)"
+    )
+    assert tab.body_view.blocked  # asked for and refused
+    assert all(
+        u.startswith(("https://example.invalid", "file:///etc")) for u in tab.body_view.blocked
+    )
+    assert QDialog  # (imported for type clarity in other tests)
