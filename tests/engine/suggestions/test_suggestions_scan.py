@@ -171,10 +171,19 @@ def test_dedup_against_facts_of_both_scopes_and_instruction_bodies(env: Env) -> 
 
 
 def test_phrase_level_overlap_with_an_instruction(env: Env) -> None:
-    # Not a substring: the instruction words it differently but shares the phrase.
-    bodies = ["Rules: never force-push to main, and ask before rebasing shared branches."]
+    # Neither is a substring of the other: the instruction words it differently.
+    bodies = [
+        "# Conventions\n\n1. Prefer small pull requests.\n2. 发布前要更新 changelog。\n"
+        "3. Ask before rebasing shared branches.\n"
+    ]
     left = set(_statements(_scan(env, [], bodies)))
-    assert "Never force-push to main" not in left
+    assert left == set(EXPECTED) - {"I prefer small pull requests over big ones", "每次发布前更新 CHANGELOG"}
+
+
+def test_a_long_body_only_matches_phrase_by_phrase(env: Env) -> None:
+    long_fact = _fact("notes", "Deployment happens on Tuesdays. " * 40 + "Never force-push to main.")
+    left = set(_statements(_scan(env, [long_fact])))
+    assert "Never force-push to main" not in left and "Always run ruff before committing" in left
 
 
 def test_a_fact_name_already_taken_gets_a_suffixed_name(env: Env) -> None:
@@ -225,6 +234,12 @@ def test_remote_workspace_fails_closed(env: Env, workspace: str) -> None:
     assert not result.available
     assert result.memories == [] and result.skills == [] and result.sources == []
     assert result.explanation and "remote" in result.explanation
+
+
+def test_a_uri_made_absolute_by_a_caller_still_fails_closed(env: Env) -> None:
+    layout = Layout(env.home, Path("ssh://box/srv/shop").absolute())
+    result = scan(layout, [], [], now=NOW, **env.scan_kwargs())  # type: ignore[arg-type]
+    assert not result.available and "remote" in (result.explanation or "")
 
 
 def test_a_workspace_missing_locally_fails_closed(env: Env) -> None:

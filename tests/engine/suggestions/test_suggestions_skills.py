@@ -80,6 +80,20 @@ def test_different_workflows_do_not_merge(empty_env: Env) -> None:
     assert _scan(empty_env).skills == []
 
 
+def test_a_sequence_without_any_workflow_step_is_not_a_skill(empty_env: Env) -> None:
+    _log(empty_env, [("s1", "把日志级别调成 debug 再试一次")] * 2 + [("s2", "把日志级别调成 debug 再试一次")])
+    assert _scan(empty_env).skills == []
+
+
+def test_the_usual_wording_and_evidence_from_each_session(empty_env: Env) -> None:
+    _log(empty_env, [
+        ("s1", WORKFLOW_EN), ("s1", WORKFLOW_EN), ("s1", WORKFLOW_EN), ("s2", WORKFLOW_ZH),
+    ])
+    [skill] = _scan(empty_env).skills
+    assert skill.steps == ["Run the tests", "Fix lint", "Commit"]
+    assert {e.session for e in skill.evidence} == {"s1", "s2"}
+
+
 @pytest.mark.parametrize("folder", [".agents/skills", ".claude/skills"])
 def test_an_existing_skill_of_that_name_suppresses_the_candidate(empty_env: Env, folder: str) -> None:
     _log(empty_env, [("s1", WORKFLOW_EN), ("s1", WORKFLOW_ZH), ("s2", WORKFLOW_EN)])

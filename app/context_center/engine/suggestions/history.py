@@ -170,15 +170,13 @@ def read_history(path: Path) -> HistoryRead:
     return HistoryRead(entries, malformed, True)
 
 
-def parse_line(raw: bytes | str) -> HistoryEntry | None:
-    """One log line as an entry, or None when it is not a valid version-1 user turn."""
+def parse_fields(raw: bytes | str) -> tuple[str, datetime, str, str] | None:
+    """(session, time, text, cwd) of one valid version-1 user line, else None."""
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         return None
-    if not isinstance(data, dict) or data.get("v") != FORMAT_VERSION:
-        return None
-    if data.get("role") != "user":
+    if not isinstance(data, dict) or data.get("v") != FORMAT_VERSION or data.get("role") != "user":
         return None
     text, session, cwd, stamp = data.get("text"), data.get("session"), data.get("cwd"), data.get("time")
     if not (isinstance(text, str) and text.strip() and isinstance(session, str) and session):
@@ -191,6 +189,15 @@ def parse_line(raw: bytes | str) -> HistoryEntry | None:
         return None
     if when.tzinfo is None:
         return None
+    return session, when, text, cwd
+
+
+def parse_line(raw: bytes | str) -> HistoryEntry | None:
+    """One log line as an entry, or None when it is not a valid version-1 user turn."""
+    fields = parse_fields(raw)
+    if fields is None:
+        return None
+    session, when, text, cwd = fields
     return HistoryEntry.model_construct(
         v=FORMAT_VERSION, session=session, time=when, role="user", text=text, cwd=cwd
     )

@@ -41,13 +41,19 @@ SHORT_NAME_MAX = 48
 
 EPOCH = datetime.min.replace(tzinfo=UTC)
 
-# An ASCII word boundary. Python's \b treats CJK characters as word characters, so "修复lint"
-# would hide "lint"; this boundary only looks at ASCII letters and digits.
-_AB = r"(?:(?<![A-Za-z0-9])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?![A-Za-z0-9]))"
+# ASCII word boundaries. Python's \b treats CJK characters as word characters, so "修复lint"
+# would hide "lint"; these only look at ASCII letters and digits. In the patterns below a \b
+# before a letter or group starts a word and any other \b ends one.
+_START = r"(?<![A-Za-z0-9])"
+_END = r"(?![A-Za-z0-9])"
 
 
 def _rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
-    return re.compile(pattern.replace(r"\b", _AB), flags)
+    parts = pattern.split(r"\b")
+    out = parts[0]
+    for part in parts[1:]:
+        out += (_START if part[:1].isalnum() or part[:1] == "(" else _END) + part
+    return re.compile(out, flags)
 
 
 # ---------------------------------------------------------------- memory markers
@@ -73,6 +79,11 @@ _MARKERS: list[tuple[str, str]] = [
     (r"\bby default\b", "default behaviour preference"),
     (r"\bfrom now on\b", "future-facing preference"),
 ]
+# Cheap literal pre-check: a turn without any of these cannot hold a marker.
+_MARKER_HINTS = (
+    "记住", "以后", "始终", "总是", "每次", "默认", "不要", "偏好", "规则", "约定",
+    "remember", "always", "never", "prefer", "by default", "from now on",
+)  # fmt: skip
 _MARKER_RE = _rx("|".join(f"(?P<m{i}>{p})" for i, (p, _) in enumerate(_MARKERS)))
 _ONE_OFF_RE = _rx(
     r"\bthis time\b|\bjust for now\b|\bfor now\b|\bthis once\b|\bjust once\b|这次|这一次|暂时|本次",
@@ -122,6 +133,11 @@ class Statement:
 
 def extract_statement(turn_text: str) -> Statement | None:
     """The durable rule stated in one turn, or None when the turn states none."""
+    if len(turn_text) < MIN_TURN_CHARS:
+        return None
+    low = turn_text.lower()
+    if not any(hint in low for hint in _MARKER_HINTS):
+        return None
     text = one_line(turn_text)
     if not MIN_TURN_CHARS <= len(text) <= MAX_TURN_CHARS:
         return None
@@ -271,29 +287,54 @@ def memory_drafts(turns: Iterable[UserTurn]) -> list[MemoryDraft]:
 
 # ---------------------------------------------------------------- skill candidates
 
-# Concept vocabulary, in the order step labels are written (actions before objects).
-_CONCEPTS: list[tuple[str, str]] = [
-    ("fix", r"\bfix(?:es|ed|ing)?\b|修复|修正|修掉|修一下|改掉"),
-    ("update", r"\bupdate[sd]?\b|\bbump\b|更新|升级"),
-    ("review", r"\breview(?:s|ed)?\b|审查|评审|审核|代码审阅"),
-    ("rebase", r"\brebase\b|变基"),
-    ("merge", r"\bmerge\b|合并(?!请求)"),
-    ("install", r"\binstall\b|安装依赖|安装"),
-    ("build", r"\bbuild\b|\bcompile\b|构建|编译|打包"),
-    ("format", r"\bformat(?:ting)?\b|\bfmt\b|\bprettier\b|\bblack\b|格式化"),
-    ("typecheck", r"\btype[\s-]?check(?:s|ing)?\b|\bmypy\b|\bpyright\b|\btsc\b|类型检查"),
-    ("lint", r"\blint(?:s|ing|er)?\b|\bruff\b|\beslint\b|\bclippy\b|\bflake8\b|代码检查"),
-    ("test", r"\btests?\b|\btesting\b|\bpytest\b|\bunit[\s-]tests?\b|测试|单测|跑测|用例"),
-    ("benchmark", r"\bbench(?:mark)?s?\b|基准|性能测试"),
-    ("docs", r"\bdocs?\b|\bdocumentation\b|\breadme\b|文档"),
-    ("changelog", r"\bchangelog\b|变更日志|更新日志"),
-    ("commit", r"\bcommit(?:s|ted)?\b|提交(?!.*(?:pr|合并请求))"),
-    ("push", r"\bpush(?:ed)?\b|推送|推到"),
-    ("pr", r"\bPRs?\b|\bpull requests?\b|合并请求|提\s*PR"),
-    ("deploy", r"\bdeploy(?:s|ed)?\b|部署|上线"),
-    ("release", r"\brelease\b|\btag\b|发布|发版"),
-]
-_CONCEPT_RES = [(name, _rx(p)) for name, p in _CONCEPTS]
+# Concept vocabulary, in the order step labels are written (actions before objects):
+# (name, ASCII words, ASCII phrases, CJK literals). Words match whole ASCII words of the step;
+# phrases and CJK literals match as substrings of the lowercased step.
+_CONCEPTS: list[tuple[str, frozenset[str], tuple[str, ...], tuple[str, ...]]] = [
+    ("fix", frozenset({"fix", "fixes", "fixed", "fixing"}), (), ("修复", "修正", "修掉", "修一下", "改掉")),
+    ("update", frozenset({"update", "updates", "updated", "bump"}), (), ("更新", "升级")),
+    ("review", frozenset({"review", "reviews", "reviewed"}), (), ("审查", "评审", "审核", "审阅")),
+    ("rebase", frozenset({"rebase"}), (), ("变基",)),
+    ("merge", frozenset({"merge"}), (), ("合并",)),
+    ("install", frozenset({"install"}), (), ("安装",)),
+    ("build", frozenset({"build", "compile"}), (), ("构建", "编译", "打包")),
+    ("format", frozenset({"format", "formatting", "fmt", "prettier", "black"}), (), ("格式化",)),
+    ("typecheck", frozenset({"typecheck", "typechecks", "mypy", "pyright", "tsc"}),
+     ("type check", "type-check"), ("类型检查",)),
+    ("lint", frozenset({"lint", "lints", "linting", "linter", "ruff", "eslint", "clippy", "flake8"}),
+     (), ("代码检查",)),
+    ("test", frozenset({"test", "tests", "testing", "pytest"}), (), ("测试", "单测", "跑测", "用例")),
+    ("benchmark", frozenset({"bench", "benchmark", "benchmarks"}), (), ("基准", "性能测试")),
+    ("docs", frozenset({"doc", "docs", "documentation", "readme"}), (), ("文档",)),
+    ("changelog", frozenset({"changelog"}), (), ("变更日志", "更新日志")),
+    ("commit", frozenset({"commit", "commits", "committed"}), (), ("提交",)),
+    ("push", frozenset({"push", "pushed"}), (), ("推送", "推到")),
+    ("pr", frozenset({"pr", "prs"}), ("pull request",), ("合并请求",)),
+    ("deploy", frozenset({"deploy", "deploys", "deployed"}), (), ("部署", "上线")),
+    ("release", frozenset({"release", "tag"}), (), ("发布", "发版")),
+]  # fmt: skip
+_WORD_CONCEPT = {word: i for i, (_, words, _, _) in enumerate(_CONCEPTS) for word in words}
+_ASCII_LITERALS = [(i, p) for i, c in enumerate(_CONCEPTS) for p in c[2]]
+_ALL_LITERALS = _ASCII_LITERALS + [(i, lit) for i, c in enumerate(_CONCEPTS) for lit in c[3]]
+_COMMIT = next(i for i, c in enumerate(_CONCEPTS) if c[0] == "commit")
+
+
+def step_concepts(text: str) -> list[str]:
+    """The workflow concepts a step names, in vocabulary order."""
+    low = text.lower()
+    found = {_WORD_CONCEPT[w] for w in _WORD_RE.findall(low) if w in _WORD_CONCEPT}
+    for i, literal in _ASCII_LITERALS if low.isascii() else _ALL_LITERALS:
+        if literal in low:
+            found.add(i)
+    names = [_CONCEPTS[i][0] for i in sorted(found)]
+    # "提交 PR" / "合并请求" name a pull request, not a commit or a merge of their own.
+    if "pr" in names and ("提交" in low or "合并请求" in low):
+        if "commit" in names and not any(_WORD_CONCEPT.get(w) == _COMMIT for w in _WORD_RE.findall(low)):
+            names.remove("commit")
+        if "merge" in names and "merge" not in low and low.count("合并") == low.count("合并请求"):
+            names.remove("merge")
+    return names
+
 
 _STEP_SPLIT_RE = _rx(
     r"(?:,|，|;|；|。|\.\s|\n)?\s*(?:\band then\b|\bthen\b|\bafter that\b|\bafterwards\b|\bnext\b|"
@@ -305,6 +346,11 @@ _STEP_LEAD_RE = _rx(
     r"^(?:(?:please|first(?:ly)?|and|also|now|can you|could you)\b|请|首先|先|第一步|帮我|麻烦)\s*[,，:：]?\s*",
     re.IGNORECASE,
 )
+_SEQUENCE_HINTS = (
+    "then", "after that", "afterwards", "finally", "然后", "接着", "之后", "随后", "最后", "再",
+    "→", "->", "=>",
+)  # fmt: skip
+_NUMBERED_RE = re.compile(r"(?:^|\n)\s*\d+[.)、]")
 _SEQUENCE_HINT_RE = _rx(
     r"\bthen\b|\bafter that\b|\bafterwards\b|\bfinally\b|然后|接着|之后|随后|最后|再(?!次)|→|->|=>|"
     r"(?:^|\n)\s*\d+[.)、]",
@@ -325,6 +371,7 @@ class Step:
     text: str
     key: frozenset[str]
     label: str
+    concept: bool = False  # the key is workflow concepts (test, lint, …), not plain words
 
 
 def _stem(word: str) -> str:
@@ -354,9 +401,9 @@ def _step(text: str) -> Step | None:
     cleaned = cleaned.strip(" ,，.。;；:：、!！")
     if not cleaned:
         return None
-    concepts = [name for name, rx in _CONCEPT_RES if rx.search(cleaned)]
+    concepts = step_concepts(cleaned)
     if concepts:
-        return Step(cleaned, frozenset(concepts), "-".join(concepts))
+        return Step(cleaned, frozenset(concepts), "-".join(concepts), True)
     words = {_stem(w) for w in _WORD_RE.findall(cleaned.lower()) if w not in _STOP_WORDS}
     words |= _cjk_bigrams(cleaned)
     if not words:
@@ -369,7 +416,12 @@ def _step(text: str) -> Step | None:
 def split_steps(text: str) -> list[Step]:
     """The steps of a multi-step request, or [] when the turn is not one."""
     flat = text.strip()
-    if not MIN_TURN_CHARS <= len(flat) <= MAX_TURN_CHARS * 2 or not _SEQUENCE_HINT_RE.search(flat):
+    if not MIN_TURN_CHARS <= len(flat) <= MAX_TURN_CHARS * 2:
+        return []
+    low = flat.lower()
+    if not any(hint in low for hint in _SEQUENCE_HINTS) and not _NUMBERED_RE.search(flat):
+        return []
+    if not _SEQUENCE_HINT_RE.search(flat):
         return []
     pieces = _STEP_SPLIT_RE.split(flat)
     steps: list[Step] = []
@@ -416,7 +468,7 @@ def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
     groups: dict[tuple[frozenset[str], ...], list[tuple[UserTurn, list[Step]]]] = {}
     for turn in turns:
         steps = split_steps(turn.text)
-        if steps:
+        if steps and any(step.concept for step in steps):
             groups.setdefault(tuple(step.key for step in steps), []).append((turn, steps))
     drafts: list[SkillDraft] = []
     for signature, items in groups.items():
@@ -427,7 +479,7 @@ def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
         sig_text = " > ".join("+".join(sorted(key)) for key in signature)
         newest_turn, newest_steps = items[0]
         name = _skill_name(newest_steps, sig_text)
-        steps = tuple(_sentence(step.text) for step in newest_steps)
+        steps = _usual_wording(items)
         description = (
             f"Repeated workflow: {' → '.join(steps)}"
             if len(" → ".join(steps)) <= 160
@@ -440,10 +492,7 @@ def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
                 name=name,
                 description=description,
                 steps=steps,
-                evidence=tuple(
-                    Evidence(t.source, t.session, t.time, one_line(t.text))
-                    for t, _ in items[: MAX_QUOTES + 1]
-                ),
+                evidence=_spread_evidence([t for t, _ in items], MAX_QUOTES + 1),
                 turns=len(items),
                 sessions=len(sessions),
                 newest=newest_turn.time,
@@ -451,6 +500,30 @@ def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
         )
     drafts.sort(key=lambda d: (d.turns, d.sessions, d.newest or EPOCH, d.id), reverse=True)
     return drafts
+
+
+def _usual_wording(items: list[tuple[UserTurn, list[Step]]]) -> tuple[str, ...]:
+    """The step texts of the most common wording in the group (newest wins a tie)."""
+    counts: dict[tuple[str, ...], int] = {}
+    first_seen: dict[tuple[str, ...], int] = {}
+    for rank, (_, steps) in enumerate(items):  # items are newest first
+        wording = tuple(_sentence(step.text) for step in steps)
+        counts[wording] = counts.get(wording, 0) + 1
+        first_seen.setdefault(wording, rank)
+    return max(counts, key=lambda w: (counts[w], -first_seen[w]))
+
+
+def _spread_evidence(turns: list[UserTurn], limit: int) -> tuple[Evidence, ...]:
+    """Newest turn of each session first (so the evidence shows the repetition), then the rest."""
+    chosen: list[UserTurn] = []
+    seen: set[tuple[str, str]] = set()
+    for turn in turns:
+        if (turn.source, turn.session) not in seen:
+            seen.add((turn.source, turn.session))
+            chosen.append(turn)
+    chosen += [t for t in turns if t not in chosen]
+    chosen = sorted(chosen[:limit], key=_sort_time, reverse=True)
+    return tuple(Evidence(t.source, t.session, t.time, one_line(t.text)) for t in chosen)
 
 
 def _sentence(text: str) -> str:

@@ -18,8 +18,13 @@
   ``<environment_context>``, ``<user_instructions>`` and ``# AGENTS.md instructions for …`` is
   not a turn.
 
-A source that is missing is skipped; a line that is not JSON, or a record without the fields its
-kind needs, is skipped and counted; nothing here ever raises for bad input. A turn counts for the
+A source that is missing is skipped; a malformed line is skipped and counted; nothing here ever
+raises for bad input. A line is malformed when it is not a complete JSON object (the usual damage:
+a torn or truncated write), or when it is a record that can carry a user turn and does not decode
+or lacks the fields its kind needs. To keep large transcripts fast, a complete-looking line that
+cannot carry a user turn (an assistant reply, a tool call, a snapshot: it lacks the tell-tale
+``"type":"user"`` / ``"role":"user"`` / ``user_message`` / ``session_meta`` / ``turn_context``
+text) is passed over without being decoded. A turn counts for the
 workspace only when its recorded working directory, resolved, equals the resolved workspace path.
 Sessions are read newest first and reading stops once ``session_limit`` sessions of the workspace
 were found in that source. Nothing here writes.
@@ -38,7 +43,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from context_center.engine.paths import Layout
-from context_center.engine.suggestions.history import history_path, read_history
+from context_center.engine.suggestions.history import history_path, parse_fields
 
 
 class SourceName(StrEnum):
@@ -261,7 +266,7 @@ def _read_lines(path: Path) -> list[bytes] | None:
             data = handle.read()
     except OSError:
         return None
-    return [raw for raw in data.splitlines() if raw.strip()]
+    return [line for line in (raw.strip() for raw in data.splitlines()) if line]
 
 
 def _jsonl_files_newest_first(paths: Iterable[Path]) -> list[tuple[float, Path]]:
@@ -283,35 +288,30 @@ def _jsonl_files_newest_first(paths: Iterable[Path]) -> list[tuple[float, Path]]
 def read_history_source(layout: Layout, match: WorkspaceMatcher, session_limit: int) -> SourceRead:
     path = history_path(layout)
     report = SourceReport(source=SourceName.HISTORY.value, root=str(path))
-    read = read_history(path)
-    if not read.exists:
+    lines = _read_lines(path) if path.exists() else None
+    if lines is None:
         report.status = SourceStatus.MISSING.value
         report.note = "no history log yet (context-center history append writes one)"
         return SourceRead(report)
     report.files = 1
-    report.malformed = read.malformed
     turns: list[UserTurn] = []
     per_session: Counter[str] = Counter()
-    for entry in read.entries:
-        if not match(entry.cwd):
+    last_seen: dict[str, datetime] = {}
+    for raw in lines:
+        fields = parse_fields(raw)
+        if fields is None:
+            report.malformed += 1
+            continue
+        session, when, text, cwd = fields
+        if not match(cwd):
             continue
         turns.append(
-            UserTurn(
-                source=SourceName.HISTORY.value,
-                session=entry.session,
-                time=entry.time,
-                text=entry.text,
-                cwd=entry.cwd,
-                index=per_session[entry.session],
-            )
+            UserTurn(SourceName.HISTORY.value, session, when, text, cwd, per_session[session])
         )
-        per_session[entry.session] += 1
-    # Keep the newest sessions only.
-    last_seen: dict[str, datetime] = {}
-    for turn in turns:
-        if turn.time and (turn.session not in last_seen or turn.time > last_seen[turn.session]):
-            last_seen[turn.session] = turn.time
-    keep = set(sorted(last_seen, key=lambda s: last_seen[s], reverse=True)[:session_limit])
+        per_session[session] += 1
+        if session not in last_seen or when > last_seen[session]:
+            last_seen[session] = when
+    keep = set(sorted(last_seen, key=lambda s: (last_seen[s], s), reverse=True)[:session_limit])
     turns = [t for t in turns if t.session in keep]
     report.sessions = len(keep)
     report.turns = len(turns)
@@ -355,6 +355,16 @@ def _claude_text(content: object) -> str | None:
     return "\n".join(parts)
 
 
+_CLAUDE_TELLS = (b'"type":"user"', b'"type": "user"')
+_CODEX_TELLS = (
+    b'"role":"user"', b'"role": "user"', b'"user_message"', b'"session_meta"', b'"turn_context"',
+)  # fmt: skip
+
+
+def _whole_object(raw: bytes) -> bool:
+    return raw.startswith(b"{") and raw.endswith(b"}")
+
+
 def read_claude_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn], int]:
     turns: list[UserTurn] = []
     malformed = 0
@@ -363,6 +373,11 @@ def read_claude_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn
         return turns, 0
     fallback_session = path.stem
     for raw in lines:
+        if not _whole_object(raw):
+            malformed += 1
+            continue
+        if _CLAUDE_TELLS[0] not in raw and _CLAUDE_TELLS[1] not in raw:
+            continue
         try:
             entry = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
@@ -466,6 +481,11 @@ def read_codex_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn]
         return [], 0, False
     first = True
     for raw in lines:
+        if not _whole_object(raw):
+            malformed += 1
+            continue
+        if not any(tell in raw for tell in _CODEX_TELLS):
+            continue
         try:
             line = json.loads(raw)
         except (ValueError, UnicodeDecodeError):

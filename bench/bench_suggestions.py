@@ -1,0 +1,222 @@
+"""Benchmark: a suggestions scan over 200 sessions x 200 turns, spread across the three sources.
+
+    .venv/bin/python bench/bench_suggestions.py [--sessions 200] [--turns 200] [--keep DIR]
+
+Builds a temporary home with Claude Code transcripts, Codex CLI rollouts (plus rollouts of other
+workspaces, which are skipped) and the workspace's own history log, every file in its tool's
+real format; each turn is a user line and an assistant reply, every fifth turn also a tool call
+and its result. It then times ``scan`` with its default window (the most recent sessions) and
+with a window covering every session, and fails (exit 1) when either takes 2 s or more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from context_center.engine.paths import Layout
+from context_center.engine.suggestions import scan
+from context_center.engine.suggestions.service import SESSION_LIMIT
+
+LIMIT_S = 2.0
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+REQUESTS = [
+    "Can you look at the failing checkout test and explain why it flakes?",
+    "Add a retry around the payment client call with exponential backoff.",
+    "run the tests, then fix lint, then commit",
+    "先跑测试，然后修复 lint，最后提交",
+    "Rename the Order model field total to amount everywhere.",
+    "请帮我看一下这个函数为什么这么慢",
+    "Update the changelog then tag a release",
+    "What does the inventory sync job do on weekends?",
+    "把日志级别调成 debug 再试一次",
+    "Refactor the cart service into smaller modules.",
+]
+RULES = [
+    "Always run ruff before committing.",
+    "Never force-push to main.",
+    "I prefer small pull requests over big ones.",
+    "By default use pnpm, not npm.",
+    "以后回答都用中文。",
+    "记住：提交信息用英文写。",
+    "每次发布前更新 CHANGELOG。",
+    "不要在回答里贴整段代码。",
+    "This time, always skip the slow tests.",
+    "暂时不要动 vendored 目录。",
+]
+
+
+def _text(rng: random.Random, s: int, t: int) -> str:
+    if rng.random() < 0.04:
+        return rng.choice(RULES) + f" (note {s}.{t})" * (rng.random() < 0.5)
+    text = rng.choice(REQUESTS)
+    return text if rng.random() < 0.3 else f"{text} See src/shop/module_{s}_{t}.py line {rng.randint(1, 900)}."
+
+
+def _iso(when: datetime) -> str:
+    return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+
+
+def _claude_folder(path: Path) -> str:
+    return "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in str(path))
+
+
+def write_claude(root: Path, workspace: Path, s: int, turns: int, rng: random.Random) -> None:
+    sid = f"{s:08x}-0000-4000-8000-{s:012x}"
+    folder = root / "projects" / _claude_folder(workspace)
+    folder.mkdir(parents=True, exist_ok=True)
+    base = START + timedelta(hours=s)
+    lines = []
+    parent = None
+    for t in range(turns):
+        when = base + timedelta(seconds=10 * t)
+        common = {"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": str(workspace),
+                  "sessionId": sid, "version": "2.0.75", "gitBranch": "main"}
+        uid = f"{s:08x}-{t:04x}-4000-8000-000000000001"
+        lines.append(common | {"type": "user", "message": {"role": "user", "content": _text(rng, s, t)},
+                               "uuid": uid, "timestamp": _iso(when)})
+        content: list[dict[str, object]] = [{"type": "text", "text": "Sure, working on it. I will always check first."}]
+        if t % 5 == 0:
+            content.append({"type": "tool_use", "id": f"toolu_{s}_{t}", "name": "Bash",
+                            "input": {"command": "pytest -q", "description": "Run tests"}})
+        aid = f"{s:08x}-{t:04x}-4000-8000-000000000002"
+        lines.append(common | {"parentUuid": uid, "type": "assistant", "uuid": aid, "timestamp": _iso(when + timedelta(seconds=2)),
+                               "requestId": "req_1", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+                               "model": "claude-sonnet-4-5", "content": content, "stop_reason": "end_turn",
+                               "usage": {"input_tokens": 100, "output_tokens": 20}}})
+        parent = aid
+        if t % 5 == 0:
+            rid = f"{s:08x}-{t:04x}-4000-8000-000000000003"
+            lines.append(common | {"parentUuid": aid, "type": "user", "uuid": rid, "timestamp": _iso(when + timedelta(seconds=4)),
+                                   "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"toolu_{s}_{t}",
+                                               "content": "42 passed in 1.2s. Remember: always green.", "is_error": False}]},
+                                   "toolUseResult": {"stdout": "42 passed", "stderr": "", "interrupted": False}})
+            parent = rid
+    path = folder / f"{sid}.jsonl"
+    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    stamp = (base + timedelta(seconds=10 * turns)).timestamp()
+    os.utime(path, (stamp, stamp))
+
+
+def write_codex(root: Path, cwd: Path, s: int, turns: int, rng: random.Random) -> None:
+    base = START + timedelta(hours=s, minutes=20)
+    sid = f"0199{s:04x}-0000-7000-8000-{s:012x}"
+    day = root / "sessions" / f"{base:%Y}" / f"{base:%m}" / f"{base:%d}"
+    day.mkdir(parents=True, exist_ok=True)
+    lines: list[dict[str, object]] = [
+        {"timestamp": _iso(base), "type": "session_meta", "payload": {"id": sid, "timestamp": _iso(base), "cwd": str(cwd),
+         "originator": "codex_cli_rs", "cli_version": "0.77.0", "source": "cli", "model_provider": "openai"}},
+        {"timestamp": _iso(base), "type": "response_item", "payload": {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": f"# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\nAlways use pytest.\n</INSTRUCTIONS>"},
+            {"type": "input_text", "text": f"<environment_context>\n  <cwd>{cwd}</cwd>\n</environment_context>"}]}},
+    ]
+    for t in range(turns):
+        when = base + timedelta(seconds=10 * t)
+        text = _text(rng, s, t)
+        lines.append({"timestamp": _iso(when), "type": "response_item",
+                      "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
+        lines.append({"timestamp": _iso(when), "type": "event_msg", "payload": {"type": "user_message", "message": text, "images": []}})
+        lines.append({"timestamp": _iso(when), "type": "turn_context", "payload": {"cwd": str(cwd), "approval_policy": "on-request",
+                      "model": "gpt-5-codex", "effort": "high", "summary": "auto"}})
+        if t % 5 == 0:
+            lines.append({"timestamp": _iso(when), "type": "response_item", "payload": {"type": "function_call", "name": "shell",
+                          "arguments": json.dumps({"command": ["bash", "-lc", "pytest -q"]}), "call_id": f"call_{t}"}})
+            lines.append({"timestamp": _iso(when), "type": "response_item", "payload": {"type": "function_call_output",
+                          "call_id": f"call_{t}", "output": json.dumps({"output": "42 passed", "metadata": {"exit_code": 0}})}})
+        lines.append({"timestamp": _iso(when + timedelta(seconds=3)), "type": "response_item", "payload": {
+            "type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done; I will always run the tests."}]}})
+    path = day / f"rollout-{base:%Y-%m-%dT%H-%M-%S}-{sid}.jsonl"
+    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    stamp = (base + timedelta(seconds=10 * turns)).timestamp()
+    os.utime(path, (stamp, stamp))
+
+
+def write_history(layout: Layout, sessions: list[int], turns: int, rng: random.Random) -> None:
+    path = layout.state_dir / "history.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        for s in sessions:
+            base = START + timedelta(hours=s, minutes=40)
+            for t in range(turns):
+                handle.write(json.dumps({"v": 1, "session": f"hist-{s}", "time": _iso(base + timedelta(seconds=10 * t)),
+                                         "role": "user", "text": _text(rng, s, t), "cwd": str(layout.workspace)},
+                                        ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def build(root: Path, sessions: int, turns: int) -> tuple[Layout, Path, Path]:
+    rng = random.Random(7)
+    workspace = root / "work" / "shop"
+    other = root / "work" / "other"
+    workspace.mkdir(parents=True)
+    other.mkdir(parents=True)
+    layout = Layout(root / "home", workspace)
+    claude, codex = root / "dot-claude", root / "dot-codex"
+    history_sessions = []
+    for s in range(sessions):
+        kind = s % 3
+        if kind == 0:
+            write_claude(claude, workspace, s, turns, rng)
+        elif kind == 1:
+            write_codex(codex, workspace, s, turns, rng)
+        else:
+            history_sessions.append(s)
+    write_history(layout, history_sessions, turns, rng)
+    for s in range(sessions, sessions + 50):  # other workspaces' rollouts share the tree
+        write_codex(codex, other, s, 20, rng)
+    return layout, claude, codex
+
+
+def timed(layout: Layout, claude: Path, codex: Path, session_limit: int, runs: int) -> tuple[float, object]:
+    samples = []
+    result = None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        result = scan(layout, [], [], claude_root=claude, codex_root=codex, session_limit=session_limit)
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples), result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=200)
+    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--keep", metavar="DIR", help="build the data here and keep it")
+    args = parser.parse_args()
+    root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-suggestions-"))
+    try:
+        t0 = time.perf_counter()
+        layout, claude, codex = build(root, args.sessions, args.turns)
+        built = time.perf_counter() - t0
+        size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+        print(f"built {args.sessions} sessions x {args.turns} turns ({size / 1e6:.1f} MB) in {built:.1f} s")
+        ok = True
+        for label, limit in (("default window", SESSION_LIMIT), ("every session", args.sessions)):
+            seconds, result = timed(layout, claude, codex, limit, args.runs)
+            assert result is not None
+            counts = ", ".join(f"{s.source} {s.sessions}s/{s.turns}t" for s in result.sources)  # type: ignore[attr-defined]
+            print(
+                f"scan ({label}, {limit} sessions): {seconds:.3f} s median of {args.runs} | "
+                f"{result.turns_scanned} turns [{counts}] -> "  # type: ignore[attr-defined]
+                f"{len(result.memories)} memory, {len(result.skills)} skill candidates"  # type: ignore[attr-defined]
+            )
+            ok = ok and seconds < LIMIT_S
+        print("PASS" if ok else f"FAIL: a scan took {LIMIT_S} s or more")
+        return 0 if ok else 1
+    finally:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
