@@ -72,6 +72,15 @@ def freshness_of(
     return Freshness.STALE
 
 
+_LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t\r\f\v]*\n)+")
+
+
+def normalise_body(body: str) -> str:
+    """Bodies carry no leading blank lines and no trailing whitespace (both are lost in a
+    frontmatter file anyway), so what is saved is exactly what reads back."""
+    return _LEADING_BLANK_LINES.sub("", body).rstrip()
+
+
 class Fact(BaseModel):
     """One background fact. ``name`` is the file stem; the reference is ``<scope>/<name>.md``."""
 
@@ -94,6 +103,11 @@ class Fact(BaseModel):
         if not ID_RE.match(value):
             raise ValueError(f"not a fact id: {value!r}")
         return value
+
+    @field_validator("body")
+    @classmethod
+    def _normalise_body(cls, value: str) -> str:
+        return normalise_body(value)
 
     @property
     def ref(self) -> str:
