@@ -158,3 +158,44 @@ def test_sigkill_at_random_points_never_tears_a_fact(engine: Engine) -> None:
         body="after",
     )
     assert time.monotonic() - start < 5
+
+
+RECOVER = r"""
+import sys, time
+from context_center.engine.facade import Engine
+from context_center.engine.errors import EngineError
+home, ws, path, start = sys.argv[1:5]
+engine = Engine(home=home, workspace=ws)
+while time.time() < float(start):
+    time.sleep(0.001)
+try:
+    engine.memory.recover(path)
+    print("won")
+except EngineError as exc:
+    print(exc.code)
+"""
+
+
+def test_two_concurrent_recovers_of_one_entry(engine: Engine) -> None:
+    for round_ in range(3):
+        fact = engine.memory.create(name=f"lost-{round_}", type=FactType.PROJECT, body="b")
+        _, dest = engine.memory.forget(fact.ref)
+        start = str(time.time() + 0.8)
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", RECOVER, str(engine.home), str(engine.workspace), str(dest), start],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
+        results = []
+        for proc in procs:
+            out, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err
+            results.append(out.strip())
+        assert sorted(results) == ["not_found", "won"]
+        current = engine.memory.resolve(fact.ref).fact
+        assert current.revision == 2 and current.id == fact.id
+        assert not dest.exists()

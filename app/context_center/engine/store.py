@@ -216,7 +216,13 @@ class FactStore:
         new_cache: dict[str, list[Any]] = {}
         dirty = False
         with it:
-            dir_entries = [e for e in it if e.name.endswith(".md") and not e.name.startswith(".")]
+            dir_entries = []
+            leftovers = False
+            for e in it:
+                if e.name.endswith(".md") and not e.name.startswith("."):
+                    dir_entries.append(e)
+                elif e.name.startswith(atomic.TEMP_PREFIX):
+                    leftovers = True
         for de in dir_entries:
             name = de.name
             if name == memory_index.INDEX_NAME:
@@ -273,6 +279,8 @@ class FactStore:
         self._exclude_duplicate_ids(snap)
         if dirty and persist_cache:
             self._write_cache(new_cache)
+        if persist_cache and leftovers:
+            atomic.sweep_temp(self.root)  # leftovers of writers killed mid-write
         self._snapshot = snap
         return snap
 
