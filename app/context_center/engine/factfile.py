@@ -83,10 +83,9 @@ def _load_yaml(text: str) -> Any:
             # anchors/aliases: look at the event stream, which names aliases explicitly
             for event in yaml.parse(text, Loader=_Composer):
                 if isinstance(event, yaml.AliasEvent):
-                    raise FactFileError(
-                        "yaml_alias",
-                        f"YAML aliases are not allowed (line {event.start_mark.line + 1})",
-                    )
+                    mark = event.start_mark
+                    line = mark.line + 1 if mark is not None else "?"
+                    raise FactFileError("yaml_alias", f"YAML aliases are not allowed (line {line})")
         node = loader.get_single_node()
     except FactFileError:
         raise

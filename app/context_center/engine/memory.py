@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -106,9 +107,9 @@ class Memory:
         return self._view(p.entries.values(), g.entries.values(), p.diagnostics + g.diagnostics)
 
     @staticmethod
-    def _view(project: object, global_: object, diags: list[Diagnostic]) -> MemoryView:
-        pe = sorted(project, key=lambda e: e.fact.name)  # type: ignore[attr-defined]
-        ge = sorted(global_, key=lambda e: e.fact.name)  # type: ignore[attr-defined]
+    def _view(project: Iterable[Entry], global_: Iterable[Entry], diags: list[Diagnostic]) -> MemoryView:
+        pe = sorted(project, key=lambda e: e.fact.name)
+        ge = sorted(global_, key=lambda e: e.fact.name)
         conflicts = find_conflicts([e.fact for e in pe], [e.fact for e in ge])
         return MemoryView(pe, ge, conflicts, sorted(diags, key=lambda d: (str(d.scope), d.path)))
 
