@@ -52,7 +52,7 @@ def _scan(env: Env, facts: list[Fact] | None = None, bodies: list[str] | None = 
 
 
 def _statements(result: ScanResult) -> dict[str, FactType]:
-    return {m.body.split("\n", 1)[0]: m.type for m in result.memories}
+    return {m.body.split("\n", 1)[0].rstrip("。."): m.type for m in result.memories}
 
 
 def _fact(name: str, body: str, scope: Scope = Scope.PROJECT, title: str = "") -> Fact:

@@ -240,8 +240,9 @@ def _sort_time(turn: UserTurn) -> tuple[datetime, int]:
 def memory_body(statement: str, reason: str, fact_type: FactType, newest: Evidence, count: int) -> str:
     when = format_time(newest.time)[:10] if newest.time else "an undated turn"
     times = "once" if count == 1 else f"{count} times"
+    end = "" if statement.endswith(tuple(".。!！")) else ("." if statement[-1].isascii() else "。")
     return (
-        f"{statement}\n\n"
+        f"{statement}{end}\n\n"
         f"**Why:** You said this ({reason}) {times} in your own sessions here; the latest was "
         f"{newest.source} session {newest.session} on {when}.\n"
         f"**How to apply:** {_HOW_TO_APPLY[fact_type]}\n"
@@ -480,10 +481,11 @@ def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
         newest_turn, newest_steps = items[0]
         name = _skill_name(newest_steps, sig_text)
         steps = _usual_wording(items)
+        chain = " → ".join(steps)
         description = (
-            f"Repeated workflow: {' → '.join(steps)}"
-            if len(" → ".join(steps)) <= 160
-            else f"Repeated {len(steps)}-step workflow starting with: {steps[0]}"
+            f"Workflow asked for repeatedly in this workspace: {chain}"
+            if len(chain) <= 160
+            else f"A {len(steps)}-step workflow asked for repeatedly, starting with: {steps[0]}"
         )
         drafts.append(
             SkillDraft(

@@ -336,9 +336,18 @@ def render_skill(name: str, description: str, body: str) -> str:
     return f"---\n{front}---\n\n{body.strip()}\n"
 
 
-def skill_body(name: str, description: str, steps: Sequence[str], turns: int, sessions: int) -> str:
+def skill_body(
+    name: str,
+    description: str,
+    steps: Sequence[str],
+    turns: int,
+    sessions: int,
+    example: str | None = None,
+) -> str:
     title = name.replace("-", " ").strip().capitalize() or "Workflow"
-    lines = [f"# {title}", "", f"Use this skill when asked to do this workflow. {description}", ""]
+    when = "Use this skill when asked for this workflow"
+    when += f", for example: “{example}”" if example else "."
+    lines = [f"# {title}", "", description, "", when, ""]
     lines += ["## Steps", ""]
     lines += [f"{i}. {step}" for i, step in enumerate(steps, 1)]
     lines += [
@@ -451,7 +460,14 @@ def scan(
                 name=sdraft.name,
                 description=sdraft.description,
                 steps=list(sdraft.steps),
-                body=skill_body(sdraft.name, sdraft.description, sdraft.steps, sdraft.turns, sdraft.sessions),
+                body=skill_body(
+                    sdraft.name,
+                    sdraft.description,
+                    sdraft.steps,
+                    sdraft.turns,
+                    sdraft.sessions,
+                    sdraft.evidence[0].quote if sdraft.evidence else None,
+                ),
                 path=str(SKILL_FOLDER / sdraft.name / "SKILL.md"),
                 turns=sdraft.turns,
                 sessions=sdraft.sessions,
@@ -606,7 +622,8 @@ def _accept_skill(layout: Layout, found: SkillCandidate, edit: CandidateEdit) ->
         steps = [s.strip() for s in (edit.steps if edit.steps is not None else found.steps) if s.strip()]
         if not steps:
             raise InvalidRequest("an accepted skill needs at least one step")
-        body = skill_body(name, description, steps, found.turns, found.sessions)
+        example = found.evidence[0].quote if found.evidence else None
+        body = skill_body(name, description, steps, found.turns, found.sessions, example)
     else:
         body = found.body
     if not body.strip():
