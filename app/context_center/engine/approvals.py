@@ -394,17 +394,25 @@ class ApprovalQueue:
         item_id: str,
         edited: Mapping[str, Any] | None = None,
         *,
+        expected_sha256: str | None = None,
         now: datetime | None = None,
     ) -> ApprovalResult:
         """Apply a pending write once, bound to its content and base revision.
 
         ``edited`` replaces fields of the proposal (a person's edit); the result is what is
-        written and recorded. Raises ``ApprovalConflict`` when the store moved on.
+        written and recorded. ``expected_sha256`` is the content hash of the record the person
+        was shown; if the record no longer has it, nothing is applied. Raises
+        ``ApprovalConflict`` when the store moved on.
         """
         item_id = self._check_id(item_id)
         with self.locked():
             record = self._claim(item_id)
-            final = _final_content(record, edited)
+            if expected_sha256 is not None and record.content_sha256 != expected_sha256:
+                raise ApprovalRefused(
+                    f"approval item {item_id} is not the one that was reviewed (content hash "
+                    "differs); show it again before approving"
+                )
+            final = final_content(record, edited)
             memory = self.memory_for(Path(record.workspace))
             try:
                 fact, archive_path = _apply(memory, record, final, now=now)
@@ -533,7 +541,9 @@ def _append_line(path: Path, line: bytes) -> None:
 # --------------------------------------------------------------------------- applying
 
 
-def _final_content(record: ApprovalRecord, edited: Mapping[str, Any] | None) -> dict[str, Any]:
+def final_content(record: ApprovalRecord, edited: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The content an approval would write: the proposal with a person's edits applied and
+    checked (raises ``InvalidRequest``/``InvalidName`` for an edit that cannot be written)."""
     final = dict(record.content)
     if not edited:
         return final

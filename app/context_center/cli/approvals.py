@@ -1,0 +1,194 @@
+"""`context-center approvals …`: review and decide the writes agents queued.
+
+``approve`` is a person's act: it runs only when standard input AND standard output are an
+interactive terminal, shows the item, and applies it only after the person types ``yes``.
+Without a terminal it refuses — so an agent's non-interactive shell call cannot approve its
+own write. There is deliberately no flag, environment variable or mode that skips this.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from typing import Any
+
+from context_center.cli.common import Output, add_command, read_text_arg
+from context_center.engine.approvals import ApprovalQueue, ApprovalRecord, Status, final_content
+from context_center.engine.errors import ApprovalRefused, InvalidRequest
+from context_center.engine.facade import Engine
+from context_center.engine.gate import DEFAULT_TYPE
+
+CONFIRM_WORD = "yes"
+
+
+def _queue(engine: Engine) -> ApprovalQueue:
+    return ApprovalQueue.for_layout(engine.layout)
+
+
+def safe_text(text: str) -> str:
+    """Make agent-supplied text harmless on a terminal: control and format characters (escape
+    sequences, bidi overrides, zero-width characters) are shown as ``\\uXXXX``."""
+    out = []
+    for ch in text:
+        if ch in "\n\t":
+            out.append(ch)
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") or ch in "\u2028\u2029":
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _summary_line(record: ApprovalRecord) -> str:
+    what = record.target_ref or f"{record.content.get('scope', 'project')}/{record.content.get('name')}.md"
+    codes = ", ".join(r.code for r in record.reasons) or "-"
+    return safe_text(
+        f"{record.id}  {record.operation.value:<6} {what}  by {record.agent} ({record.controller.value})  [{codes}]"
+    )
+
+
+def render_record(record: ApprovalRecord, final: dict[str, Any] | None = None) -> str:
+    content = final if final is not None else record.content
+    lines = [
+        f"item:        {record.id} ({record.status.value})",
+        f"queued:      {record.created_at}",
+        f"agent:       {record.agent} ({record.controller.value})",
+        f"workspace:   {record.workspace}",
+        f"operation:   {record.operation.value}",
+    ]
+    if record.target_ref:
+        lines.append(f"target:      {record.target_ref} ({record.target_id}) at revision {record.expected_revision}")
+    lines.append("reasons:")
+    lines.extend(f"  - {r.code}: {r.message}" for r in record.reasons)
+    if record.operation.value == "create":
+        fact_type = content.get("type") or f"{DEFAULT_TYPE.value} (type not given)"
+        lines += [
+            f"name:        {content.get('scope', 'project')}/{content.get('name')}.md",
+            f"title:       {content.get('title', '')}",
+            f"description: {content.get('description', '')}",
+            f"type:        {fact_type}",
+            "",
+            "----- body -----",
+            str(content.get("body", "")),
+            "----- end -----",
+        ]
+    elif record.operation.value == "update":
+        lines.append("changes:")
+        for key in ("name", "title", "description", "type"):
+            if key in content:
+                lines.append(f"  {key}: {content[key]}")
+        if "body" in content:
+            lines += ["----- new body -----", str(content["body"]), "----- end -----"]
+    else:
+        lines.append(f"forget {record.target_ref}: it moves to the archive (recoverable)")
+    if record.decision is not None:
+        d = record.decision
+        lines.append(f"decision:    {d.status.value} at {d.decided_at}" + (f" — {d.reason}" if d.reason else ""))
+        if d.edited:
+            lines.append("             (edited before approval)")
+    return safe_text("\n".join(lines))
+
+
+def cmd_list(args: argparse.Namespace, engine: Engine) -> Output:
+    queue = _queue(engine)
+    status = Status(args.status)
+    records = queue.records(status, workspace=engine.workspace if args.this_workspace else None)
+    data = {"status": status.value, "items": [r.summary() for r in records]}
+    text = "\n".join(_summary_line(r) for r in records) or f"(no {status.value} items)"
+    return Output(data, text)
+
+
+def cmd_show(args: argparse.Namespace, engine: Engine) -> Output:
+    record = _queue(engine).get(args.id)
+    return Output({"item": record.public_dict()}, render_record(record))
+
+
+def _read_edited(value: str | None) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if value == "-":
+        raise InvalidRequest("--edited needs a file: standard input is where you confirm the approval")
+    try:
+        loaded = json.loads(read_text_arg(value))
+    except ValueError as exc:
+        raise InvalidRequest(f"--edited is not valid JSON: {exc}") from exc
+    if not isinstance(loaded, dict):
+        raise InvalidRequest("--edited must be a JSON object of the fields to change")
+    return loaded
+
+
+def require_terminal() -> None:
+    """Refuse unless a person sits at an interactive terminal (stdin and stdout are TTYs)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ApprovalRefused(
+            "approving a memory write needs a person at an interactive terminal (or the Context "
+            "Center window); standard input and output are not a terminal, so nothing was approved"
+        )
+
+
+def cmd_approve(args: argparse.Namespace, engine: Engine) -> Output:
+    require_terminal()
+    queue = _queue(engine)
+    record = queue.get(args.id)
+    if record.status is not Status.PENDING:
+        raise ApprovalRefused(f"approval item {record.id} was already {record.status.value}", code="already_decided")
+    edited = _read_edited(args.edited)
+    final = final_content(record, edited) if edited else None  # checks the edit before asking
+    sys.stdout.write(render_record(record, final) + "\n")
+    if edited:
+        sys.stdout.write("(this is your edited version; it is what will be written)\n")
+    sys.stdout.write(f"Type '{CONFIRM_WORD}' to approve this write: ")
+    sys.stdout.flush()
+    answer = sys.stdin.readline()
+    if answer.strip() != CONFIRM_WORD:
+        raise ApprovalRefused("not approved: the confirmation was not given; the item stays pending",
+                              code="approval_cancelled")
+    result = queue.approve(record.id, edited, expected_sha256=record.content_sha256)
+    done = result.record
+    data: dict[str, Any] = {"action": "approved", "item": done.summary()}
+    if done.decision is not None:
+        data["edited"] = done.decision.edited
+        data["result"] = done.decision.result
+    if result.fact is not None:
+        text = f"approved {done.id}: {result.fact.ref} is now at revision {result.fact.revision}"
+    else:
+        text = f"approved {done.id}: forgot {done.target_ref}"
+    return Output(data, text)
+
+
+def cmd_reject(args: argparse.Namespace, engine: Engine) -> Output:
+    record = _queue(engine).reject(args.id, args.reason)
+    return Output({"action": "rejected", "item": record.summary(), "reason": args.reason},
+                  f"rejected {record.id}")
+
+
+def register(subparsers: Any) -> None:
+    approvals = subparsers.add_parser(
+        "approvals",
+        help="memory writes agents queued for a person",
+        description="Review and decide the memory writes agents queued. Approving needs an "
+        "interactive terminal and a typed confirmation.",
+    )
+    sub = approvals.add_subparsers(dest="approvals_command", metavar="SUBCOMMAND", required=True)
+
+    p = add_command(sub, "list", cmd_list, "queued items (pending by default), oldest first")
+    p.add_argument("--status", choices=[s.value for s in Status], default=Status.PENDING.value)
+    p.add_argument("--this-workspace", action="store_true", help="only items for the current workspace")
+
+    p = add_command(sub, "show", cmd_show, "one item with its full proposed content")
+    p.add_argument("id")
+
+    p = add_command(
+        sub,
+        "approve",
+        cmd_approve,
+        "show an item and apply it after you type 'yes' (interactive terminal only)",
+    )
+    p.add_argument("id")
+    p.add_argument("--edited", metavar="FILE", help="a JSON object of fields to change before approving")
+
+    p = add_command(sub, "reject", cmd_reject, "reject an item, keeping a record")
+    p.add_argument("id")
+    p.add_argument("--reason", metavar="TEXT")
