@@ -1,0 +1,554 @@
+"""The explicit approval dialog for one pending agent write.
+
+It shows the operation, the proposing agent and its controller kind, scope and type, the gate's
+reasons, the full proposed content as plain text (nothing in it is interpreted: no HTML, no
+links, no resources) with every sensitive span the engine detects highlighted, and for updates
+a coloured diff against the fact's current revision. A person may approve it as it is, edit a
+copy and approve that (the edited content is what gets written), or reject it with an optional
+reason. The dialog never calls the engine: it emits ``sig_approve`` / ``sig_reject`` and the
+inbox performs the decision; a conflict at approval time comes back through ``show_conflict``
+and stays visible in the dialog. No button is a default button, so Enter never approves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QSyntaxHighlighter, QTextCharFormat
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from context_center.engine.approvals import CREATE_FIELDS, UPDATE_FIELDS, ApprovalRecord
+from context_center.engine.gate import DEFAULT_TYPE, Operation
+from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.secrets import SensitiveSpan, find_sensitive
+from context_center.ui.models.approval_models import OPERATION_LABELS, queued_at, target_label
+from context_center.ui.widgets.diff_view import DiffView, fact_document
+
+DOC_FIELDS = ("name", "title", "description", "type", "scope")
+SENSITIVE_BG = "#ffd7d5"
+SENSITIVE_FG = "#82071e"
+
+
+@dataclass(frozen=True)
+class Review:
+    """What the dialog shows: the record, and the fact it changes as it is now (if any)."""
+
+    record: ApprovalRecord
+    current: Fact | None = None
+    this_workspace: bool = True
+    missing_target: str | None = None  # why the target could not be read, for update/forget
+
+
+# -- text helpers ------------------------------------------------------------------------------
+
+
+def utf16_offsets(text: str) -> list[int] | None:
+    """Map code-point offsets to UTF-16 offsets (Qt's units); None when they are the same."""
+    if all(ord(ch) < 0x10000 for ch in text):
+        return None
+    out = [0]
+    for ch in text:
+        out.append(out[-1] + (2 if ord(ch) >= 0x10000 else 1))
+    return out
+
+
+def plain_lines(text: str) -> str:
+    """Line endings as one ``\\n`` each, so offsets into the text match the shown document."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def effective_fields(review: Review, content: dict[str, Any]) -> tuple[dict[str, str], str]:
+    """(header fields, body) of the fact the write would leave behind."""
+    record, current = review.record, review.current
+    if record.operation is Operation.CREATE:
+        fields = {
+            "name": str(content.get("name") or ""),
+            "title": str(content.get("title") or ""),
+            "description": str(content.get("description") or ""),
+            "type": str(content.get("type") or DEFAULT_TYPE.value),
+            "scope": str(content.get("scope") or Scope.PROJECT.value),
+        }
+        return fields, str(content.get("body") or "")
+    base = current_fields(current) if current is not None else ({}, "")
+    fields = dict(base[0])
+    for key in ("name", "title", "description", "type"):
+        if content.get(key) is not None:
+            fields[key] = str(content[key])
+    body = str(content["body"]) if content.get("body") is not None else base[1]
+    return fields, body
+
+
+def current_fields(fact: Fact) -> tuple[dict[str, str], str]:
+    return (
+        {
+            "name": fact.name,
+            "title": fact.title,
+            "description": fact.description,
+            "type": fact.type.value,
+            "scope": fact.scope.value,
+        },
+        fact.body,
+    )
+
+
+def document(fields: dict[str, str], body: str) -> str:
+    return plain_lines(fact_document({k: fields.get(k, "") for k in DOC_FIELDS}, body))
+
+
+def sensitive_summary(text: str, spans: list[SensitiveSpan]) -> str:
+    """"GitHub token (line 7), email address (line 3)": what was found where, never the value."""
+    seen: list[str] = []
+    for span in spans:
+        line = text.count("\n", 0, span.start) + 1
+        item = f"{span.label} (line {line})"
+        if item not in seen:
+            seen.append(item)
+    return ", ".join(seen)
+
+
+class SensitiveHighlighter(QSyntaxHighlighter):
+    """Marks the engine's sensitive spans (offsets into the whole document) in a text view.
+
+    The spans are recomputed from the document's text whenever it changes, so an edited copy
+    is checked as the person types.
+    """
+
+    def __init__(self, document: Any) -> None:
+        # Connect before the document is set: Qt re-highlights the changed blocks from its own
+        # contentsChange connection, which must already see the new spans.
+        super().__init__(None)
+        self.spans: list[SensitiveSpan] = []
+        self._units: list[tuple[int, int]] = []
+        self._fmt = QTextCharFormat()
+        self._fmt.setBackground(QColor(SENSITIVE_BG))
+        self._fmt.setForeground(QColor(SENSITIVE_FG))
+        self._fmt.setFontWeight(QFont.Weight.DemiBold)
+        self._fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+        self._fmt.setUnderlineColor(QColor(SENSITIVE_FG))
+        self._text: str | None = None
+        document.contentsChange.connect(self._on_contents_change)
+        self.setDocument(document)
+        self._scan()
+        self.rehighlight()
+
+    def _scan(self) -> bool:
+        """Recompute the spans; True when they changed."""
+        text = self.document().toPlainText()
+        if text == self._text:
+            return False
+        self._text = text
+        before = self._units
+        self.spans = find_sensitive(text)
+        units = utf16_offsets(text)
+        self._units = [
+            (s.start, s.end) if units is None else (units[s.start], units[s.end]) for s in self.spans
+        ]
+        return self._units != before
+
+    def _on_contents_change(self, *_: Any) -> None:
+        # The changed blocks are re-highlighted right after this; blocks elsewhere only need it
+        # when a span moved across them (offsets are document-wide).
+        if self._scan():
+            QTimer.singleShot(0, self, self.rehighlight)
+
+    def highlightBlock(self, text: str) -> None:
+        block = self.currentBlock()
+        start = block.position()
+        end = start + block.length()
+        for s, e in self._units:
+            if e <= start or s >= end:
+                continue
+            lo = max(s, start) - start
+            hi = min(e, end) - start
+            if hi > lo:
+                self.setFormat(lo, hi - lo, self._fmt)
+
+
+def _plain_label(text: str = "", name: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if name:
+        label.setObjectName(name)
+    return label
+
+
+def _banner(name: str, background: str, border: str, colour: str) -> QLabel:
+    label = _plain_label(name=name)
+    label.setStyleSheet(
+        f"QLabel#{name} {{ background: {background}; color: {colour}; border: 1px solid {border};"
+        " border-radius: 4px; padding: 8px; }"
+    )
+    label.hide()
+    return label
+
+
+def _text_view(name: str) -> QPlainTextEdit:
+    view = QPlainTextEdit()
+    view.setObjectName(name)
+    view.setReadOnly(True)
+    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    return view
+
+
+class ApprovalDialog(QDialog):
+    """Review one pending write; approve, edit then approve, or reject with a reason."""
+
+    sig_approve = Signal(object)
+    """(edited: dict[str, str] | None) the person clicked Approve; None approves it as queued."""
+
+    sig_reject = Signal(str)
+    """(reason: str, possibly empty) the person clicked Reject."""
+
+    def __init__(self, review: Review, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("approvalDialog")
+        self.review = review
+        record = review.record
+        self.editing = False
+        self.conflicted = False
+        self.setWindowTitle(f"Review: {OPERATION_LABELS[record.operation]} {target_label(record)}")
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+        self.resize(900, 720)
+
+        heading = QLabel(self._heading())
+        heading.setObjectName("approvalHeading")
+        heading.setTextFormat(Qt.TextFormat.PlainText)
+        heading.setWordWrap(True)
+        font = heading.font()
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        font.setBold(True)
+        heading.setFont(font)
+
+        # who, what, where
+        meta = QGridLayout()
+        meta.setHorizontalSpacing(16)
+        meta.setVerticalSpacing(4)
+        self.meta_values: dict[str, QLabel] = {}
+        for i, (key, value) in enumerate(self._meta_rows()):
+            row, col = divmod(i, 2)
+            name = QLabel(key)
+            name.setObjectName("metaKey")
+            name.setStyleSheet("color: #57606a;")
+            name.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+            val = _plain_label(value, f"meta_{key.lower().replace(' ', '_')}")
+            self.meta_values[key] = val
+            meta.addWidget(name, row, col * 2)
+            meta.addWidget(val, row, col * 2 + 1)
+        meta.setColumnStretch(1, 1)
+        meta.setColumnStretch(3, 1)
+
+        reasons_title = QLabel("Why the gate asks you")
+        reasons_title.setObjectName("sectionTitle")
+        bold = reasons_title.font()
+        bold.setBold(True)
+        reasons_title.setFont(bold)
+        self.reasons = _plain_label(
+            "\n".join(f"•  {r.message}" for r in record.reasons) or "•  (no reason recorded)",
+            "gateReasons",
+        )
+
+        self.stale_banner = _banner("staleBanner", "#fff8c5", "#d4a72c", "#4d3800")
+        self.conflict_banner = _banner("conflictBanner", "#ffebe9", "#ff8182", "#82071e")
+        self.sensitive_banner = _banner("sensitiveBanner", "#ffebe9", "#ff8182", "#82071e")
+
+        # the content
+        self.content_view = _text_view("proposedContent")
+        self.content_highlighter = SensitiveHighlighter(self.content_view.document())
+        self.diff_view = DiffView()
+        self.editor = self._build_editor()
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("approvalTabs")
+        self.tabs.setDocumentMode(True)
+        self.content_tab = self.tabs.addTab(self.content_view, "Proposed content")
+        self.diff_tab = -1
+        if record.operation is Operation.UPDATE:
+            self.diff_tab = self.tabs.addTab(self.diff_view, "Changes")
+        self.edit_tab = -1
+
+        # decisions
+        self.reject_reason = QLineEdit()
+        self.reject_reason.setObjectName("rejectReason")
+        self.reject_reason.setPlaceholderText("Reason for rejecting (optional)")
+        self.reject_reason.setMaxLength(500)
+        self.reject_button = self._button("Reject", "rejectButton")
+        self.reject_button.setToolTip("Nothing is written; the agent's write is dropped")
+        self.close_button = self._button("Close", "closeButton")
+        self.close_button.setToolTip("Decide later; the write stays pending")
+        self.edit_button = self._button("Edit…", "editButton")
+        self.edit_button.setToolTip("Change a copy of the proposal; your edited content is written")
+        self.approve_button = self._button("Approve", "approveButton")
+        self.approve_button.setStyleSheet("QPushButton#approveButton { font-weight: 600; }")
+        if record.operation is Operation.FORGET:
+            self.edit_button.hide()
+            self.approve_button.setText("Approve forget")
+
+        buttons = QHBoxLayout()
+        buttons.setSpacing(8)
+        buttons.addWidget(self.reject_reason, 1)
+        buttons.addWidget(self.reject_button)
+        buttons.addSpacing(16)
+        buttons.addWidget(self.close_button)
+        buttons.addWidget(self.edit_button)
+        buttons.addWidget(self.approve_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 14, 16, 14)
+        layout.setSpacing(10)
+        layout.addWidget(heading)
+        layout.addLayout(meta)
+        layout.addWidget(reasons_title)
+        layout.addWidget(self.reasons)
+        layout.addWidget(self.stale_banner)
+        layout.addWidget(self.sensitive_banner)
+        layout.addWidget(self.conflict_banner)
+        layout.addWidget(self.tabs, 1)
+        layout.addLayout(buttons)
+
+        self.approve_button.clicked.connect(self._on_approve)
+        self.reject_button.clicked.connect(self._on_reject)
+        self.close_button.clicked.connect(self.reject)  # QDialog.reject: close, decide later
+        self.edit_button.clicked.connect(self.start_editing)
+
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(150)
+        self._refresh_timer.timeout.connect(self.refresh_views)
+        self.set_current(review.current, review.missing_target)
+
+    # -- construction helpers ------------------------------------------------------------
+
+    @staticmethod
+    def _button(text: str, name: str) -> QPushButton:
+        button = QPushButton(text)
+        button.setObjectName(name)
+        button.setAutoDefault(False)
+        button.setDefault(False)
+        return button
+
+    def _heading(self) -> str:
+        r = self.review.record
+        verb = {Operation.CREATE: "create", Operation.UPDATE: "update", Operation.FORGET: "forget"}
+        return f"{r.agent} wants to {verb[r.operation]} {target_label(r)}"
+
+    def _meta_rows(self) -> list[tuple[str, str]]:
+        r = self.review.record
+        rows = [
+            ("Operation", OPERATION_LABELS[r.operation]),
+            ("Agent", r.agent),
+            ("Controller", r.controller.value),
+            ("Queued", queued_at(r)),
+        ]
+        if r.operation is Operation.CREATE:
+            kind = r.content.get("type")
+            rows.append(("Scope", str(r.content.get("scope") or Scope.PROJECT.value)))
+            rows.append(
+                ("Type", str(kind) if kind else f"{DEFAULT_TYPE.value} (not given by the agent)")
+            )
+        else:
+            current = self.review.current
+            scope = (r.target_ref or "").split("/", 1)[0]
+            rows.append(("Scope", scope or "?"))
+            rows.append(("Type", current.type.value if current else str(r.content.get("type") or "?")))
+            rows.append(("Target", f"{r.target_ref} (id {r.target_id})"))
+            rows.append(("Based on", f"revision {r.expected_revision}"))
+        where = "this workspace" if self.review.this_workspace else r.workspace
+        rows.append(("Workspace", where))
+        rows.append(("Item", r.id))
+        return rows
+
+    def _build_editor(self) -> QWidget:
+        r = self.review.record
+        page = QWidget()
+        form = QFormLayout(page)
+        form.setContentsMargins(8, 10, 8, 8)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setHorizontalSpacing(10)
+        form.setVerticalSpacing(6)
+        fields, body = effective_fields(self.review, r.content)
+        self.edit_name = QLineEdit(fields.get("name", ""))
+        self.edit_name.setObjectName("editName")
+        self.edit_title = QLineEdit(fields.get("title", ""))
+        self.edit_title.setObjectName("editTitle")
+        self.edit_description = QLineEdit(fields.get("description", ""))
+        self.edit_description.setObjectName("editDescription")
+        self.edit_type = QComboBox()
+        self.edit_type.setObjectName("editType")
+        for t in FactType:
+            self.edit_type.addItem(t.value, t.value)
+        self.edit_type.setCurrentIndex(max(0, self.edit_type.findData(fields.get("type", ""))))
+        self.edit_scope = QComboBox()
+        self.edit_scope.setObjectName("editScope")
+        for s in Scope:
+            self.edit_scope.addItem(s.value, s.value)
+        self.edit_scope.setCurrentIndex(max(0, self.edit_scope.findData(fields.get("scope", ""))))
+        self.edit_body = QPlainTextEdit(plain_lines(body))
+        self.edit_body.setObjectName("editBody")
+        self.edit_body.setTabChangesFocus(True)
+        self.edit_body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.edit_highlighter = SensitiveHighlighter(self.edit_body.document())
+        form.addRow("Name", self.edit_name)
+        form.addRow("Title", self.edit_title)
+        form.addRow("Description", self.edit_description)
+        form.addRow("Type", self.edit_type)
+        if r.operation is Operation.CREATE:
+            form.addRow("Scope", self.edit_scope)
+        else:
+            self.edit_scope.hide()
+        form.addRow("Body", self.edit_body)
+        for line in (self.edit_name, self.edit_title, self.edit_description):
+            line.textChanged.connect(self._schedule_refresh)
+        for combo in (self.edit_type, self.edit_scope):
+            combo.currentIndexChanged.connect(self._schedule_refresh)
+        self.edit_body.textChanged.connect(self._schedule_refresh)
+        page.hide()
+        return page
+
+    # -- state from the inbox --------------------------------------------------------------
+
+    def set_current(self, current: Fact | None, missing: str | None = None) -> None:
+        """The target fact as it is now (after a conflict the inbox reloads it)."""
+        self.review = Review(self.review.record, current, self.review.this_workspace, missing)
+        r = self.review.record
+        if r.operation is not Operation.CREATE and current is None:
+            self.stale_banner.setText(
+                f"{r.target_ref} cannot be read now ({missing or 'it is no longer active'}). "
+                "Approving will fail; you can reject the write."
+            )
+            self.stale_banner.show()
+        elif current is not None and current.revision != r.expected_revision:
+            self.stale_banner.setText(
+                f"{current.ref} has moved on: it is at revision {current.revision}, and this "
+                f"write was proposed against revision {r.expected_revision}. Approving will "
+                "be refused so nothing newer is overwritten; the changes below are against "
+                "the current revision."
+            )
+            self.stale_banner.show()
+        else:
+            self.stale_banner.hide()
+        self.refresh_views()
+
+    def show_conflict(self, message: str) -> None:
+        """The engine refused at approval time; say so here (nothing was written)."""
+        self.conflicted = True
+        self.conflict_banner.setText(f"Not approved: {' '.join(message.split())}")
+        self.conflict_banner.show()
+
+    def set_working(self, working: bool) -> None:
+        self.approve_button.setEnabled(not working)
+        self.reject_button.setEnabled(not working)
+        self.edit_button.setEnabled(not working and not self.editing)
+        self.editor.setEnabled(not working)
+
+    # -- content -------------------------------------------------------------------------
+
+    def edited_content(self) -> dict[str, str] | None:
+        """The fields the person changed from the proposal (None when nothing changed)."""
+        if not self.editing:
+            return None
+        r = self.review.record
+        proposed, body = effective_fields(self.review, r.content)
+        allowed = CREATE_FIELDS if r.operation is Operation.CREATE else UPDATE_FIELDS
+        now = {
+            "name": self.edit_name.text(),
+            "title": self.edit_title.text(),
+            "description": self.edit_description.text(),
+            "type": str(self.edit_type.currentData()),
+            "scope": str(self.edit_scope.currentData()),
+            "body": self.edit_body.toPlainText(),
+        }
+        before = {**proposed, "body": plain_lines(body)}
+        edited = {k: v for k, v in now.items() if k in allowed and v != before.get(k)}
+        return edited or None
+
+    def result_content(self) -> dict[str, Any]:
+        """The content the approval would write: the proposal with the person's edits."""
+        content = dict(self.review.record.content)
+        content.update(self.edited_content() or {})
+        return content
+
+    def refresh_views(self) -> None:
+        r = self.review.record
+        if r.operation is Operation.FORGET:
+            if self.review.current is not None:
+                fields, body = current_fields(self.review.current)
+                text = document(fields, body)
+            else:
+                text = ""
+            self.tabs.setTabText(self.content_tab, "Fact to forget (it is archived, not deleted)")
+        else:
+            fields, body = effective_fields(self.review, self.result_content())
+            text = document(fields, body)
+            self.tabs.setTabText(
+                self.content_tab, "Edited content" if self.edited_content() else "Proposed content"
+            )
+        if self.content_view.toPlainText() != text:
+            self.content_view.setPlainText(text)
+        spans = self.content_highlighter.spans
+        if spans:
+            self.sensitive_banner.setText(
+                "Sensitive information detected, highlighted below: "
+                + sensitive_summary(text, spans)
+                + ". Approving writes it into memory as it is; edit it out first if it "
+                "should not be kept."
+            )
+            self.sensitive_banner.show()
+        else:
+            self.sensitive_banner.hide()
+        if self.diff_tab >= 0:
+            current = self.review.current
+            if current is None:
+                self.diff_view.clear_diff("The current revision cannot be read.")
+            else:
+                cf, cb = current_fields(current)
+                self.diff_view.set_texts(
+                    document(cf, cb),
+                    text,
+                    f"{current.ref} (revision {current.revision}, current)",
+                    "edited proposal" if self.edited_content() else "proposed",
+                )
+
+    def _schedule_refresh(self, *_: Any) -> None:
+        self._refresh_timer.start()
+
+    # -- buttons -------------------------------------------------------------------------
+
+    def start_editing(self) -> None:
+        if self.editing:
+            self.tabs.setCurrentIndex(self.edit_tab)
+            return
+        self.editing = True
+        self.editor.show()
+        self.edit_tab = self.tabs.insertTab(0, self.editor, "Edit")
+        self.content_tab = self.tabs.indexOf(self.content_view)
+        self.diff_tab = self.tabs.indexOf(self.diff_view)
+        self.tabs.setCurrentIndex(self.edit_tab)
+        self.edit_button.setText("Editing")
+        self.edit_button.setEnabled(False)
+        self.approve_button.setText("Approve edited")
+        self.edit_body.setFocus()
+
+    def _on_approve(self) -> None:
+        self._refresh_timer.stop()
+        self.refresh_views()
+        self.sig_approve.emit(self.edited_content())
+
+    def _on_reject(self) -> None:
+        self.sig_reject.emit(self.reject_reason.text().strip())

@@ -1,0 +1,84 @@
+"""The table model of the approval inbox: pending agent writes, one row each (no content)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from context_center.engine.approvals import ApprovalRecord
+from context_center.engine.gate import DEFAULT_TYPE, Operation
+from context_center.ui.models.row_table import Column, RowTableModel
+
+OPERATION_LABELS = {
+    Operation.CREATE: "Create",
+    Operation.UPDATE: "Update",
+    Operation.FORGET: "Forget",
+}
+
+
+def queued_at(record: ApprovalRecord) -> str:
+    """The queue time in local time, to the minute."""
+    try:
+        when = datetime.fromisoformat(record.created_at)
+    except ValueError:
+        return record.created_at
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def target_label(record: ApprovalRecord) -> str:
+    """``project/<name>.md`` for the fact written, or the name a create proposes."""
+    if record.target_ref:
+        return record.target_ref
+    name = record.content.get("name") or "?"
+    scope = record.content.get("scope") or "project"
+    return f"{scope}/{name}.md"
+
+
+def scope_and_type(record: ApprovalRecord) -> str:
+    if record.operation is Operation.CREATE:
+        scope = record.content.get("scope") or "project"
+        kind = record.content.get("type")
+        kind_text = kind if kind else f"{DEFAULT_TYPE.value} (implicit)"
+        return f"{scope} · {kind_text}"
+    scope = (record.target_ref or "").split("/", 1)[0] or "?"
+    kind = record.content.get("type")
+    return f"{scope} · {kind}" if kind else scope
+
+
+def reasons_summary(record: ApprovalRecord) -> str:
+    if not record.reasons:
+        return ""
+    first = record.reasons[0].message
+    more = len(record.reasons) - 1
+    return f"{first} (+{more} more)" if more else first
+
+
+def reasons_tooltip(record: ApprovalRecord) -> str:
+    return "\n".join(f"• {r.message}" for r in record.reasons)
+
+
+class PendingWritesModel(RowTableModel):
+    """Pending approval records, oldest first (``ROW_ROLE`` gives the ApprovalRecord)."""
+
+    def __init__(self, workspace: Path | None = None, parent: Any = None) -> None:
+        self.workspace = workspace
+
+        def where(record: ApprovalRecord) -> str:
+            if self.workspace is not None and record.workspace == str(self.workspace):
+                return "this workspace"
+            return Path(record.workspace).name or record.workspace
+
+        super().__init__(
+            [
+                Column("Queued", queued_at, sort_key=lambda r: (r.created_at, r.id)),
+                Column("Agent", lambda r: r.agent),
+                Column("Controller", lambda r: r.controller.value),
+                Column("Operation", lambda r: OPERATION_LABELS.get(r.operation, r.operation.value)),
+                Column("Fact", target_label),
+                Column("Scope · type", scope_and_type),
+                Column("Why it needs you", reasons_summary, tooltip=reasons_tooltip),
+                Column("Workspace", where, tooltip=lambda r: r.workspace),
+            ],
+            parent,
+        )

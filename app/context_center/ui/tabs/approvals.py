@@ -1,0 +1,308 @@
+"""The approval inbox: agent writes the gate queued for a person, and one dialog per item.
+
+The list holds every pending write of this home (a write proposed in another workspace is
+labelled with its folder and applied to that workspace's stores). ``sig_pending_count`` feeds
+the toolbar badge; the list reloads on the ``approvals`` change flag even while the tab is
+hidden, so the badge follows writes queued by other processes. Opening an item shows an
+``ApprovalDialog``; only the person's click on Approve (or Reject) in it decides anything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+from qasync import asyncSlot
+
+from context_center.engine.approvals import ApprovalQueue, ApprovalRecord, ApprovalResult
+from context_center.engine.errors import EngineError, NotFound
+from context_center.engine.facade import Engine
+from context_center.engine.gate import Operation
+from context_center.engine.memory import Memory
+from context_center.engine.paths import Layout
+from context_center.ui.context import APPROVALS, ARCHIVE, FACTS, WORKSPACE, busy
+from context_center.ui.dialogs.approval import ApprovalDialog, Review
+from context_center.ui.models.approval_models import PendingWritesModel, target_label
+from context_center.ui.models.row_table import ROW_ROLE
+from context_center.ui.tabs.base import Tab
+
+# -- engine work (worker thread) ------------------------------------------------------------
+
+
+def _is_here(engine: Engine, workspace: str | Path) -> bool:
+    return str(workspace) == str(engine.workspace)
+
+
+def _memory_for(engine: Engine, workspace: str | Path) -> Memory:
+    """This window's own stores for its workspace (so its views see the write at once)."""
+    if _is_here(engine, workspace):
+        return engine.memory
+    return Memory(Layout(engine.home, Path(workspace)))
+
+
+def approval_queue(engine: Engine) -> ApprovalQueue:
+    return ApprovalQueue(
+        engine.home,
+        root=engine.layout.approvals_dir,
+        memory_for=lambda workspace: _memory_for(engine, workspace),
+    )
+
+
+def list_pending(engine: Engine) -> list[ApprovalRecord]:
+    return approval_queue(engine).pending()
+
+
+def load_review(engine: Engine, record: ApprovalRecord) -> Review:
+    """The record with the fact it changes, read now (for the diff and the stale warning)."""
+    here = _is_here(engine, record.workspace)
+    if record.operation is Operation.CREATE or not record.target_id:
+        return Review(record, None, here)
+    memory = _memory_for(engine, record.workspace)
+    try:
+        try:
+            entry = memory.resolve(record.target_id)
+        except NotFound:
+            memory.load(persist_cache=False)  # renamed or recreated by another process?
+            entry = memory.resolve(record.target_id)
+    except EngineError as exc:
+        return Review(record, None, here, str(exc))
+    return Review(record, entry.fact, here)
+
+
+def approve_item(engine: Engine, item_id: str, edited: dict[str, str] | None) -> ApprovalResult:
+    return approval_queue(engine).approve(item_id, edited)
+
+
+def reject_item(engine: Engine, item_id: str, reason: str) -> ApprovalRecord:
+    return approval_queue(engine).reject(item_id, reason or None)
+
+
+# -- the tab ----------------------------------------------------------------------------------
+
+
+class ApprovalsTab(Tab):
+    """Pending agent writes; Review opens the explicit approval dialog for one of them."""
+
+    title = "Approvals"
+    flags = frozenset({APPROVALS, WORKSPACE})
+    skip_own_changes = True  # decisions reload the list themselves
+
+    sig_pending_count = Signal(int)
+    """How many writes wait for a person (all workspaces of this home), after every reload."""
+
+    sig_decided = Signal(str, str)
+    """(item id, "approved" | "rejected") a person decided an item in this window."""
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.setObjectName("approvalsTab")
+        self.dialog: ApprovalDialog | None = None
+        self.pending_count = -1
+
+        heading = QLabel("Approval inbox")
+        heading.setObjectName("tabHeading")
+        font = heading.font()
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        font.setBold(True)
+        heading.setFont(font)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("pendingCount")
+        self.refresh_button = QPushButton("Reload")
+        self.refresh_button.setObjectName("reloadApprovals")
+        self.refresh_button.clicked.connect(self._on_reload)
+        self.review_button = QPushButton("Review…")
+        self.review_button.setObjectName("reviewButton")
+        self.review_button.setToolTip("Open the selected write to approve, edit or reject it")
+        self.review_button.clicked.connect(self._on_review)
+        top = QHBoxLayout()
+        top.setSpacing(10)
+        top.addWidget(heading)
+        top.addWidget(self.count_label)
+        top.addStretch(1)
+        top.addWidget(self.refresh_button)
+        top.addWidget(self.review_button)
+
+        intro = QLabel(
+            "Memory writes proposed by agents that need a person: global or personal facts, "
+            "updates, forgets, possible duplicates and anything that looks sensitive. Nothing "
+            "is written until you approve it in the review dialog."
+        )
+        intro.setObjectName("approvalsIntro")
+        intro.setWordWrap(True)
+
+        self.model = PendingWritesModel(ctx.engine.workspace, self)
+        self.table = QTableView()
+        self.table.setObjectName("pendingTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
+        self.table.activated.connect(self._on_review)
+        self.table.selectionModel().currentRowChanged.connect(self._update_buttons)
+
+        self.empty = QLabel(
+            "No writes are waiting for you.\n\nWhen an agent proposes a memory write that "
+            "needs a person, it appears here and the toolbar shows a count."
+        )
+        self.empty.setObjectName("emptyInbox")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setStyleSheet("color: #57606a;")
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.table)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        layout.setSpacing(8)
+        layout.addLayout(top)
+        layout.addWidget(intro)
+        layout.addWidget(self.stack, 1)
+        self._update_buttons()
+        ctx.sig_engine_changed.connect(self._on_engine_changed)
+        # Load once the event loop runs, so the badge is right before the tab is ever shown.
+        QTimer.singleShot(0, self, self.refresh_now)
+
+    # -- list -------------------------------------------------------------------------------
+
+    def _on_changed(self, flags: frozenset[str], source: object | None) -> None:
+        # Unlike other tabs, reload while hidden too: the toolbar badge depends on it.
+        if self.skip_own_changes and source is self:
+            return
+        if flags & self.flags:
+            self.refresh_now()
+
+    def _on_engine_changed(self, engine: Engine) -> None:
+        self.model.workspace = engine.workspace
+
+    @property
+    def current(self) -> ApprovalRecord | None:
+        index = self.table.currentIndex()
+        return self.model.data(index, ROW_ROLE) if index.isValid() else None
+
+    def _update_buttons(self, *_: Any) -> None:
+        self.review_button.setEnabled(self.current is not None)
+
+    async def refresh(self) -> None:
+        records = await self.ctx.run(list_pending, self.ctx.engine)
+        selected = self.current.id if self.current is not None else None
+        self.model.set_rows(records)
+        row = self.model.row_of(lambda r: r.id == selected) if selected else -1
+        if row < 0 and records:
+            row = 0
+        if row >= 0:
+            self.table.selectRow(row)
+        self.stack.setCurrentIndex(1 if records else 0)
+        n = len(records)
+        self.count_label.setText(
+            f"{n} write{'s' * (n != 1)} waiting for you" if n else "nothing waiting"
+        )
+        self._update_buttons()
+        if n != self.pending_count:
+            self.pending_count = n
+            self.sig_pending_count.emit(n)
+
+    @asyncSlot()
+    async def _on_reload(self) -> None:
+        task = self.refresh_now()
+        if task is not None:
+            await task
+
+    # -- the dialog -------------------------------------------------------------------------
+
+    @asyncSlot()
+    @busy("review_button")
+    async def _on_review(self, *_: Any) -> None:
+        record = self.current
+        if record is None or self.dialog is not None:
+            return
+        review = await self.ctx.run(load_review, self.ctx.engine, record)
+        dialog = ApprovalDialog(review, self)
+        dialog.sig_approve.connect(self._on_approve)
+        dialog.sig_reject.connect(self._on_reject)
+        dialog.finished.connect(self._on_dialog_finished)
+        self.dialog = dialog
+        self.ctx.last_dialog = dialog
+        dialog.open()  # window-modal, no nested event loop
+
+    def _on_dialog_finished(self, _code: int) -> None:
+        dialog, self.dialog = self.dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+
+    @asyncSlot(object)
+    @busy()
+    async def _on_approve(self, edited: dict[str, str] | None) -> None:
+        dialog = self.dialog
+        if dialog is None:
+            return
+        record = dialog.review.record
+        dialog.set_working(True)
+        try:
+            try:
+                result = await self.ctx.run(approve_item, self.ctx.engine, record.id, edited)
+            except EngineError as exc:
+                # Shown in the dialog, never swallowed: a conflict (the store moved on), an
+                # item decided elsewhere, an edit the engine refuses. Nothing was written.
+                dialog.show_conflict(str(exc))
+                review = await self.ctx.run(load_review, self.ctx.engine, record)
+                dialog.set_current(review.current, review.missing_target)
+                self.ctx.status(f"Not approved: {exc}")
+                self.refresh_now()
+                return
+        finally:
+            dialog.set_working(False)
+        ref = (result.record.decision.result or {}).get("ref") if result.record.decision else None
+        dialog.accept()
+        flags = {APPROVALS, FACTS} | ({ARCHIVE} if record.operation is Operation.FORGET else set())
+        self.ctx.changed(flags, source=self)
+        self.ctx.status(f"Approved: {record.operation.value} {ref or target_label(record)}")
+        self.sig_decided.emit(record.id, "approved")
+        await self._reload()
+
+    @asyncSlot(str)
+    @busy()
+    async def _on_reject(self, reason: str) -> None:
+        dialog = self.dialog
+        if dialog is None:
+            return
+        record = dialog.review.record
+        dialog.set_working(True)
+        try:
+            try:
+                await self.ctx.run(reject_item, self.ctx.engine, record.id, reason)
+            except EngineError as exc:
+                dialog.show_conflict(str(exc))
+                self.refresh_now()
+                return
+        finally:
+            dialog.set_working(False)
+        dialog.done(QDialog.DialogCode.Accepted)
+        self.ctx.changed({APPROVALS}, source=self)
+        self.ctx.status(f"Rejected: {record.operation.value} {target_label(record)}")
+        self.sig_decided.emit(record.id, "rejected")
+        await self._reload()
+
+    async def _reload(self) -> None:
+        task = self.refresh_now()
+        if task is not None:
+            await task
