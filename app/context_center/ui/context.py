@@ -146,6 +146,11 @@ class AppContext(QObject):
                 self.sig_busy.emit(False)
 
     @property
+    def has_work(self) -> bool:
+        """An engine call or a @busy handler / tab refresh is running."""
+        return bool(self._running or self._active_handlers)
+
+    @property
     def is_idle(self) -> bool:
         """No engine call, no @busy handler and no other asyncio task is pending."""
         if self._running or self._active_handlers:

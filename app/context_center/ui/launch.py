@@ -1,0 +1,206 @@
+"""Start the window: display check, QApplication identity and style, qasync loop, smoke test.
+
+``launch(args)`` is what ``context-center`` without a subcommand calls. ``args`` carries
+``home``, ``workspace``, ``demo`` and ``smoke_test``. Exit codes: 0 normal, 1 no display,
+3 smoke test timed out.
+
+``--smoke-test`` follows ``.notes/packaging-requests.md``: the same start-up as a normal launch,
+then on the first paint of the main window one JSON line on stdout and exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+SMOKE_TIMEOUT_ENV = "CONTEXT_CENTER_SMOKE_TIMEOUT"
+NO_DISPLAY_MESSAGE = (
+    "context-center: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+    "Start it from a desktop session, or set QT_QPA_PLATFORM=offscreen for a headless run.\n"
+    "The commands (context-center memory ..., --help) work without a display.\n"
+)
+
+_T0 = time.perf_counter()  # fallback start mark: when the launcher module was imported
+
+
+def has_display(environ: Any = os.environ, platform: str = sys.platform) -> bool:
+    """False on Linux/BSD when Qt would abort for lack of a display (QT-ON-DEBIAN.md)."""
+    if not (platform.startswith("linux") or "bsd" in platform):
+        return True
+    return any(environ.get(name) for name in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"))
+
+
+def _main_started() -> float:
+    """perf_counter() at the start of cli.main() if the CLI recorded it, else our import time."""
+    try:
+        from context_center import cli
+
+        mark = getattr(cli, "MAIN_STARTED_AT", None)
+    except ImportError:  # pragma: no cover
+        mark = None
+    return float(mark) if isinstance(mark, (int, float)) else _T0
+
+
+def configure_application(app: Any) -> None:
+    from context_center import APP_DISPLAY_NAME, APP_NAME, ORGANIZATION, __version__
+    from context_center.ui.icons import APP_ID, app_icon
+    from context_center.ui.style import apply_style
+
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationDisplayName(APP_DISPLAY_NAME)
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(app_icon())
+    apply_style(app)
+
+
+def launch(args: argparse.Namespace) -> int:
+    if not has_display():
+        sys.stderr.write(NO_DISPLAY_MESSAGE)
+        return 1
+    os.environ.setdefault("QT_API", "pyside6")
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "context-center"])
+    configure_application(app)
+    # The loop ends when the main coroutine returns (window closed), not when Qt decides the
+    # last window is gone; otherwise Qt stops the loop under a still-running coroutine.
+    app.setQuitOnLastWindowClosed(False)
+
+    demo_dir: Path | None = None
+    home = getattr(args, "home", None)
+    workspace = getattr(args, "workspace", None)
+    if getattr(args, "demo", False):
+        from context_center.demo import generate
+
+        demo_dir = Path(tempfile.mkdtemp(prefix="context-center-demo-"))
+        sample = generate(demo_dir)
+        home, workspace = str(sample.home), str(sample.workspace)
+        sys.stderr.write(
+            f"context-center: demo home {sample.home}\n"
+            f"context-center: demo workspace {sample.workspace}\n"
+            "context-center: (both are deleted when the window closes)\n"
+        )
+    result = {"code": 0}
+    try:
+        qasync.run(_run(app, home, workspace, bool(getattr(args, "smoke_test", False)), result))
+    finally:
+        if demo_dir is not None:
+            shutil.rmtree(demo_dir, ignore_errors=True)
+    return result["code"]
+
+
+async def _run(
+    app: Any, home: str | None, workspace: str | None, smoke: bool, result: dict[str, int]
+) -> None:
+    from PySide6.QtCore import QEvent as _QEvent
+    from PySide6.QtCore import QObject, QSettings, QTimer
+
+    from context_center.engine.facade import Engine
+    from context_center.ui.context import AppContext
+    from context_center.ui.main_window import MainWindow
+
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+    engine = Engine(home=home, workspace=workspace)
+    ctx = AppContext(engine)
+    if smoke:
+        ctx.show_dialogs = False  # nothing may block a smoke test
+    previous_hook = sys.excepthook
+
+    def excepthook(
+        exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None
+    ) -> None:
+        traceback.print_exception(exc_type, exc, tb)
+        if isinstance(exc, Exception):
+            ctx.report(exc)
+
+    sys.excepthook = excepthook
+    settings = QSettings()
+    window = MainWindow(ctx, settings)
+    window.sig_closed.connect(lambda: done.done() or done.set_result(None))
+
+    if smoke:
+        from context_center import __version__
+
+        timeout_s = float(os.environ.get(SMOKE_TIMEOUT_ENV) or 30)
+        started = time.perf_counter()
+
+        def report() -> None:
+            from PySide6.QtGui import QGuiApplication
+
+            line = {
+                "smoke_test": "ok",
+                "version": __version__,
+                "painted_at": time.time(),
+                "since_main_ms": round((time.perf_counter() - _main_started()) * 1000, 1),
+                "qt_platform": QGuiApplication.platformName(),
+                "application_name": QGuiApplication.applicationName(),
+                "organization_name": QGuiApplication.organizationName(),
+                "desktop_file_name": QGuiApplication.desktopFileName(),
+                "window_title": window.windowTitle(),
+                "window_icon": not QGuiApplication.windowIcon().isNull(),
+            }
+            sys.stdout.write(json.dumps(line) + "\n")
+            sys.stdout.flush()
+            window.close()
+
+        class PaintFilter(QObject):
+            seen = False
+
+            def eventFilter(self, obj: QObject, event: _QEvent) -> bool:
+                if not self.seen and event.type() == _QEvent.Type.Paint:
+                    self.seen = True
+                    QTimer.singleShot(0, report)
+                return False
+
+        def on_timeout() -> None:
+            if painter.seen:
+                return
+            sys.stdout.write(
+                json.dumps(
+                    {
+                        "smoke_test": "timeout",
+                        "version": __version__,
+                        "waited_s": round(time.perf_counter() - started, 1),
+                    }
+                )
+                + "\n"
+            )
+            sys.stdout.flush()
+            result["code"] = 3
+            window.close()
+
+        painter = PaintFilter(window)
+        window.installEventFilter(painter)
+        QTimer.singleShot(int(timeout_s * 1000), on_timeout)
+
+    window.show()
+    try:
+        await done
+    finally:
+        sys.excepthook = previous_hook
+        window.watcher.stop()
+        # let running engine calls finish before the loop closes
+        for _ in range(200):
+            if not ctx.has_work:
+                break
+            await asyncio.sleep(0.01)
+        ctx.shutdown()
+        window.deleteLater()
+        app.processEvents()

@@ -1,0 +1,234 @@
+"""The main window: composition only. Tabs, toolbar (workspace picker, approvals badge), status bar.
+
+Every signal between parts is connected here, and nothing else: the tabs talk to the engine
+through the shared ``AppContext``, the watcher feeds ``sig_changed``, and this class only routes
+("show revisions of this fact" → Revisions tab; badge click → Approvals tab).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QSizePolicy,
+    QTabWidget,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+from qasync import asyncSlot
+
+from context_center import APP_DISPLAY_NAME
+from context_center.engine.facade import Engine
+from context_center.ui.context import APPROVALS, WORKSPACE, AppContext
+from context_center.ui.tabs.archive import ArchiveTab
+from context_center.ui.tabs.instructions import InstructionsTab
+from context_center.ui.tabs.memory import MemoryTab
+from context_center.ui.tabs.revisions import RevisionsTab
+from context_center.ui.watcher import ChangeWatcher
+from context_center.ui.widgets.workspace_picker import WorkspacePicker
+
+log = logging.getLogger(__name__)
+
+# Tabs written as separate widgets (module, class, title); a missing one gets a plain page.
+OPTIONAL_TABS = (
+    ("context_center.ui.tabs.activity", "ActivityTab", "Activity"),
+    ("context_center.ui.tabs.suggestions", "SuggestionsTab", "Suggestions"),
+    ("context_center.ui.tabs.approvals", "ApprovalsTab", "Approvals"),
+)
+
+
+def count_pending(engine: Engine) -> int:
+    """Pending approvals in this home (every workspace's writes need a person)."""
+    try:
+        from context_center.engine.approvals import ApprovalQueue
+    except ImportError:  # pragma: no cover - the queue module ships with the engine
+        return 0
+    return len(ApprovalQueue.for_layout(engine.layout).pending())
+
+
+def _placeholder(title: str, text: str) -> QWidget:
+    page = QWidget()
+    page.setObjectName(f"placeholder{title}")
+    label = QLabel(text)
+    label.setObjectName("hint")
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    layout = QVBoxLayout(page)
+    layout.addWidget(label)
+    return page
+
+
+class MainWindow(QMainWindow):
+    sig_closed = Signal()
+    """The window was closed (the launcher ends the event loop)."""
+
+    def __init__(
+        self,
+        ctx: AppContext,
+        settings: QSettings,
+        parent: QWidget | None = None,
+        *,
+        watch: bool = True,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.ctx = ctx
+        self.settings = settings
+        ctx.dialog_parent = self
+        self.pending_count = 0
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("mainTabs")
+        self.tabs.setDocumentMode(True)
+        self.memory_tab = MemoryTab(ctx)
+        self.instructions_tab = InstructionsTab(ctx)
+        self.revisions_tab = RevisionsTab(ctx)
+        self.archive_tab = ArchiveTab(ctx)
+        for tab in (self.memory_tab, self.instructions_tab, self.revisions_tab, self.archive_tab):
+            self.tabs.addTab(tab, tab.title)
+        self.optional: dict[str, QWidget] = {}
+        for module_name, class_name, title in OPTIONAL_TABS:
+            widget = self._optional_tab(module_name, class_name, title)
+            self.optional[title] = widget
+            self.tabs.addTab(widget, title)
+        self.approvals_tab = self.optional["Approvals"]
+        self.setCentralWidget(self.tabs)
+
+        self._build_toolbar()
+        self._build_statusbar()
+        self._connect()
+
+        self.watcher = ChangeWatcher(ctx, self)
+        if watch:
+            self.watcher.start()
+        self._show_engine(ctx.engine)
+        self.resize(1280, 800)
+        self._restore_geometry()
+
+    # -- composition ----------------------------------------------------------------------
+
+    def _optional_tab(self, module_name: str, class_name: str, title: str) -> QWidget:
+        try:
+            module = importlib.import_module(module_name)
+            cls = getattr(module, class_name)
+        except (ImportError, AttributeError):
+            log.info("%s tab not available (%s.%s)", title, module_name, class_name)
+            return _placeholder(title, f"The {title} view is not part of this build yet.")
+        widget: QWidget = cls(self.ctx)
+        return widget
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Workspace")
+        bar.setObjectName("mainToolbar")
+        bar.setMovable(False)
+        bar.setFloatable(False)
+        caption = QLabel("Workspace")
+        caption.setObjectName("toolbarCaption")
+        bar.addWidget(caption)
+        self.picker = WorkspacePicker(self.settings)
+        self.picker.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.picker.setMaximumWidth(640)
+        bar.addWidget(self.picker)
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        bar.addWidget(spacer)
+        self.badge = QToolButton()
+        self.badge.setObjectName("approvalsBadge")
+        self.badge.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.badge.setCursor(Qt.CursorShape.PointingHandCursor)
+        bar.addWidget(self.badge)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self._set_pending(0)
+
+    def _build_statusbar(self) -> None:
+        status = self.statusBar()
+        self.home_label = QLabel()
+        self.home_label.setObjectName("homeLabel")
+        self.busy_label = QLabel("")
+        self.busy_label.setObjectName("busyLabel")
+        status.addPermanentWidget(self.busy_label)
+        status.addPermanentWidget(self.home_label)
+
+    def _connect(self) -> None:
+        ctx = self.ctx
+        ctx.sig_status.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        ctx.sig_busy.connect(lambda busy: self.busy_label.setText("Working…" if busy else ""))
+        ctx.sig_changed.connect(self._on_changed)
+        ctx.sig_engine_changed.connect(self._show_engine)
+        self.picker.sig_workspace_chosen.connect(self.switch_workspace)
+        self.badge.clicked.connect(lambda: self.tabs.setCurrentWidget(self.approvals_tab))
+        self.memory_tab.sig_show_revisions.connect(self.show_revisions)
+        if hasattr(self.approvals_tab, "sig_pending_count"):
+            self.approvals_tab.sig_pending_count.connect(self._set_pending)
+        for i in range(self.tabs.count()):
+            QShortcut(
+                QKeySequence(f"Ctrl+{i + 1}"),
+                self,
+                activated=lambda i=i: self.tabs.setCurrentIndex(i),
+            )
+
+    # -- behaviour ------------------------------------------------------------------------
+
+    def _show_engine(self, engine: Engine) -> None:
+        self.picker.set_current(engine.workspace)
+        self.setWindowTitle(f"{APP_DISPLAY_NAME} — {engine.workspace.name or engine.workspace}")
+        self.home_label.setText(f"Home: {engine.home}")
+        self.home_label.setToolTip(str(engine.home))
+        self._refresh_badge()
+
+    def switch_workspace(self, path: str) -> None:
+        engine = Engine(home=self.ctx.engine.home, workspace=Path(path))
+        self.ctx.set_engine(engine)
+        self.ctx.status(f"Workspace: {engine.workspace}")
+
+    def show_revisions(self, fact_id: str) -> None:
+        self.tabs.setCurrentWidget(self.revisions_tab)
+        self.revisions_tab.show_fact(fact_id)
+
+    def _on_changed(self, flags: frozenset[str], _source: object) -> None:
+        if flags & {APPROVALS, WORKSPACE}:
+            self._refresh_badge()
+
+    @asyncSlot()
+    async def _refresh_badge(self) -> None:
+        try:
+            count = await self.ctx.run(count_pending, self.ctx.engine)
+        except Exception as exc:  # the queue being unreadable is worth one dialog
+            self.ctx.report(exc, self)
+            return
+        self._set_pending(count)
+
+    def _set_pending(self, count: int) -> None:
+        self.pending_count = count
+        self.badge.setText(f"Approvals  {count}" if count else "Approvals")
+        self.badge.setToolTip(
+            f"{count} agent write{'s' if count != 1 else ''} waiting for your decision"
+            if count
+            else "No agent writes are waiting"
+        )
+        self.badge.setProperty("pending", bool(count))
+        self.badge.style().unpolish(self.badge)
+        self.badge.style().polish(self.badge)
+        index = self.tabs.indexOf(self.approvals_tab)
+        if index >= 0:
+            self.tabs.setTabText(index, f"Approvals ({count})" if count else "Approvals")
+
+    def _restore_geometry(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.sync()
+        self.watcher.stop()
+        super().closeEvent(event)
+        self.sig_closed.emit()

@@ -1,0 +1,240 @@
+"""Archive tab: forgotten facts of both stores, with archive time and a preview; recover one.
+
+Recovering is a person's explicit action and writes a new, higher revision. The store refuses
+when the id or the name is active again; that refusal is shown in the tab (and as the one
+error dialog), never swallowed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+from qasync import asyncSlot
+
+from context_center.engine.errors import ArchiveRefused
+from context_center.engine.facade import Engine
+from context_center.engine.model import Fact, format_time
+from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.models.facts import local_time
+from context_center.ui.models.rows import Column, RowTableModel
+from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.markdown_view import SafeBrowser, escape
+from context_center.ui.widgets.tables import make_table
+
+
+@dataclass(frozen=True)
+class ArchiveRow:
+    archive_ref: str  # project/.archive/<file>: what `memory recover` accepts
+    path: Path
+    archived: str
+    archived_iso: str
+    fact: Fact | None
+    error: str | None
+
+    @property
+    def title(self) -> str:
+        if self.fact is None:
+            return f"(unreadable: {self.error})"
+        return self.fact.display_title
+
+
+def load_archive(engine: Engine) -> list[ArchiveRow]:
+    rows = []
+    project_root = engine.memory.project.archive_root
+    for entry in engine.memory.archived():
+        scope = "project" if entry.path.parent == project_root else "global"
+        rows.append(
+            ArchiveRow(
+                archive_ref=f"{scope}/.archive/{entry.path.name}",
+                path=entry.path,
+                archived=local_time(entry.archived_at),
+                archived_iso=format_time(entry.archived_at) if entry.archived_at else "",
+                fact=entry.fact,
+                error=entry.error,
+            )
+        )
+    rows.sort(key=lambda r: r.archived_iso, reverse=True)
+    return rows
+
+
+def _recover(engine: Engine, archive_ref: str) -> Fact:
+    engine.memory.load(persist_cache=False)
+    return engine.memory.recover(archive_ref)
+
+
+COLUMNS: list[Column[ArchiveRow]] = [
+    Column("Archived", lambda r: r.archived, tooltip=lambda r: r.archived_iso),
+    Column(
+        "Reference",
+        lambda r: r.fact.ref if r.fact else r.archive_ref,
+        tooltip=lambda r: r.archive_ref,
+    ),
+    Column("Title", lambda r: r.title),
+    Column("Type", lambda r: r.fact.type.value if r.fact else ""),
+    Column("Rev", lambda r: str(r.fact.revision) if r.fact else "", right=True),
+]
+
+
+class ArchiveTab(Tab):
+    title = "Archive"
+    flags = frozenset({ARCHIVE, FACTS, WORKSPACE})
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.model: RowTableModel[ArchiveRow] = RowTableModel(COLUMNS, self)
+        fm = self.fontMetrics()
+        self.table = make_table(
+            self.model,
+            name="archiveTable",
+            stretch=2,
+            widths={
+                0: fm.horizontalAdvance("2026-11-02 09:14") + 24,
+                1: fm.horizontalAdvance("project/release-branch-name.md") + 24,
+                3: fm.horizontalAdvance("reference") + 28,
+                4: fm.horizontalAdvance("Rev") + 28,
+            },
+        )
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+
+        self.intro = QLabel(
+            "Forgotten facts wait here. Recovering one makes it active again as a new revision; "
+            "it is refused while another active fact has the same id or name."
+        )
+        self.intro.setObjectName("hint")
+        self.intro.setWordWrap(True)
+        self.refusal = QFrame()
+        self.refusal.setObjectName("errorBanner")
+        self.refusal_label = QLabel()
+        self.refusal_label.setObjectName("refusalText")
+        self.refusal_label.setWordWrap(True)
+        refusal_layout = QVBoxLayout(self.refusal)
+        refusal_layout.setContentsMargins(12, 8, 12, 8)
+        refusal_layout.addWidget(self.refusal_label)
+        self.refusal.hide()
+
+        self.preview_title = QLabel()
+        self.preview_title.setObjectName("detailTitle")
+        self.preview_title.setWordWrap(True)
+        self.preview_meta = QLabel()
+        self.preview_meta.setObjectName("hint")
+        self.preview_meta.setWordWrap(True)
+        self.preview_meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.preview = SafeBrowser()
+        self.preview.setObjectName("archivePreview")
+        self.btn_recover = QPushButton("Recover")
+        self.btn_recover.setObjectName("recoverButton")
+        self.btn_recover.setProperty("primary", True)
+        self.btn_recover.clicked.connect(self.on_recover)
+        actions = QHBoxLayout()
+        actions.addStretch(1)
+        actions.addWidget(self.btn_recover)
+
+        detail = QFrame()
+        detail.setObjectName("detailPane")
+        dl = QVBoxLayout(detail)
+        dl.setContentsMargins(14, 12, 14, 12)
+        dl.setSpacing(8)
+        dl.addWidget(self.preview_title)
+        dl.addWidget(self.preview_meta)
+        dl.addWidget(self.preview, 1)
+        dl.addLayout(actions)
+
+        self.empty = QLabel(
+            "The archive is empty: nothing has been forgotten in this workspace or globally."
+        )
+        self.empty.setObjectName("hint")
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.table, 1)
+        ll.addWidget(self.empty)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(detail)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setChildrenCollapsible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        layout.setSpacing(10)
+        layout.addWidget(self.intro)
+        layout.addWidget(self.refusal)
+        layout.addWidget(splitter, 1)
+        self._show(None)
+
+    async def refresh(self) -> None:
+        current = self.current_row()
+        keep = current.archive_ref if current else None
+        rows = await self.ctx.run(load_archive, self.ctx.engine)
+        self.model.set_rows(rows)
+        self.empty.setVisible(not rows)
+        target = next((i for i, r in enumerate(rows) if r.archive_ref == keep), 0 if rows else -1)
+        if target >= 0:
+            self.table.selectRow(target)
+        else:
+            self._show(None)
+
+    def current_row(self) -> ArchiveRow | None:
+        selected = self.table.selectionModel().selectedRows()
+        return self.model.rows[selected[0].row()] if selected else None
+
+    def select_ref(self, archive_ref: str) -> bool:
+        for i, row in enumerate(self.model.rows):
+            if row.archive_ref == archive_ref:
+                self.table.selectRow(i)
+                return True
+        return False
+
+    def _on_selection(self, *_args: object) -> None:
+        self.refusal.hide()
+        self._show(self.current_row())
+
+    def _show(self, row: ArchiveRow | None) -> None:
+        self.btn_recover.setEnabled(row is not None and row.fact is not None)
+        if row is None:
+            self.preview_title.setText("No archived fact selected")
+            self.preview_meta.setText("")
+            self.preview.setHtml("")
+            return
+        self.preview_title.setText(row.title)
+        if row.fact is None:
+            self.preview_meta.setText(f"{row.archive_ref}\nArchived {row.archived}")
+            self.preview.setHtml(f"<p style='color:#cf222e'>{escape(row.error or '')}</p>")
+            return
+        f = row.fact
+        self.preview_meta.setText(
+            f"{f.ref} · {f.type.value} · revision {f.revision} · archived {row.archived}\n"
+            f"{row.archive_ref}"
+        )
+        self.preview.set_markdown(f.body)
+
+    @asyncSlot()
+    @busy("btn_recover")
+    async def on_recover(self) -> None:
+        row = self.current_row()
+        if row is None or row.fact is None:
+            return
+        self.refusal.hide()
+        try:
+            fact = await self.ctx.run(_recover, self.ctx.engine, row.archive_ref)
+        except ArchiveRefused as exc:
+            self.refusal_label.setText(
+                f"<b>{escape(row.fact.ref)} was not recovered.</b> {escape(str(exc))}"
+            )
+            self.refusal.show()
+            raise  # the one error dialog, through @busy → ctx.report
+        self.ctx.status(f"Recovered {fact.ref} as revision {fact.revision}")
+        self.ctx.changed({FACTS, ARCHIVE}, self)

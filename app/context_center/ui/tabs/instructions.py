@@ -1,0 +1,526 @@
+"""Instructions tab: the resolved chain for a target directory, its imports and diagnostics, an
+in-place editor, quick-add of a standing rule, and the exact prefix the model gets.
+
+The chain, diagnostics and prefix come from ``engine.instructions.resolve_instructions`` and
+``engine.prefix.build_prefix``; the editor saves compare-and-set through ``ui.docfile`` (which
+writes with ``engine.atomic``); ``engine.rules.add_rule`` appends a rule. After every save or
+rule the chain, diagnostics and prefix refresh.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QTextEdit,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+from qasync import asyncSlot
+
+from context_center.engine.facade import Engine
+from context_center.engine.instructions import (
+    DOCUMENT_NAMES,
+    LOCAL_DOCUMENT_NAMES,
+    ImportStatus,
+    InstructionDiagnostic,
+    InstructionDocument,
+    Resolution,
+    resolve_instructions,
+)
+from context_center.engine.prefix import Prefix, build_prefix
+from context_center.engine.rules import RuleScope, add_rule
+from context_center.ui.context import FACTS, INSTRUCTIONS, WORKSPACE, AppContext, busy
+from context_center.ui.docfile import LoadedDoc, read_document, save_document
+from context_center.ui.models.rows import Column, RowTableModel
+from context_center.ui.style import mono_font
+from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.tables import make_table
+
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", "build", "dist"}
+MAX_TARGETS = 200
+MAX_DEPTH = 4
+PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+LINE_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+@dataclass(frozen=True)
+class ChainData:
+    resolution: Resolution
+    prefix: Prefix
+    targets: list[str]  # workspace-relative directories that hold instruction files
+
+
+def instruction_dirs(workspace: Path) -> list[str]:
+    """Workspace directories (relative, "." first) holding an instruction file; bounded walk."""
+    names = set(DOCUMENT_NAMES + LOCAL_DOCUMENT_NAMES)
+    found = ["."]
+    base_depth = len(workspace.parts)
+    for root, dirs, files in os.walk(workspace):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        if len(Path(root).parts) - base_depth >= MAX_DEPTH:
+            dirs[:] = []
+        if root != str(workspace) and names & set(files):
+            found.append(Path(os.path.relpath(root, workspace)).as_posix())
+        if len(found) >= MAX_TARGETS:
+            break
+    return found
+
+
+def load_chain(engine: Engine, target: Path) -> ChainData:
+    resolution = resolve_instructions(engine.home, engine.workspace, target)
+    view = engine.memory.load()
+    prefix = build_prefix(resolution, view.facts, view.conflicts)
+    return ChainData(resolution, prefix, instruction_dirs(engine.workspace))
+
+
+@dataclass(frozen=True)
+class DiagRow:
+    code: str
+    file: str
+    line: int | None
+    message: str
+    open_path: Path | None
+
+    @staticmethod
+    def of(d: InstructionDiagnostic) -> DiagRow:
+        holder = d.source_path or d.path
+        open_path = d.local_source_path or d.local_path
+        return DiagRow(d.code, holder, d.line, d.message, open_path)
+
+
+DIAG_COLUMNS: list[Column[DiagRow]] = [
+    Column("Code", lambda r: r.code, color=lambda r: "#bc4c00"),
+    Column("File", lambda r: r.file),
+    Column("Line", lambda r: str(r.line) if r.line else "", right=True),
+    Column("Message", lambda r: r.message, tooltip=lambda r: r.message),
+]
+
+
+def _item(text: str, *, path: Path | None = None, line: int | None = None) -> QStandardItem:
+    item = QStandardItem(text)
+    item.setEditable(False)
+    if path is not None:
+        item.setData(str(path), PATH_ROLE)
+    if line is not None:
+        item.setData(line, LINE_ROLE)
+    return item
+
+
+def build_chain_model(model: QStandardItemModel, resolution: Resolution) -> None:
+    """Documents in precedence order (broadest first), each with its nested import tree."""
+    model.clear()
+    model.setHorizontalHeaderLabels(["Document / import", "Scope", "Directory", "Precedence"])
+    for doc in sorted(resolution.documents, key=lambda d: d.order):
+        top = _item(doc.label, path=doc.local_path)
+        row = [
+            top,
+            _item(doc.scope.value),
+            _item(doc.directory),
+            _item(str(doc.precedence)),
+        ]
+        model.appendRow(row)
+        _add_imports(top, doc)
+
+
+def _add_imports(top: QStandardItem, doc: InstructionDocument) -> None:
+    stack: list[tuple[int, str, QStandardItem]] = [(0, doc.label, top)]
+    for imp in doc.imports:
+        while stack and stack[-1][0] >= imp.depth:
+            stack.pop()
+        parent = stack[-1][2] if stack else top
+        if imp.status is ImportStatus.REJECTED:
+            text = f"@{imp.target}  — rejected ({imp.code})"
+            child = _item(text, path=_source_path(doc, imp.source), line=imp.line)
+            child.setForeground(QColor("#cf222e"))
+        elif imp.status is ImportStatus.ALREADY_LOADED:
+            child = _item(f"{imp.target}  — already included", path=imp.local_path)
+            child.setForeground(QColor("#57606a"))
+        else:
+            child = _item(imp.target, path=imp.local_path)
+        child.setToolTip(f"line {imp.line} of {imp.source}")
+        parent.appendRow([child, _item(""), _item(f"line {imp.line}"), _item("")])
+        if imp.status is ImportStatus.LOADED:
+            stack.append((imp.depth, imp.target, child))
+
+
+def _source_path(doc: InstructionDocument, source_label: str) -> Path | None:
+    if source_label == doc.label:
+        return doc.local_path
+    for imp in doc.imports:
+        if imp.target == source_label and imp.local_path is not None:
+            return imp.local_path
+    return None
+
+
+class InstructionsTab(Tab):
+    title = "Instructions"
+    flags = frozenset({INSTRUCTIONS, FACTS, WORKSPACE})
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.data: ChainData | None = None
+        self.doc: LoadedDoc | None = None
+        self._build()
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.target_combo = QComboBox()
+        self.target_combo.setObjectName("targetCombo")
+        self.target_combo.setEditable(True)
+        self.target_combo.setMinimumWidth(280)
+        self.target_combo.setToolTip("The directory the agent works in, relative to the workspace")
+        self.target_combo.activated.connect(lambda _i: self.refresh_now())
+        self.target_combo.lineEdit().returnPressed.connect(self.refresh_now)
+        self.btn_browse = QPushButton("Browse…")
+        self.btn_browse.setObjectName("browseTarget")
+        self.btn_browse.clicked.connect(self._browse)
+        self.rule_edit = QLineEdit()
+        self.rule_edit.setObjectName("ruleEdit")
+        self.rule_edit.setPlaceholderText("A standing rule, e.g. Run the tests before committing")
+        self.rule_scope = QComboBox()
+        self.rule_scope.setObjectName("ruleScope")
+        self.rule_scope.addItem("project (AGENTS.md)", RuleScope.PROJECT.value)
+        self.rule_scope.addItem("local (AGENTS.local.md)", RuleScope.LOCAL.value)
+        self.rule_scope.addItem("user (home AGENTS.md)", RuleScope.USER.value)
+        self.btn_add_rule = QPushButton("Add rule")
+        self.btn_add_rule.setObjectName("addRule")
+        self.btn_add_rule.clicked.connect(self.on_add_rule)
+        self.rule_edit.returnPressed.connect(self.btn_add_rule.click)
+
+        top = QHBoxLayout()
+        top.setSpacing(8)
+        top.addWidget(QLabel("Target directory"))
+        top.addWidget(self.target_combo, 1)
+        top.addWidget(self.btn_browse)
+        top.addSpacing(16)
+        top.addWidget(self.rule_edit, 2)
+        top.addWidget(self.rule_scope)
+        top.addWidget(self.btn_add_rule)
+
+        self.chain_model = QStandardItemModel(self)
+        self.chain_view = QTreeView()
+        self.chain_view.setObjectName("chainTree")
+        self.chain_view.setModel(self.chain_model)
+        self.chain_view.setUniformRowHeights(True)
+        self.chain_view.setAlternatingRowColors(True)
+        self.chain_view.clicked.connect(self._on_chain_clicked)
+        self.diag_model: RowTableModel[DiagRow] = RowTableModel(DIAG_COLUMNS, self)
+        fm = self.fontMetrics()
+        self.diag_table = make_table(
+            self.diag_model,
+            name="diagnosticsTable",
+            stretch=3,
+            widths={
+                0: fm.horizontalAdvance("import_outside_source") + 24,
+                1: fm.horizontalAdvance("workspace/docs/AGENTS.md") + 24,
+                2: fm.horizontalAdvance("Line") + 24,
+            },
+        )
+        self.diag_table.doubleClicked.connect(self._on_diag_activated)
+        self.diag_caption = QLabel("Diagnostics")
+        self.diag_caption.setObjectName("sectionCaption")
+        chain_caption = QLabel("Resolved chain — broadest first; later entries win")
+        chain_caption.setObjectName("sectionCaption")
+
+        left_top = QWidget()
+        lt = QVBoxLayout(left_top)
+        lt.setContentsMargins(0, 0, 0, 0)
+        lt.setSpacing(6)
+        lt.addWidget(chain_caption)
+        lt.addWidget(self.chain_view, 1)
+        left_bottom = QWidget()
+        lb = QVBoxLayout(left_bottom)
+        lb.setContentsMargins(0, 0, 0, 0)
+        lb.setSpacing(6)
+        lb.addWidget(self.diag_caption)
+        lb.addWidget(self.diag_table, 1)
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(left_top)
+        left.addWidget(left_bottom)
+        left.setStretchFactor(0, 3)
+        left.setStretchFactor(1, 2)
+        left.setChildrenCollapsible(False)
+
+        # document editor
+        self.doc_label = QLabel("Select a document in the chain to view or edit it.")
+        self.doc_label.setObjectName("hint")
+        self.doc_label.setWordWrap(True)
+        self.doc_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.editor = QPlainTextEdit()
+        self.editor.setObjectName("docEditor")
+        self.editor.setFont(mono_font())
+        self.editor.setReadOnly(True)
+        self.editor.modificationChanged.connect(self._on_modified)
+        self.btn_save = QPushButton("Save")
+        self.btn_save.setObjectName("saveDoc")
+        self.btn_save.setProperty("primary", True)
+        self.btn_save.clicked.connect(self.on_save)
+        self.btn_revert = QPushButton("Revert")
+        self.btn_revert.setObjectName("revertDoc")
+        self.btn_revert.clicked.connect(self.on_revert)
+        doc_buttons = QHBoxLayout()
+        doc_buttons.addStretch(1)
+        doc_buttons.addWidget(self.btn_revert)
+        doc_buttons.addWidget(self.btn_save)
+        doc_page = QWidget()
+        dl = QVBoxLayout(doc_page)
+        dl.setContentsMargins(10, 10, 10, 10)
+        dl.setSpacing(8)
+        dl.addWidget(self.doc_label)
+        dl.addWidget(self.editor, 1)
+        dl.addLayout(doc_buttons)
+
+        self.prefix_view = QPlainTextEdit()
+        self.prefix_view.setObjectName("prefixView")
+        self.prefix_view.setReadOnly(True)
+        self.prefix_view.setFont(mono_font())
+        self.prefix_length = QLabel()
+        self.prefix_length.setObjectName("prefixLength")
+        prefix_hint = QLabel(
+            "Exactly what a session starts with: stable guidance, these instructions and the "
+            "memory index. Local paths are replaced by labels."
+        )
+        prefix_hint.setObjectName("hint")
+        prefix_hint.setWordWrap(True)
+        prefix_page = QWidget()
+        pl = QVBoxLayout(prefix_page)
+        pl.setContentsMargins(10, 10, 10, 10)
+        pl.setSpacing(8)
+        pl.addWidget(self.prefix_length)
+        pl.addWidget(prefix_hint)
+        pl.addWidget(self.prefix_view, 1)
+
+        self.right_tabs = QTabWidget()
+        self.right_tabs.setObjectName("instructionPanes")
+        self.right_tabs.addTab(doc_page, "Document")
+        self.right_tabs.addTab(prefix_page, "Prefix preview")
+        right = QFrame()
+        right.setObjectName("detailPane")
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(4, 4, 4, 4)
+        rl.addWidget(self.right_tabs)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        splitter.setChildrenCollapsible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        layout.setSpacing(10)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+        self._set_doc(None)
+
+    # -- loading --------------------------------------------------------------------------
+
+    def target_path(self) -> Path:
+        text = self.target_combo.currentText().strip() or "."
+        path = Path(text).expanduser()
+        return path if path.is_absolute() else self.ctx.engine.workspace / path
+
+    async def refresh(self) -> None:
+        engine = self.ctx.engine
+        data = await self.ctx.run(load_chain, engine, self.target_path())
+        self.data = data
+        self._fill_targets(data.targets)
+        build_chain_model(self.chain_model, data.resolution)
+        self.chain_view.expandAll()
+        header = self.chain_view.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2, 3):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+        diags = [DiagRow.of(d) for d in data.resolution.diagnostics]
+        self.diag_model.set_rows(diags)
+        self.diag_caption.setText(
+            f"Diagnostics ({len(diags)}) — double-click to open the file at that line"
+            if diags
+            else "Diagnostics — none"
+        )
+        n = data.prefix.length
+        self.prefix_length.setText(f"Prefix: {n:,} characters")
+        self.prefix_view.setPlainText(data.prefix.text)
+        self.right_tabs.setTabText(1, f"Prefix preview ({n:,} chars)")
+        await self._reload_doc_if_clean()
+
+    def _fill_targets(self, targets: list[str]) -> None:
+        current = self.target_combo.currentText().strip() or "."
+        self.target_combo.blockSignals(True)
+        self.target_combo.clear()
+        for t in targets:
+            self.target_combo.addItem(t)
+        if current not in targets:
+            self.target_combo.addItem(current)
+        self.target_combo.setCurrentText(current)
+        self.target_combo.blockSignals(False)
+
+    def set_target(self, relative: str) -> None:
+        self.target_combo.setCurrentText(relative)
+        self.refresh_now()
+
+    def _browse(self) -> None:
+        chosen = QFileDialog.getExistingDirectory(
+            self, "Target directory", str(self.ctx.engine.workspace)
+        )
+        if chosen:
+            try:
+                rel = Path(chosen).relative_to(self.ctx.engine.workspace).as_posix()
+            except ValueError:
+                rel = chosen
+            self.set_target(rel or ".")
+
+    # -- the editor -----------------------------------------------------------------------
+
+    def _set_doc(self, doc: LoadedDoc | None, *, line: int | None = None) -> None:
+        self.doc = doc
+        if doc is None:
+            self.editor.setPlainText("")
+            self.editor.setReadOnly(True)
+            self.btn_save.setEnabled(False)
+            self.btn_revert.setEnabled(False)
+            return
+        self.doc_label.setText(f"{self._label_for(doc.path)}   ·   {doc.path}")
+        self.editor.setReadOnly(False)
+        self.editor.setPlainText(doc.text)
+        self.editor.document().setModified(False)
+        self._on_modified(False)
+        if line:
+            self.go_to_line(line)
+
+    def _label_for(self, path: Path) -> str:
+        engine = self.ctx.engine
+        for root, prefix in ((engine.workspace, "workspace"), (engine.home, "user")):
+            try:
+                rel = path.relative_to(root).as_posix()
+            except ValueError:
+                continue
+            return f"{prefix}/{rel}"
+        return path.name
+
+    def go_to_line(self, line: int) -> None:
+        block = self.editor.document().findBlockByLineNumber(max(line - 1, 0))
+        cursor = QTextCursor(block)
+        self.editor.setTextCursor(cursor)
+        self.editor.centerCursor()
+        highlight = QTextEdit.ExtraSelection()
+        highlight.format.setBackground(QColor("#fff8c5"))
+        highlight.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        highlight.cursor = cursor
+        self.editor.setExtraSelections([highlight])
+        self.editor.setFocus()
+
+    def current_line(self) -> int:
+        return self.editor.textCursor().blockNumber() + 1
+
+    def _on_modified(self, modified: bool) -> None:
+        self.btn_save.setEnabled(modified and self.doc is not None)
+        self.btn_revert.setEnabled(modified and self.doc is not None)
+        index = self.right_tabs.indexOf(self.editor.parentWidget())
+        if index >= 0:
+            self.right_tabs.setTabText(index, "Document •" if modified else "Document")
+
+    async def _reload_doc_if_clean(self) -> None:
+        doc = self.doc
+        if doc is None or self.editor.document().isModified():
+            return
+        try:
+            fresh = await self.ctx.run(read_document, doc.path)
+        except Exception:
+            return  # gone or unreadable: keep showing what we had
+        if fresh.sha256 != doc.sha256 and not self.editor.document().isModified():
+            line = self.current_line()
+            self._set_doc(fresh, line=line)
+
+    def _on_chain_clicked(self, index: QModelIndex) -> None:
+        first = index.siblingAtColumn(0)
+        path = first.data(PATH_ROLE)
+        line = first.data(LINE_ROLE)
+        if path:
+            self.open_file(Path(path), line)
+
+    def _on_diag_activated(self, index: QModelIndex) -> None:
+        row = self.diag_model.rows[index.row()]
+        if row.open_path is not None:
+            self.open_file(row.open_path, row.line)
+
+    @asyncSlot()
+    async def open_file(self, path: Path, line: int | None = None) -> None:
+        """Open ``path`` in the editor at ``line`` (asks nothing: unsaved edits are kept)."""
+        if self.editor.document().isModified() and self.doc is not None and self.doc.path != path:
+            keep = await self.ctx.confirm(
+                self,
+                "Unsaved changes",
+                f"Discard your unsaved changes to {self.doc.path.name}?",
+                ok_text="Discard",
+                destructive=True,
+            )
+            if not keep:
+                return
+        if self.doc is not None and self.doc.path == path and self.editor.document().isModified():
+            if line:
+                self.go_to_line(line)
+            self.right_tabs.setCurrentIndex(0)
+            return
+        try:
+            doc = await self.ctx.run(read_document, path)
+        except Exception as exc:
+            self.ctx.report(exc, self)
+            return
+        self._set_doc(doc, line=line)
+        self.right_tabs.setCurrentIndex(0)
+
+    @asyncSlot()
+    @busy("btn_save", "btn_revert")
+    async def on_save(self) -> None:
+        doc = self.doc
+        if doc is None:
+            return
+        text = self.editor.toPlainText()
+        saved = await self.ctx.run(save_document, doc, text)
+        self.doc = saved
+        self.editor.document().setModified(False)
+        self.ctx.status(f"Saved {self._label_for(saved.path)}")
+        self.ctx.changed({INSTRUCTIONS}, self)
+
+    @asyncSlot()
+    @busy("btn_revert")
+    async def on_revert(self) -> None:
+        doc = self.doc
+        if doc is None:
+            return
+        fresh = await self.ctx.run(read_document, doc.path)
+        self._set_doc(fresh, line=self.current_line())
+
+    # -- rules ----------------------------------------------------------------------------
+
+    @asyncSlot()
+    @busy("btn_add_rule")
+    async def on_add_rule(self) -> None:
+        note = self.rule_edit.text()
+        scope = RuleScope(self.rule_scope.currentData())
+        engine = self.ctx.engine
+        path = await self.ctx.run(add_rule, engine.home, engine.workspace, note, scope)
+        self.rule_edit.clear()
+        self.ctx.status(f"Added the rule to {self._label_for(Path(path))}")
+        self.ctx.changed({INSTRUCTIONS}, self)
