@@ -145,3 +145,12 @@ def test_snippet_windows_around_the_first_match(make_fact: MakeFact) -> None:
     assert len(text) <= 120
     assert "AuthHandler" in text
     assert text.startswith("…") and text.endswith("…")
+
+
+def test_long_body_is_redacted_around_the_match(make_fact: MakeFact) -> None:
+    body = "/home/early/x " + "x " * 2000 + "/home/zed/secret AuthHandler " + "y " * 2000
+    f = make_fact("long", body)
+    text = snippet(f, ["authhandler"])
+    assert "AuthHandler" in text
+    assert "<local-home>/secret" in text
+    assert "zed" not in text and "early" not in text

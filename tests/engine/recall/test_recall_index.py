@@ -50,8 +50,21 @@ op = st.one_of(
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ops=st.lists(op, max_size=30), compact_min=st.sampled_from([0, 3, 10_000]))
-def test_incremental_updates_equal_a_full_rebuild(ops: list, compact_min: int) -> None:  # type: ignore[type-arg]
+@given(
+    ops=st.lists(op, max_size=30),
+    compact_min=st.sampled_from([0, 3, 10_000]),
+    chunk=st.sampled_from([1, 5, 1 << 20]),
+)
+def test_incremental_updates_equal_a_full_rebuild(ops: list, compact_min: int, chunk: int) -> None:  # type: ignore[type-arg]
+    old_chunk = index_mod.CHUNK
+    index_mod.CHUNK = chunk  # small chunks exercise the chunked build and compaction
+    try:
+        _check_incremental(ops, compact_min)
+    finally:
+        index_mod.CHUNK = old_chunk
+
+
+def _check_incremental(ops: list, compact_min: int) -> None:  # type: ignore[type-arg]
     idx = RecallIndex(compact_min=compact_min)
     current: dict[tuple[str, str], Fact] = {}
     revisions: dict[tuple[str, str], int] = {}

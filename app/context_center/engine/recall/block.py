@@ -27,17 +27,24 @@ PREAMBLE = (
 LOCAL_HOME = "<local-home>"
 
 _USER_CHARS = r"[^\\/\s\"'`<>|:;,()\[\]{}]+"
-HOME_RE = re.compile(
-    rf"(?<![\w.\-])[a-z]:[\\/]+(?:users|documents and settings)[\\/]+{_USER_CHARS}"
-    rf"|(?<![\w.\-])/(?:home|users)/{_USER_CHARS}",
+POSIX_HOME_RE = re.compile(rf"(?<![\w.\-])/(?:home|users)/{_USER_CHARS}", re.IGNORECASE)
+WINDOWS_HOME_RE = re.compile(
+    rf"(?<![\w.\-])[a-z]:[\\/]+(?:users|documents and settings)[\\/]+{_USER_CHARS}",
     re.IGNORECASE,
 )
-_SPACE = re.compile(r"\s+")
 
 
 def redact_home(text: str) -> str:
     """``/home/ann/x``, ``/Users/Ann/x``, ``C:\\Users\\ann\\x`` -> ``<local-home>/x`` etc."""
-    return HOME_RE.sub(LOCAL_HOME, text)
+    if ":" in text:
+        text = WINDOWS_HOME_RE.sub(LOCAL_HOME, text)
+    if "/" in text:
+        text = POSIX_HOME_RE.sub(LOCAL_HOME, text)
+    return text
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def esc(text: str) -> str:
@@ -48,18 +55,27 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + ELLIPSIS
 
 
+def _first_match(low: str, matched: Sequence[str]) -> int:
+    positions = [p for p in (low.find(t) for t in matched) if p >= 0]
+    return min(positions) if positions else 0
+
+
 def snippet(fact: Fact, matched: Sequence[str], limit: int = SNIPPET_CHARS) -> str:
     """The fact's description and body on one line, redacted, at most ``limit`` characters,
     as a window around the first matched term when it is longer."""
     parts = [p for p in (fact.description.strip(), fact.body.strip()) if p]
     if len(parts) == 2 and parts[1].startswith(parts[0]):
         parts = parts[1:]
-    source = redact_home(_SPACE.sub(" ", " — ".join(parts)).strip())
+    source = " — ".join(parts)
+    if len(source) > 4 * limit:
+        # Only a region around the match is redacted and cut; the margin keeps any home
+        # path cut at the region's edge far outside the final window.
+        pos = _first_match(source.lower(), matched)
+        source = source[max(0, pos - 2 * limit) : pos + 3 * limit]
+    source = redact_home(_one_line(source))
     if len(source) <= limit:
         return source
-    low = source.lower()
-    positions = [p for p in (low.find(t) for t in matched) if p >= 0]
-    pos = min(positions) if positions else 0
+    pos = _first_match(source.lower(), matched)
     start = max(0, pos - limit // 6)
     if start:
         space = source.find(" ", start, start + 30)
@@ -87,29 +103,37 @@ class Entry:
     text: str  # the snippet, redacted but not escaped
 
 
-def render_entry(entry: Entry, text: str | None = None) -> str:
+def entry_head(entry: Entry) -> str:
+    """The entry's header and title lines (escaped); the text line follows."""
     f = entry.fact
-    title = _clip(redact_home(_SPACE.sub(" ", f.display_title).strip()), TITLE_CHARS)
+    title = _clip(redact_home(_one_line(f.display_title)), TITLE_CHARS)
     return (
         f"- ref={esc(f.ref)} id={esc(f.id)} revision={f.revision} scope={f.scope.value} "
         f"type={f.type.value} freshness={entry.freshness.value} score={entry.score:.3f} "
         f'reason="{esc(entry.reason)}"\n'
         f"  title: {esc(title)}\n"
-        f"  text: {esc(entry.text if text is None else text)}\n"
     )
+
+
+def render_entry(entry: Entry, text: str | None = None, head: str | None = None) -> str:
+    head = entry_head(entry) if head is None else head
+    return f"{head}  text: {esc(entry.text if text is None else text)}\n"
 
 
 def fit_entry(entry: Entry, room: int) -> tuple[str, bool] | None:
     """The rendered entry within ``room`` characters, shortening the text by a quarter at a
     time (marked with "…"); None if even an empty text does not fit."""
-    rendered = render_entry(entry)
+    head = entry_head(entry)
+    rendered = render_entry(entry, head=head)
     if len(rendered) <= room:
         return rendered, False
+    if len(head) + len("  text: …\n") > room:
+        return None
     text = entry.text.removesuffix(ELLIPSIS)
     while text:
         cut = max(1, len(text) // 4)
         text = text[: len(text) - cut].rstrip()
-        rendered = render_entry(entry, text + ELLIPSIS)
+        rendered = render_entry(entry, text + ELLIPSIS, head)
         if len(rendered) <= room:
             return rendered, True
     return None

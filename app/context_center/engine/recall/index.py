@@ -42,6 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -228,7 +229,11 @@ class RecallIndex:
     # -- building ----------------------------------------------------------------------------
 
     def build(self, facts: Iterable[Fact]) -> None:
-        """Replace everything with a fresh base built in bulk from ``facts``."""
+        """Replace everything with a fresh base built in bulk from ``facts``.
+
+        Peak memory is about 12 bytes per posting: the flat term ids and frequencies
+        (6 bytes) and the CSR they are counting-sorted into (6 bytes), chunk by chunk.
+        """
         with self._lock:
             self._reset()
             unique: dict[DocKey, Fact] = {}
@@ -237,29 +242,35 @@ class RecallIndex:
             vocab = self._vocab
             setdefault = vocab.setdefault
             tids: array[int] = array("I")
-            docs: array[int] = array("I")
-            tfs: array[int] = array("I")
+            tfs: array[int] = array("H")
+            lens: array[int] = array("I")
             dls: array[int] = array("I")
-            for o, f in enumerate(unique.values()):
+            for f in unique.values():
                 counts = Counter(tokens(index_text(f)))
-                tids.extend([setdefault(t, len(vocab)) for t in counts])
-                docs.extend([o] * len(counts))
-                values = counts.values()
-                tfs.extend(values)
+                tids.fromlist([setdefault(t, len(vocab)) for t in counts])
+                values = list(counts.values())
+                try:
+                    tfs.fromlist(values)
+                except OverflowError:
+                    tfs.fromlist([min(v, TF_MAX) for v in values])
+                lens.append(len(values))
                 dls.append(sum(values))
             self._terms = list(vocab)
             flat = list(unique.values())
             self._facts = list(flat)
             self._digest = [None] * len(flat)
             self._ord = {k: i for i, k in enumerate(unique)}
-            self._set_columns(flat, np.frombuffer(dls, dtype=np.uint32), alive=None)
-            self._set_base(
+            dl = np.frombuffer(dls, dtype=np.uint32)
+            self._set_columns(flat, dl, alive=None)
+            self._b_off, self._b_docs, self._b_tf = _counting_csr(
                 np.frombuffer(tids, dtype=np.uint32),
-                np.frombuffer(docs, dtype=np.uint32),
-                np.frombuffer(tfs, dtype=np.uint32),
+                np.frombuffer(tfs, dtype=np.uint16),
+                np.frombuffer(lens, dtype=np.uint32),
+                len(self._terms),
             )
+            self._d_docs, self._d_tf = {}, {}
             self._n_alive = len(flat)
-            self._total_len = int(np.frombuffer(dls, dtype=np.uint32).sum(dtype=np.int64))
+            self._total_len = int(dl.sum(dtype=np.int64))
             self._base_limit = len(flat)
             self.generation += 1
 
@@ -280,20 +291,6 @@ class RecallIndex:
         self._scope = _Column(np.uint8, scope)
         self._type = _Column(np.uint8, type_)
         self._upd = _Column(np.float64, upd)
-
-    def _set_base(self, tids: np.ndarray, docs: np.ndarray, tfs: np.ndarray) -> None:
-        """CSR from flat (term id, ordinal, tf) triples; ordinals stay ascending per term."""
-        order = np.argsort(tids, kind="stable")
-        self._b_docs = docs[order].astype(np.uint32, copy=False)
-        self._b_tf = np.minimum(tfs[order], TF_MAX).astype(np.uint16)
-        counts = np.bincount(tids, minlength=len(self._terms)) if len(tids) else np.zeros(
-            len(self._terms), dtype=np.int64
-        )
-        off = np.zeros(len(self._terms) + 1, dtype=np.int64)
-        np.cumsum(counts, out=off[1:])
-        self._b_off = off
-        self._d_docs = {}
-        self._d_tf = {}
 
     # -- incremental updates ---------------------------------------------------------------
 
@@ -427,39 +424,67 @@ class RecallIndex:
             return False
 
     def compact(self) -> None:
-        """Fold delta and dead ordinals into a fresh base (renumbers ordinals)."""
+        """Fold delta and dead ordinals into a fresh base (renumbers ordinals, drops unused
+        terms). No re-tokenising; peak extra memory is about one new base (6 bytes/posting)."""
         with self._lock:
             n = self.size
             if self._dead == 0 and n == self._base_limit:
                 return
             alive = self._alive.view().copy()
-            newpos = np.cumsum(alive, dtype=np.int64) - 1
-            parts_t = [np.repeat(np.arange(len(self._b_off) - 1, dtype=np.uint32),
-                                 np.diff(self._b_off))]
-            parts_d = [self._b_docs]
-            parts_f = [self._b_tf]
-            if self._d_docs:
-                tids = list(self._d_docs)
-                lens = [len(self._d_docs[t]) for t in tids]
-                parts_t.append(np.repeat(np.array(tids, dtype=np.uint32), lens))
-                parts_d.append(np.frombuffer(
-                    b"".join(self._d_docs[t].tobytes() for t in tids), dtype=np.uint32))
-                parts_f.append(np.frombuffer(
-                    b"".join(self._d_tf[t].tobytes() for t in tids), dtype=np.uint16))
-            t = np.concatenate(parts_t)
-            d = np.concatenate(parts_d)
-            f = np.concatenate(parts_f)
-            keep = alive[d]
-            t, d, f = t[keep], newpos[d[keep]].astype(np.uint32), f[keep]
-            # Drop terms no live fact uses any more, renumbering term ids.
-            used = np.zeros(len(self._terms), dtype=np.bool_)
-            used[t] = True
-            term_map = np.cumsum(used, dtype=np.int64) - 1
-            self._terms = [self._terms[i] for i in np.flatnonzero(used).tolist()]
+            newpos = (np.cumsum(alive, dtype=np.int64) - 1).astype(np.uint32)
+            v = len(self._terms)
+            off, b_docs, b_tf = self._b_off, self._b_docs, self._b_tf
+            # Delta postings, flat and grouped by term (ascending ordinals within a term).
+            d_tids = sorted(self._d_docs)
+            d_lens = np.array([len(self._d_docs[t]) for t in d_tids], dtype=np.int64)
+            d_t = np.repeat(np.array(d_tids, dtype=np.int64), d_lens)
+            d_d = np.frombuffer(b"".join(self._d_docs[t].tobytes() for t in d_tids),
+                                dtype=np.uint32)
+            d_f = np.frombuffer(b"".join(self._d_tf[t].tobytes() for t in d_tids),
+                                dtype=np.uint16)
+            d_keep = alive[d_d] if len(d_d) else np.zeros(0, dtype=np.bool_)
+            d_t, d_d, d_f = d_t[d_keep], d_d[d_keep], d_f[d_keep]
+            d_counts = np.bincount(d_t, minlength=v) if len(d_t) else np.zeros(v, np.int64)
+            # Live base postings per term, chunk by chunk.
+            kept = np.zeros(v, dtype=np.int64)
+            for s, e in _chunks(len(b_docs)):
+                t_c = np.searchsorted(off, np.arange(s, e), side="right") - 1
+                kept += np.bincount(t_c[alive[b_docs[s:e]]], minlength=v)
+            counts = kept + d_counts
+            used = counts > 0
+            new_off_full = np.zeros(v + 1, dtype=np.int64)
+            np.cumsum(counts, out=new_off_full[1:])  # unused terms take no room
+            total = int(new_off_full[-1])
+            new_docs = np.empty(total, dtype=np.uint32)
+            new_tf = np.empty(total, dtype=np.uint16)
+            # A live base posting goes to (its rank among live base postings) + shift[term].
+            kept_before = np.zeros(v, dtype=np.int64)
+            np.cumsum(kept[:-1], out=kept_before[1:])
+            shift = new_off_full[:-1] - kept_before
+            g = 0
+            for s, e in _chunks(len(b_docs)):
+                keep_c = alive[b_docs[s:e]]
+                t_c = (np.searchsorted(off, np.arange(s, e), side="right") - 1)[keep_c]
+                pos = np.arange(g, g + len(t_c), dtype=np.int64) + shift[t_c]
+                new_docs[pos] = newpos[b_docs[s:e][keep_c]]
+                new_tf[pos] = b_tf[s:e][keep_c]
+                g += len(t_c)
+            if len(d_t):
+                starts = np.zeros(v + 1, dtype=np.int64)
+                np.cumsum(d_counts, out=starts[1:])
+                rank = np.arange(len(d_t), dtype=np.int64) - starts[d_t]
+                pos = new_off_full[d_t] + kept[d_t] + rank
+                new_docs[pos] = newpos[d_d]
+                new_tf[pos] = d_f
+            keep_terms = np.flatnonzero(used)
+            self._terms = [self._terms[i] for i in keep_terms.tolist()]
             self._vocab = {term: i for i, term in enumerate(self._terms)}
-            t = term_map[t].astype(np.uint32)
+            b_off = np.zeros(len(keep_terms) + 1, dtype=np.int64)
+            np.cumsum(counts[keep_terms], out=b_off[1:])
+            self._b_off, self._b_docs, self._b_tf = b_off, new_docs, new_tf
+            self._d_docs, self._d_tf = {}, {}
             facts: list[Fact | None] = [x for x in self._facts if x is not None]
-            digests = [g for x, g in zip(self._facts, self._digest, strict=True) if x is not None]
+            digests = [g_ for x, g_ in zip(self._facts, self._digest, strict=True) if x is not None]
             dl = self._dl.view()[alive]
             cols = (self._scope.view()[alive], self._type.view()[alive], self._upd.view()[alive])
             self._facts = facts
@@ -470,7 +495,6 @@ class RecallIndex:
             self._scope = _Column(np.uint8, cols[0])
             self._type = _Column(np.uint8, cols[1])
             self._upd = _Column(np.float64, cols[2])
-            self._set_base(t, d, f)
             self._base_limit = len(facts)
             self._dead = 0
 
@@ -578,7 +602,10 @@ class RecallIndex:
             }
             buf = io.BytesIO()
             np.savez(buf, **arrays)  # type: ignore[arg-type]
-            atomic.write_bytes(path, buf.getvalue())
+            del arrays
+            # getbuffer() avoids a second in-memory copy of a cache that may be 40+ MB;
+            # atomic.write_bytes only needs a buffer it can memoryview and slice.
+            atomic.write_bytes(path, cast(bytes, buf.getbuffer()))
             self.saved_generation = self.generation
 
     def load(self, path: Path, facts: Sequence[Fact], *, min_reuse: float = 0.5) -> SyncStats | None:
@@ -641,6 +668,52 @@ class RecallIndex:
             self._last_synced = facts
             return SyncStats(added=added, removed=self._dead, unchanged=len(reused),
                              from_cache=True)
+
+
+CHUNK = 1 << 20
+
+
+def _chunks(total: int) -> Iterable[tuple[int, int]]:
+    size = CHUNK
+    for s in range(0, total, size):
+        yield s, min(total, s + size)
+
+
+def _counting_csr(
+    tids: np.ndarray, tfs: np.ndarray, lens: np.ndarray, v: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR (offsets, ordinals, tfs) from doc-major flat postings: document ``d`` owns the
+    next ``lens[d]`` entries of ``tids``/``tfs``. A counting sort, one chunk of documents
+    at a time, so temporaries stay small; ordinals come out ascending within each term."""
+    total = len(tids)
+    df = np.bincount(tids, minlength=v) if total else np.zeros(v, dtype=np.int64)
+    off = np.zeros(v + 1, dtype=np.int64)
+    np.cumsum(df, out=off[1:])
+    docs = np.empty(total, dtype=np.uint32)
+    out_tf = np.empty(total, dtype=np.uint16)
+    fill = off[:-1].copy()
+    doc_end = np.cumsum(lens, dtype=np.int64)
+    d0 = 0
+    n = len(lens)
+    while d0 < n:
+        p0 = int(doc_end[d0 - 1]) if d0 else 0
+        d1 = int(np.searchsorted(doc_end, p0 + CHUNK, side="right"))
+        d1 = max(d1, d0 + 1)
+        p1 = int(doc_end[d1 - 1])
+        t_c = tids[p0:p1]
+        order = np.argsort(t_c, kind="stable")
+        ts = t_c[order]
+        idx = np.arange(len(ts), dtype=np.int64)
+        first = np.ones(len(ts), dtype=np.bool_)
+        first[1:] = ts[1:] != ts[:-1]
+        run_start = np.maximum.accumulate(np.where(first, idx, 0))
+        pos = fill[ts] + (idx - run_start)
+        d_c = np.repeat(np.arange(d0, d1, dtype=np.uint32), lens[d0:d1])
+        docs[pos] = d_c[order]
+        out_tf[pos] = tfs[p0:p1][order]
+        fill += np.bincount(t_c, minlength=v)
+        d0 = d1
+    return off, docs, out_tf
 
 
 def _read_cache(path: Path) -> tuple[list[str], list[DocKey], np.ndarray, np.ndarray,

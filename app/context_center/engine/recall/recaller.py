@@ -52,7 +52,7 @@ from context_center.engine.recall.trace import (
 
 CACHE_FILE = "recall-index.npz"
 # Per-fact suppressions listed in a trace (the rest are counted in ``suppressed_more``).
-LIST_CAP = 20
+LIST_CAP = 10
 # Save the cache once this many changes (or this share of the facts) are not yet saved.
 SAVE_AFTER_CHANGES = 64
 SAVE_AFTER_SHARE = 0.01
@@ -316,7 +316,9 @@ class Recaller:
         s = _adjusted(sc.scores[cand], scope[cand], type_[cand], upd[cand], now)
 
         c_scope, c_type = scope[cand], type_[cand]
-        guidance = (c_scope == _GLOBAL) & np.isin(c_type, _GUIDANCE_TYPES)
+        guidance = (c_scope == _GLOBAL) & (
+            (c_type == _GUIDANCE_TYPES[0]) | (c_type == _GUIDANCE_TYPES[1])
+        )
         override_ords = [
             o for c in conflicts if (o := idx.ordinal(Scope.GLOBAL, c.global_id)) is not None
         ]

@@ -144,7 +144,10 @@ def _identifier_like(raw: str) -> bool:
         return False
     if raw.isdigit():
         return len(raw) >= 3  # "10", "42" are everyday numbers; "6928", "2024" are not
-    return any(ch.isdigit() for ch in raw) or "_" in raw or any(ch.isupper() for ch in raw[1:])
+    if not raw.isalpha():  # a word run that is not all letters has a digit or "_"
+        return True
+    tail = raw[1:]
+    return tail != tail.lower()  # an inner capital
 
 
 @dataclass(frozen=True, slots=True)
