@@ -85,6 +85,7 @@ def _changed(fact, i: int):  # type: ignore[no-untyped-def]
 
 def worker_engine(n: int, work: Path, repeat: int) -> dict[str, object]:
     from bench.corpus import QUERIES, generate_list
+
     from context_center.engine.paths import Layout
     from context_center.engine.recall import Recaller
 
@@ -130,6 +131,7 @@ def worker_engine(n: int, work: Path, repeat: int) -> dict[str, object]:
 
 def cold_engine(n: int, work: Path) -> dict[str, object]:
     from bench.corpus import QUERIES, generate_list
+
     from context_center.engine.paths import Layout
     from context_center.engine.recall import Recaller
 
@@ -178,6 +180,7 @@ def _fts_connect(path: Path):  # type: ignore[no-untyped-def]
 
 def worker_fts5(n: int, work: Path, repeat: int) -> dict[str, object]:
     from bench.corpus import QUERIES, generate_list
+
     from context_center.engine.recall import tokens
     from context_center.engine.recall.index import index_text
 
@@ -247,9 +250,9 @@ def cold_fts5(n: int, work: Path) -> dict[str, object]:
 
 def worker_bm25okapi(n: int, work: Path, repeat: int) -> dict[str, object]:
     import numpy as np
+    from bench.corpus import QUERIES, generate_list
     from rank_bm25 import BM25Okapi
 
-    from bench.corpus import QUERIES, generate_list
     from context_center.engine.recall import tokens
     from context_center.engine.recall.index import index_text
 
