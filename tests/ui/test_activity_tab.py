@@ -88,13 +88,14 @@ def test_last_trace_is_shown_with_hits_and_suppressions(
 
     hits = last.hits_model
     assert hits.rowCount() == 1
-    assert [hits.index(0, c).data() for c in (0, 3, 4)] == [
+    assert [hits.index(0, c).data() for c in (0, 2, 3)] == [
         "project/auth-handler.md",
         "fresh",
         "1",
     ]
-    assert hits.index(0, 2).data() == f"{saved.selected[0].score:.3f}"
-    assert hits.index(0, 5).data().startswith("matched ")
+    assert hits.index(0, 1).data() == f"{saved.selected[0].score:.3f}"
+    assert hits.index(0, 4).data().startswith("matched ")
+    assert "AuthHandler retries" in hits.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
     sup = last.suppressions_model
     reasons = [r.reason for r in sup.rows]
     assert Reason.PROJECT_OVERRIDE in reasons

@@ -46,22 +46,29 @@ def _latest(c: MemoryCandidate | SkillCandidate) -> str:
     return max(times) if times else ""
 
 
+def candidate_tooltip(c: MemoryCandidate | SkillCandidate) -> str:
+    latest = _latest(c)[:16].replace("T", " ")
+    return f"{candidate_title(c)}\n{c.description}\nLast said: {latest or 'unknown'}"
+
+
 class CandidatesModel(RowTableModel):
     """Memory and skill candidates, one row each (``ROW_ROLE`` gives the candidate)."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(
             [
-                Column("Kind", candidate_kind),
-                Column("Suggestion", candidate_title, tooltip=lambda c: c.description),
-                Column("Type · scope", candidate_detail),
+                Column("Suggestion", candidate_title, tooltip=candidate_tooltip),
+                Column(
+                    "Kind",
+                    lambda c: f"{candidate_kind(c)} · {candidate_detail(c)}",
+                    sort_key=lambda c: (candidate_kind(c), candidate_detail(c)),
+                ),
                 Column(
                     "Evidence",
                     candidate_evidence,
                     sort_key=lambda c: len(c.evidence),
                     header_tip="How many of your turns, in how many sessions, support it",
                 ),
-                Column("Last said", lambda c: _latest(c)[:16].replace("T", " "), sort_key=_latest),
             ],
             parent,
         )
@@ -100,6 +107,7 @@ class SourceCountsModel(RowTableModel):
                     colour=lambda s: "#a15c00" if s.malformed else None,
                     header_tip="Malformed lines that were skipped (never fatal)",
                 ),
+                Column("Note", lambda s: s.note, tooltip=lambda s: f"{s.note}\n{s.root}".strip()),
             ],
             parent,
         )

@@ -10,14 +10,18 @@ from context_center.ui.models.row_table import Column, RowTableModel
 FRESHNESS_COLOURS = {"fresh": "#1e7d32", "current": None, "stale": "#a15c00"}
 
 
+def _hit_tooltip(h: SelectedFact) -> str:
+    shortened = "\nshortened to fit the budget" if h.shortened else ""
+    return f"{h.title}\n{h.ref}\n{h.id}{shortened}"
+
+
 class HitsModel(RowTableModel):
     """The facts a recall put into the block, best first (``ROW_ROLE`` gives the SelectedFact)."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(
             [
-                Column("Fact", lambda h: h.ref, tooltip=lambda h: f"{h.ref}\n{h.id}"),
-                Column("Title", lambda h: h.title + (" (shortened)" if h.shortened else "")),
+                Column("Fact", lambda h: h.ref, tooltip=_hit_tooltip),
                 Column(
                     "Score", lambda h: f"{h.score:.3f}", sort_key=lambda h: h.score, numeric=True
                 ),

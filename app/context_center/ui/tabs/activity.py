@@ -117,7 +117,7 @@ class TraceView(QWidget):
         self.query.setFont(font)
         self.outcome = _label(name="traceOutcome")
         self.hits_model = HitsModel(self)
-        self.hits = _table(self.hits_model, "hitsTable", 1)
+        self.hits = _table(self.hits_model, "hitsTable", 4)
         self.suppressions_model = SuppressionsModel(self)
         self.suppressions = _table(self.suppressions_model, "suppressionsTable", 1)
         self.more = _label(name="suppressedMore")
@@ -143,6 +143,8 @@ class TraceView(QWidget):
         self.parts.addWidget(part(_section("Recalled"), self.hits))
         self.parts.addWidget(part(_section("Left out, and why"), self.suppressions, self.more))
         self.parts.addWidget(part(_section("What the model sees"), self.block))
+        for i, stretch in enumerate((2, 2, 3)):
+            self.parts.setStretchFactor(i, stretch)
 
         self.empty = _label(name="traceEmpty")
         layout = QVBoxLayout(self)

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QTableView,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -58,6 +57,7 @@ from context_center.ui.models.suggestion_models import (
     SourceCountsModel,
 )
 from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.markdown_view import SafeBrowser
 
 Candidate = MemoryCandidate | SkillCandidate
 
@@ -169,10 +169,8 @@ class CandidateEditor(QWidget):
         self.form.addRow("Steps", self.steps_edit)
         self.form.addRow("Writes", self.target)
 
-        self.evidence = QTextBrowser()
+        self.evidence = SafeBrowser()  # escaped HTML; no link is followed, nothing is loaded
         self.evidence.setObjectName("candEvidence")
-        self.evidence.setOpenLinks(False)
-        self.evidence.setOpenExternalLinks(False)
         self.evidence.setMinimumHeight(90)
 
         layout = QVBoxLayout(self)
@@ -183,6 +181,9 @@ class CandidateEditor(QWidget):
         layout.addLayout(self.form, 3)
         evidence_title = QLabel("Evidence: your own words")
         evidence_title.setObjectName("sectionTitle")
+        bold = evidence_title.font()
+        bold.setBold(True)
+        evidence_title.setFont(bold)
         layout.addWidget(evidence_title)
         layout.addWidget(self.evidence, 2)
 
@@ -336,7 +337,8 @@ class SuggestionsTab(Tab):
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setMinimumWidth(320)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_changed)
 
         self.editor = CandidateEditor()
@@ -381,6 +383,7 @@ class SuggestionsTab(Tab):
         splitter.addWidget(self.stack)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
+        splitter.setSizes([480, 720])
 
         # sources
         self.sources_model = SourceCountsModel(self)
