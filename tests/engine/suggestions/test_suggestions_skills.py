@@ -34,6 +34,10 @@ def test_english_and_chinese_requests_share_one_workflow() -> None:
     assert [s.text for s in split_steps("1. build\n2. deploy to staging\n3. notify the team")] == [
         "build", "deploy to staging", "notify the team",
     ]
+    assert [sorted(s.key) for s in split_steps("先测试再提交")] == [["test"], ["commit"]]
+    assert [s.text for s in split_steps("Run tests then fix lint and then commit")] == [
+        "Run tests", "fix lint", "commit",
+    ]
     assert split_steps("fix the flaky test") == []  # one step is not a workflow
     assert split_steps("再次运行测试") == []  # 再次 ("again") is not a sequence
 

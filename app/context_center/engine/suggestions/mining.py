@@ -36,7 +36,9 @@ SKILL_MIN_TURNS = 3
 SKILL_MIN_SESSIONS = 2
 SKILL_MIN_STEPS = 2
 SKILL_MAX_STEPS = 8
+SKILL_MIN_CHARS = 5  # "先测试再提交" is a whole workflow in six characters
 MAX_QUOTES = 3
+WORDING_SAMPLE = 50  # the step wording is the most common among this many newest requests
 SHORT_NAME_MAX = 48
 
 EPOCH = datetime.min.replace(tzinfo=UTC)
@@ -337,12 +339,14 @@ def step_concepts(text: str) -> list[str]:
     return names
 
 
+# Connectors between steps; the punctuation around them is split off and stripped later.
 _STEP_SPLIT_RE = _rx(
-    r"(?:,|，|;|；|。|\.\s|\n)?\s*(?:\band then\b|\bthen\b|\bafter that\b|\bafterwards\b|\bnext\b|"
-    r"\bfinally\b|\blastly\b|\band finally\b|然后|接着|之后|随后|再(?!次)|最后|→|->|=>)\s*"
-    r"|\s*(?:^|\n)\s*\d+[.)、]\s*",
-    re.IGNORECASE,
+    r"\bthen\b|\bafter that\b|\bafterwards\b|\bnext\b|\bfinally\b|\blastly\b|"
+    r"然后|接着|之后|随后|再(?!次)|最后|→|->|=>"
 )
+_STEP_TAIL_RE = _rx(r"\s*(?:\band\b|\bor\b|\balso\b|和|并且|并|还有)\s*$")
+_NUMBERED_SPLIT_RE = re.compile(r"(?:^|\n)\s*\d+[.)、]\s*")
+_CLAUSE_SPLIT_RE = re.compile(r"[,，;；。\n]\s*|\.\s+")
 _STEP_LEAD_RE = _rx(
     r"^(?:(?:please|first(?:ly)?|and|also|now|can you|could you)\b|请|首先|先|第一步|帮我|麻烦)\s*[,，:：]?\s*",
     re.IGNORECASE,
@@ -399,7 +403,7 @@ def _step(text: str) -> Step | None:
         if new == cleaned:
             break
         cleaned = new
-    cleaned = cleaned.strip(" ,，.。;；:：、!！")
+    cleaned = _STEP_TAIL_RE.sub("", cleaned).strip(" ,，.。;；:：、!！")
     if not cleaned:
         return None
     concepts = step_concepts(cleaned)
@@ -417,7 +421,7 @@ def _step(text: str) -> Step | None:
 def split_steps(text: str) -> list[Step]:
     """The steps of a multi-step request, or [] when the turn is not one."""
     flat = text.strip()
-    if not MIN_TURN_CHARS <= len(flat) <= MAX_TURN_CHARS * 2:
+    if not SKILL_MIN_CHARS <= len(flat) <= MAX_TURN_CHARS * 2:
         return []
     low = flat.lower()
     if not any(hint in low for hint in _SEQUENCE_HINTS) and not _NUMBERED_RE.search(flat):
@@ -425,11 +429,11 @@ def split_steps(text: str) -> list[Step]:
     if not _SEQUENCE_HINT_RE.search(flat):
         return []
     pieces = _STEP_SPLIT_RE.split(flat)
+    if _NUMBERED_RE.search(flat):
+        pieces = [part for piece in pieces for part in _NUMBERED_SPLIT_RE.split(piece)]
     steps: list[Step] = []
     for piece in pieces:
-        if piece is None:
-            continue
-        for part in re.split(r"[,，;；。]\s*|\.\s+", piece):
+        for part in _CLAUSE_SPLIT_RE.split(piece):
             step = _step(part)
             if step is not None and (not steps or steps[-1].key != step.key):
                 steps.append(step)
@@ -480,12 +484,12 @@ def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
         sig_text = " > ".join("+".join(sorted(key)) for key in signature)
         newest_turn, newest_steps = items[0]
         name = _skill_name(newest_steps, sig_text)
-        steps = _usual_wording(items)
-        chain = " → ".join(steps)
+        wording = _usual_wording(items)
+        chain = " → ".join(wording)
         description = (
             f"Workflow asked for repeatedly in this workspace: {chain}"
             if len(chain) <= 160
-            else f"A {len(steps)}-step workflow asked for repeatedly, starting with: {steps[0]}"
+            else f"A {len(wording)}-step workflow asked for repeatedly, starting with: {wording[0]}"
         )
         drafts.append(
             SkillDraft(
@@ -493,7 +497,7 @@ def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
                 key=sig_text,
                 name=name,
                 description=description,
-                steps=steps,
+                steps=wording,
                 evidence=_spread_evidence([t for t, _ in items], MAX_QUOTES + 1),
                 turns=len(items),
                 sessions=len(sessions),
@@ -508,7 +512,7 @@ def _usual_wording(items: list[tuple[UserTurn, list[Step]]]) -> tuple[str, ...]:
     """The step texts of the most common wording in the group (newest wins a tie)."""
     counts: dict[tuple[str, ...], int] = {}
     first_seen: dict[tuple[str, ...], int] = {}
-    for rank, (_, steps) in enumerate(items):  # items are newest first
+    for rank, (_, steps) in enumerate(items[:WORDING_SAMPLE]):  # items are newest first
         wording = tuple(_sentence(step.text) for step in steps)
         counts[wording] = counts.get(wording, 0) + 1
         first_seen.setdefault(wording, rank)
@@ -518,13 +522,21 @@ def _usual_wording(items: list[tuple[UserTurn, list[Step]]]) -> tuple[str, ...]:
 def _spread_evidence(turns: list[UserTurn], limit: int) -> tuple[Evidence, ...]:
     """Newest turn of each session first (so the evidence shows the repetition), then the rest."""
     chosen: list[UserTurn] = []
+    picked: set[int] = set()
     seen: set[tuple[str, str]] = set()
-    for turn in turns:
+    for i, turn in enumerate(turns):
+        if len(chosen) >= limit:
+            break
         if (turn.source, turn.session) not in seen:
             seen.add((turn.source, turn.session))
             chosen.append(turn)
-    chosen += [t for t in turns if t not in chosen]
-    chosen = sorted(chosen[:limit], key=_sort_time, reverse=True)
+            picked.add(i)
+    for i, turn in enumerate(turns):
+        if len(chosen) >= limit:
+            break
+        if i not in picked:
+            chosen.append(turn)
+    chosen.sort(key=_sort_time, reverse=True)
     return tuple(Evidence(t.source, t.session, t.time, one_line(t.text)) for t in chosen)
 
 

@@ -154,9 +154,12 @@ class ScanResult(BaseModel):
         return {s.source: s.malformed for s in self.sources}
 
     def candidate(self, candidate_id: str) -> MemoryCandidate | SkillCandidate | None:
-        for item in [*self.memories, *self.skills]:
-            if item.id == candidate_id:
-                return item
+        for memory in self.memories:
+            if memory.id == candidate_id:
+                return memory
+        for skill in self.skills:
+            if skill.id == candidate_id:
+                return skill
         return None
 
     def public_dict(self) -> dict[str, Any]:
@@ -496,7 +499,7 @@ def scan(
 
 
 def _count(report: SourceReport) -> SourceCount:
-    return SourceCount(**report.public_dict())  # type: ignore[arg-type]
+    return SourceCount.model_validate(report.public_dict())
 
 
 # ---------------------------------------------------------------- accept / dismiss

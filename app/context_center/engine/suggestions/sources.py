@@ -355,10 +355,8 @@ def _claude_text(content: object) -> str | None:
     return "\n".join(parts)
 
 
-_CLAUDE_TELLS = (b'"type":"user"', b'"type": "user"')
-_CODEX_TELLS = (
-    b'"role":"user"', b'"role": "user"', b'"user_message"', b'"session_meta"', b'"turn_context"',
-)  # fmt: skip
+_CLAUDE_TELL_RE = re.compile(rb'"type": ?"user"')
+_CODEX_TELL_RE = re.compile(rb'"role": ?"user"|"user_message"|"session_meta"|"turn_context"')
 
 
 def _whole_object(raw: bytes) -> bool:
@@ -376,7 +374,7 @@ def read_claude_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn
         if not _whole_object(raw):
             malformed += 1
             continue
-        if _CLAUDE_TELLS[0] not in raw and _CLAUDE_TELLS[1] not in raw:
+        if _CLAUDE_TELL_RE.search(raw) is None:
             continue
         try:
             entry = json.loads(raw)
@@ -468,6 +466,28 @@ def _codex_message_text(content: object) -> str | None:
     return "\n".join(parts)
 
 
+def _read_codex_lines(path: Path, match: WorkspaceMatcher) -> list[bytes] | None:
+    """The file's lines, or None when it cannot be read or its first line (``session_meta``)
+    names another workspace: rollouts of every workspace share one tree, so most files are
+    rejected after one line."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.readline()
+            try:
+                meta = json.loads(head)
+            except (ValueError, UnicodeDecodeError):
+                meta = None
+            if isinstance(meta, dict) and meta.get("type") == "session_meta":
+                payload = meta.get("payload")
+                cwd = payload.get("cwd") if isinstance(payload, dict) else None
+                if isinstance(cwd, str) and not match(cwd):
+                    return None
+            data = head + handle.read()
+    except OSError:
+        return None
+    return [line for line in (raw.strip() for raw in data.splitlines()) if line]
+
+
 def read_codex_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn], int, bool]:
     """(turns, malformed lines, whether the file belongs to the workspace at all)."""
     malformed = 0
@@ -476,7 +496,7 @@ def read_codex_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn]
     ours = False
     items: list[tuple[datetime | None, str, str]] = []  # response_item user messages
     events: list[tuple[datetime | None, str, str]] = []  # event_msg user_message
-    lines = _read_lines(path)
+    lines = _read_codex_lines(path, match)
     if lines is None:
         return [], 0, False
     first = True
@@ -484,7 +504,7 @@ def read_codex_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn]
         if not _whole_object(raw):
             malformed += 1
             continue
-        if not any(tell in raw for tell in _CODEX_TELLS):
+        if _CODEX_TELL_RE.search(raw) is None:
             continue
         try:
             line = json.loads(raw)
