@@ -588,5 +588,8 @@ def assess(
             reasons=decision.reasons,
         )
         decision = decision.model_copy(update={"pending_id": record.id})
-    queue.audit_gate(decision, workspace=memory.layout.workspace)
+    try:
+        queue.audit_gate(decision, workspace=memory.layout.workspace)
+    except (EngineError, OSError) as exc:  # the outcome stands; a missing audit line is logged
+        log.warning("could not record the gate's %s outcome in the audit log: %s", decision.outcome.value, exc)
     return decision
