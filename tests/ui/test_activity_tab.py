@@ -162,3 +162,23 @@ def test_try_with_an_empty_message_asks_for_one(qtbot, ctx) -> None:  # type: ig
     assert tab.tried.trace is None
     assert tab.tried.empty.text() == "Type a message first."
     assert tab.try_button.isEnabled()
+
+
+def test_try_sees_facts_saved_by_another_process(qtbot, ctx, facts, home, workspace) -> None:  # type: ignore[no-untyped-def]
+    tab = shown(qtbot, ctx)
+    tab.message.setText("which kubernetes namespace for staging")
+    qtbot.mouseClick(tab.try_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, ctx)
+    assert tab.tried.trace is not None and tab.tried.hits_model.rowCount() == 0
+
+    other = Engine(home=home, workspace=workspace)  # another process's engine
+    other.memory.create(
+        name="staging-namespace",
+        title="Staging namespace",
+        type=FactType.PROJECT,
+        body="Staging runs in the kubernetes namespace shop-staging.",
+    )
+    ctx.changed({FACTS}, None)  # the watcher's report
+    qtbot.mouseClick(tab.try_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, ctx)
+    assert [h.ref for h in tab.tried.hits_model.rows] == ["project/staging-namespace.md"]

@@ -336,10 +336,14 @@ def test_untrusted_content_is_shown_as_text(qtbot, ctx, engine) -> None:  # type
 
 
 def test_a_write_queued_by_another_process_appears(qtbot, ctx, engine, home, workspace, cli_env) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui.watcher import ChangeWatcher
+
     tab = inbox(qtbot, ctx, show=False)  # hidden: the badge must follow anyway
     counts: list[int] = []
     tab.sig_pending_count.connect(counts.append)
     assert tab.pending_count == 0
+    watcher = ChangeWatcher(ctx, poll_ms=100, debounce_ms=50)  # the window's own watcher
+    watcher.start()
 
     request = {
         "name": "global-style",
@@ -365,8 +369,9 @@ def test_a_write_queued_by_another_process_appears(qtbot, ctx, engine, home, wor
     assert done.returncode == 0, done.stderr
     pending_id = json.loads(done.stdout)["pending_id"]
 
-    ctx.changed({APPROVALS}, None)  # what the window's file watcher says for approvals/
     qtbot.waitUntil(lambda: counts == [1], timeout=5000)
+    watcher.stop()
+    assert any(APPROVALS in flags for flags in watcher.emitted)
     assert [r.id for r in tab.model.rows] == [pending_id]
     assert tab.model.index(0, 1).data() == "codex"
     assert tab.model.index(0, 5).data() == "global · feedback"

@@ -224,6 +224,7 @@ class ApprovalDialog(QDialog):
         record = review.record
         self.editing = False
         self.conflicted = False
+        self.working = False
         self.setWindowTitle(f"Review: {OPERATION_LABELS[record.operation]} {target_label(record)}")
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.resize(900, 720)
@@ -452,6 +453,8 @@ class ApprovalDialog(QDialog):
         self.conflict_banner.show()
 
     def set_working(self, working: bool) -> None:
+        self.working = working
+        self.close_button.setEnabled(not working)
         self.approve_button.setEnabled(not working)
         self.reject_button.setEnabled(not working)
         self.edit_button.setEnabled(not working and not self.editing)
@@ -544,6 +547,11 @@ class ApprovalDialog(QDialog):
         self.edit_button.setEnabled(False)
         self.approve_button.setText("Approve edited")
         self.edit_body.setFocus()
+
+    def reject(self) -> None:
+        """Close without deciding (Close, Escape); not while a decision is being applied."""
+        if not self.working:
+            super().reject()
 
     def _on_approve(self) -> None:
         self._refresh_timer.stop()

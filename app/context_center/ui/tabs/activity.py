@@ -31,7 +31,7 @@ from qasync import asyncSlot
 
 from context_center.engine.facade import Engine
 from context_center.engine.recall import Recaller, RecallTrace, load_trace
-from context_center.ui.context import TRACE, WORKSPACE, busy
+from context_center.ui.context import FACTS, TRACE, WORKSPACE, busy
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.tabs.base import Tab
 
@@ -42,9 +42,10 @@ def load_last_trace(engine: Engine) -> RecallTrace | None:
     return load_trace(engine.layout)
 
 
-def try_recall(recaller: Recaller, engine: Engine, message: str) -> RecallTrace:
-    """What recall would inject for ``message`` now; the persisted trace is left alone."""
-    view = engine.memory.view()
+def try_recall(recaller: Recaller, engine: Engine, message: str, reload: bool) -> RecallTrace:
+    """What recall would inject for ``message`` now; the persisted trace is left alone.
+    ``reload`` re-reads the stores first (facts changed since the last try)."""
+    view = engine.memory.load() if reload else engine.memory.view()
     return recaller.recall(message, view.facts, view.conflicts, persist=False).trace
 
 
@@ -193,6 +194,8 @@ class ActivityTab(Tab):
         self.setObjectName("activityTab")
         self._recaller: Recaller | None = None
         self._recaller_engine: Engine | None = None
+        self._facts_changed = True
+        ctx.sig_changed.connect(self._on_any_change)
 
         self.last = TraceView(name="lastTrace")
         self.reload_button = QPushButton("Reload")
@@ -271,6 +274,10 @@ class ActivityTab(Tab):
 
     # -- trying a message -------------------------------------------------------------------
 
+    def _on_any_change(self, flags: frozenset[str], source: object | None) -> None:
+        if flags & {FACTS, WORKSPACE}:
+            self._facts_changed = True
+
     def recaller(self) -> Recaller:
         """One recaller per engine, kept so its index is reused across tries."""
         engine = self.ctx.engine
@@ -286,6 +293,13 @@ class ActivityTab(Tab):
         if not message:
             self.tried.set_trace(None, "Type a message first.")
             return
-        trace = await self.ctx.run(try_recall, self.recaller(), self.ctx.engine, message)
+        reload, self._facts_changed = self._facts_changed, False
+        try:
+            trace = await self.ctx.run(
+                try_recall, self.recaller(), self.ctx.engine, message, reload
+            )
+        except BaseException:
+            self._facts_changed = self._facts_changed or reload
+            raise
         self.tried.set_trace(trace, "")
         self.ctx.status(trace.summary())

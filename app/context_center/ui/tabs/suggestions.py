@@ -66,7 +66,7 @@ Candidate = MemoryCandidate | SkillCandidate
 
 def scan_workspace(engine: Engine) -> ScanResult:
     """Scan this workspace's user turns, deduplicated against its facts and instructions."""
-    facts = engine.memory.view().facts
+    facts = engine.memory.load().facts  # fresh: another process may have saved facts
     try:
         resolution = resolve_instructions(engine.home, engine.workspace, engine.workspace)
         bodies = [doc.body for doc in resolution.documents]
