@@ -22,8 +22,9 @@ in one fact is 0), negative when a term is in more than half of the facts (it th
 such idfs with ``epsilon * average idf``, which is itself ~0 or negative in small stores).
 Conservative recall must still work on a store of two facts, so it is not used for ranking.
 
-The on-disk cache (``recall-index.npz``, ``numpy.savez``, loaded with ``allow_pickle=False``)
-stores the base plus, per fact, its (scope, id), revision, updated_at and a blake2b digest of
+The on-disk cache (``recall-index.cache``: a magic, a JSON header and 64-byte aligned raw
+little-endian arrays; no pickle, no object dtypes; read back with one ``numpy.fromfile`` and
+zero-copy views) stores the base plus, per fact, its (scope, id), revision, updated_at and a blake2b digest of
 the indexed text. A restarted process reuses the postings of every fact whose key and digest
 still match and tokenises only the rest. The cache is derived data: a missing, unreadable or
 mismatched file is ignored and rebuilt.
@@ -32,7 +33,6 @@ mismatched file is ignored and rebuilt.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import math
 import threading
@@ -580,15 +580,8 @@ class RecallIndex:
                 if g is None:
                     g = self._digest[i] = content_digest(f)
                 digests.append(g)
-            meta = {
-                "format": CACHE_FORMAT,
-                "tokenizer": TOKENIZER_VERSION,
-                "docs": len(facts),
-                "terms": len(self._terms),
-            }
             keys = "\n".join(f"{f.scope.value}:{f.id}" for f in facts)
-            arrays = {
-                "meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+            arrays: dict[str, np.ndarray] = {
                 "vocab": np.frombuffer("\n".join(self._terms).encode("utf-8", "surrogatepass"),
                                        dtype=np.uint8),
                 "keys": np.frombuffer(keys.encode("utf-8"), dtype=np.uint8),
@@ -600,12 +593,11 @@ class RecallIndex:
                 "docs": self._b_docs,
                 "tfs": self._b_tf,
             }
-            buf = io.BytesIO()
-            np.savez(buf, **arrays)  # type: ignore[arg-type]
+            data = _pack_cache(arrays)
             del arrays
-            # getbuffer() avoids a second in-memory copy of a cache that may be 40+ MB;
-            # atomic.write_bytes only needs a buffer it can memoryview and slice.
-            atomic.write_bytes(path, cast(bytes, buf.getbuffer()))
+            # atomic.write_bytes only needs a buffer it can memoryview and slice; passing the
+            # view avoids another copy of a cache that can be tens of megabytes.
+            atomic.write_bytes(path, cast(bytes, memoryview(data)))
             self.saved_generation = self.generation
 
     def load(self, path: Path, facts: Sequence[Fact], *, min_reuse: float = 0.5) -> SyncStats | None:
@@ -670,7 +662,7 @@ class RecallIndex:
                              from_cache=True)
 
 
-CHUNK = 1 << 20
+CHUNK = 1 << 18
 
 
 def _chunks(total: int) -> Iterable[tuple[int, int]]:
@@ -716,35 +708,94 @@ def _counting_csr(
     return off, docs, out_tf
 
 
+CACHE_MAGIC = b"CCRECALL"
+_ALIGN = 64
+_DTYPES = {"<u1", "<u2", "<u4", "<i8", "|u1", "|b1"}
+
+
+def _pack_cache(arrays: dict[str, np.ndarray]) -> bytearray:
+    """``CCRECALL`` + header length (uint64 LE) + JSON header + 64-byte aligned raw arrays.
+
+    Plain numbers only (no pickle, no object dtypes); one buffer, filled in place."""
+    sections: dict[str, dict[str, object]] = {}
+    pos = 0
+    for name, arr in arrays.items():
+        sections[name] = {"dtype": arr.dtype.str, "shape": list(arr.shape), "offset": pos,
+                          "nbytes": int(arr.nbytes)}
+        pos += -(-int(arr.nbytes) // _ALIGN) * _ALIGN
+    header = json.dumps({
+        "format": CACHE_FORMAT,
+        "tokenizer": TOKENIZER_VERSION,
+        "sections": sections,
+    }).encode()
+    header += b" " * (-(len(CACHE_MAGIC) + 8 + len(header)) % _ALIGN)
+    start = len(CACHE_MAGIC) + 8 + len(header)
+    out = bytearray(start + pos)
+    out[: len(CACHE_MAGIC)] = CACHE_MAGIC
+    out[len(CACHE_MAGIC) : len(CACHE_MAGIC) + 8] = len(header).to_bytes(8, "little")
+    out[len(CACHE_MAGIC) + 8 : start] = header
+    view = memoryview(out)
+    for name, arr in arrays.items():
+        off = start + int(sections[name]["offset"])  # type: ignore[call-overload]
+        flat = np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
+        view[off : off + len(flat)] = flat.data
+    return out
+
+
+def _unpack_cache(path: Path) -> dict[str, np.ndarray] | None:
+    data = np.fromfile(path, dtype=np.uint8)
+    head = len(CACHE_MAGIC) + 8
+    if len(data) < head or data[: len(CACHE_MAGIC)].tobytes() != CACHE_MAGIC:
+        return None
+    hlen = int.from_bytes(data[len(CACHE_MAGIC) : head].tobytes(), "little")
+    if head + hlen > len(data):
+        return None
+    header = json.loads(data[head : head + hlen].tobytes().decode())
+    if header.get("format") != CACHE_FORMAT or header.get("tokenizer") != TOKENIZER_VERSION:
+        return None
+    start = head + hlen
+    out: dict[str, np.ndarray] = {}
+    for name, sec in header["sections"].items():
+        dtype, shape = str(sec["dtype"]), [int(x) for x in sec["shape"]]
+        off, nbytes = start + int(sec["offset"]), int(sec["nbytes"])
+        dt = np.dtype(dtype)
+        if dtype not in _DTYPES or off + nbytes > len(data) or nbytes != dt.itemsize * int(
+            np.prod(shape, dtype=np.int64)
+        ):
+            return None
+        out[name] = data[off : off + nbytes].view(dt).reshape(shape)
+    return out
+
+
 def _read_cache(path: Path) -> tuple[list[str], list[DocKey], np.ndarray, np.ndarray,
                                      np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                      np.ndarray] | None:
-    with np.load(path, allow_pickle=False) as z:
-        meta = json.loads(z["meta"].tobytes().decode())
-        if meta.get("format") != CACHE_FORMAT or meta.get("tokenizer") != TOKENIZER_VERSION:
-            return None
-        n, v = int(meta["docs"]), int(meta["terms"])
-        vocab_blob = z["vocab"].tobytes().decode("utf-8", "surrogatepass")
-        terms = vocab_blob.split("\n") if v else []
-        key_blob = z["keys"].tobytes().decode("utf-8")
-        keys: list[DocKey] = []
-        for line in key_blob.split("\n") if n else []:
-            scope, _, fact_id = line.partition(":")
-            keys.append((scope, fact_id))
-        rev, upd, dig, dl = z["revision"], z["updated"], z["digest"], z["dl"]
-        off, docs, tfs = z["offsets"], z["docs"], z["tfs"]
+    z = _unpack_cache(path)
+    if z is None:
+        return None
+    vocab_blob = z["vocab"].tobytes().decode("utf-8", "surrogatepass")
+    terms = vocab_blob.split("\n") if len(z["offsets"]) > 1 else []
+    key_blob = z["keys"].tobytes().decode("utf-8")
+    n = len(z["dl"])
+    keys: list[DocKey] = []
+    for line in key_blob.split("\n") if n else []:
+        scope, _, fact_id = line.partition(":")
+        keys.append((scope, fact_id))
+    rev, upd, dig, dl = z["revision"], z["updated"], z["digest"], z["dl"]
+    off, docs, tfs = z["offsets"], z["docs"], z["tfs"]
+    v = len(off) - 1
     ok = (
         len(terms) == v
         and len(keys) == n
         and len(rev) == len(upd) == len(dl) == n
         and dig.shape == (n, 16)
         and off.dtype == np.int64
-        and len(off) == v + 1
-        and (v == 0 or (off[0] == 0 and bool(np.all(np.diff(off) >= 0))))
+        and (v < 0 or (off[0] == 0 and bool(np.all(np.diff(off) >= 0))))
         and int(off[-1]) == len(docs) == len(tfs)
         and docs.dtype == np.uint32
         and tfs.dtype == np.uint16
         and dl.dtype == np.uint32
+        and rev.dtype == upd.dtype == np.int64
         and (len(docs) == 0 or int(docs.max()) < n)
     )
     if not ok:

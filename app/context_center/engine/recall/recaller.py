@@ -50,7 +50,7 @@ from context_center.engine.recall.trace import (
     save_trace,
 )
 
-CACHE_FILE = "recall-index.npz"
+CACHE_FILE = "recall-index.cache"
 # Per-fact suppressions listed in a trace (the rest are counted in ``suppressed_more``).
 LIST_CAP = 10
 # Save the cache once this many changes (or this share of the facts) are not yet saved.
