@@ -114,6 +114,7 @@ def test_sync_only_tokenises_what_changed(monkeypatch: pytest.MonkeyPatch, make_
     idx.sync(frozen)
     seen.clear()
     assert idx.sync(frozen).unchanged == 10
+    assert idx.sync(list(frozen)).unchanged == 10  # a new list of the same objects
     assert seen == []
 
 

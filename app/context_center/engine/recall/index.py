@@ -172,6 +172,7 @@ class RecallIndex:
         self._d_tf: dict[int, array[int]] = {}
         self._base_limit = 0  # ordinals below this are in the base
         self._facts: list[Fact | None] = []
+        self._objects: set[int] = set()  # id() of every live Fact object held (see sync)
         self._digest: list[bytes | None] = []
         self._ord: dict[DocKey, int] = {}
         self._dl = _Column(np.uint32)
@@ -258,6 +259,7 @@ class RecallIndex:
             self._terms = list(vocab)
             flat = list(unique.values())
             self._facts = list(flat)
+            self._objects = {id(f) for f in flat}
             self._digest = [None] * len(flat)
             self._ord = {k: i for i, k in enumerate(unique)}
             dl = np.frombuffer(dls, dtype=np.uint32)
@@ -305,6 +307,8 @@ class RecallIndex:
                 if old is fact:
                     return "unchanged"
                 if _same_text(old, fact):
+                    self._objects.discard(id(old))
+                    self._objects.add(id(fact))
                     if old == fact:
                         self._facts[o] = fact
                         return "unchanged"
@@ -339,6 +343,7 @@ class RecallIndex:
         counts = Counter(tokens(index_text(fact)))
         o = len(self._facts)
         self._facts.append(fact)
+        self._objects.add(id(fact))
         self._digest.append(None)
         self._ord[doc_key(fact)] = o
         dl = sum(counts.values())
@@ -368,6 +373,7 @@ class RecallIndex:
         assert fact is not None
         del self._ord[doc_key(fact)]
         self._facts[o] = None
+        self._objects.discard(id(fact))
         self._digest[o] = None
         self._alive.data[o] = False
         self._n_alive -= 1
@@ -390,9 +396,10 @@ class RecallIndex:
                 self._last_synced = facts
                 return SyncStats(added=self._n_alive, rebuilt=True)
             counts = {"added": 0, "changed": 0, "metadata": 0, "unchanged": 0}
-            current = self._facts
-            get = self._ord.get
-            stale = [f for f in facts if (o := get(doc_key(f))) is None or current[o] is not f]
+            # Facts held as the very same objects are unchanged (Facts are immutable and the
+            # index keeps a reference, so an id() cannot be reused while it is in the set).
+            known = self._objects
+            stale = [f for f in facts if id(f) not in known]
             for f in stale:
                 counts[self.upsert(f)] += 1
             removed = 0
@@ -640,6 +647,7 @@ class RecallIndex:
             self._terms = terms
             self._vocab = {t: i for i, t in enumerate(terms)}
             self._facts = kept
+            self._objects = {id(f) for f in kept if f is not None}
             self._digest = digests
             self._ord = {doc_key(f): o for o, f in enumerate(kept) if f is not None}
             self._set_columns(kept, dl, alive)
