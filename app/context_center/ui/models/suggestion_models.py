@@ -74,40 +74,39 @@ class CandidatesModel(RowTableModel):
         )
 
 
+def _source_tip(s: SourceCount) -> str:
+    lines = [SOURCE_LABELS.get(s.source, s.source), s.root, f"{s.files} file(s) read"]
+    if s.note:
+        lines.append(s.note)
+    return "\n".join(lines)
+
+
 class SourceCountsModel(RowTableModel):
     """What each source of user turns contributed to the scan."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(
             [
-                Column(
-                    "Source",
-                    lambda s: SOURCE_LABELS.get(s.source, s.source),
-                    tooltip=lambda s: s.root,
-                ),
+                Column("Source", lambda s: SOURCE_LABELS.get(s.source, s.source), tooltip=_source_tip),
                 Column(
                     "Status",
                     lambda s: STATUS_LABELS.get(s.status, s.status),
                     tooltip=lambda s: s.note or STATUS_LABELS.get(s.status, s.status),
                     colour=lambda s: None if s.status != "unconfirmed" else "#a15c00",
                 ),
-                Column("Files", lambda s: str(s.files), sort_key=lambda s: s.files, numeric=True),
                 Column(
-                    "Sessions",
-                    lambda s: str(s.sessions),
-                    sort_key=lambda s: s.sessions,
-                    numeric=True,
+                    "Sessions", lambda s: str(s.sessions), sort_key=lambda s: s.sessions, numeric=True
                 ),
                 Column("Turns", lambda s: str(s.turns), sort_key=lambda s: s.turns, numeric=True),
                 Column(
-                    "Skipped lines",
+                    "Skipped",
                     lambda s: str(s.malformed),
                     sort_key=lambda s: s.malformed,
                     numeric=True,
                     colour=lambda s: "#a15c00" if s.malformed else None,
+                    tooltip=lambda s: f"{s.malformed} malformed line(s) skipped (never fatal)",
                     header_tip="Malformed lines that were skipped (never fatal)",
                 ),
-                Column("Note", lambda s: s.note, tooltip=lambda s: f"{s.note}\n{s.root}".strip()),
             ],
             parent,
         )

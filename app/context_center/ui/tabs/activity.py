@@ -64,7 +64,7 @@ def _label(text: str = "", name: str = "") -> QLabel:
 
 def _section(text: str) -> QLabel:
     label = QLabel(text)
-    label.setObjectName("sectionTitle")
+    label.setObjectName("sectionCaption")
     font = label.font()
     font.setBold(True)
     label.setFont(font)
@@ -210,7 +210,7 @@ class ActivityTab(Tab):
             _label(
                 "The latest user turn an agent recalled memory for, and why each fact was or "
                 "was not added.",
-                "lastIntro",
+                "hint",
             ),
             1,
         )
@@ -249,11 +249,18 @@ class ActivityTab(Tab):
         splitter.addWidget(try_box)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 1)
+        splitter.setSizes([10_000, 10_000])  # two equal halves
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
         layout.setSpacing(8)
         layout.addWidget(splitter, 1)
+
+    def heightForWidth(self, width: int) -> int:
+        # WORKAROUND: the main window puts each tab in a QScrollArea, which sizes a widget whose
+        # layout has height-for-width (our word-wrapped labels) to its *preferred* height and
+        # scrolls; asking for the minimum keeps the buttons on screen at 1280x800.
+        return self.minimumSizeHint().height()
 
     # -- the persisted trace ----------------------------------------------------------------
 

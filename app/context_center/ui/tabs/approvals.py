@@ -119,7 +119,7 @@ class ApprovalsTab(Tab):
         font.setBold(True)
         heading.setFont(font)
         self.count_label = QLabel()
-        self.count_label.setObjectName("pendingCount")
+        self.count_label.setObjectName("countLabel")
         self.refresh_button = QPushButton("Reload")
         self.refresh_button.setObjectName("reloadApprovals")
         self.refresh_button.clicked.connect(self._on_reload)
@@ -140,7 +140,7 @@ class ApprovalsTab(Tab):
             "updates, forgets, possible duplicates and anything that looks sensitive. Nothing "
             "is written until you approve it in the review dialog."
         )
-        intro.setObjectName("approvalsIntro")
+        intro.setObjectName("hint")
         intro.setWordWrap(True)
 
         self.model = PendingWritesModel(ctx.engine.workspace, self)
@@ -181,6 +181,12 @@ class ApprovalsTab(Tab):
         ctx.sig_engine_changed.connect(self._on_engine_changed)
         # Load once the event loop runs, so the badge is right before the tab is ever shown.
         QTimer.singleShot(0, self, self.refresh_now)
+
+    def heightForWidth(self, width: int) -> int:
+        # WORKAROUND: the main window puts each tab in a QScrollArea, which sizes a widget whose
+        # layout has height-for-width (our word-wrapped labels) to its *preferred* height and
+        # scrolls; asking for the minimum keeps the buttons on screen at 1280x800.
+        return self.minimumSizeHint().height()
 
     # -- list -------------------------------------------------------------------------------
 

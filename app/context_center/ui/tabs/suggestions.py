@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QFrame,
-    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -149,6 +148,7 @@ class CandidateEditor(QWidget):
         self.body_edit = QPlainTextEdit()
         self.body_edit.setObjectName("candBody")
         self.body_edit.setTabChangesFocus(True)
+        self.body_edit.setMinimumHeight(100)
         self.steps_edit = QPlainTextEdit()
         self.steps_edit.setObjectName("candSteps")
         self.steps_edit.setTabChangesFocus(True)
@@ -171,21 +171,21 @@ class CandidateEditor(QWidget):
 
         self.evidence = SafeBrowser()  # escaped HTML; no link is followed, nothing is loaded
         self.evidence.setObjectName("candEvidence")
-        self.evidence.setMinimumHeight(90)
+        self.evidence.setMinimumHeight(80)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(8)
         layout.addWidget(self.heading)
         layout.addWidget(self.reason)
-        layout.addLayout(self.form, 3)
+        layout.addLayout(self.form, 4)
         evidence_title = QLabel("Evidence: your own words")
-        evidence_title.setObjectName("sectionTitle")
+        evidence_title.setObjectName("sectionCaption")
         bold = evidence_title.font()
         bold.setBold(True)
         evidence_title.setFont(bold)
         layout.addWidget(evidence_title)
-        layout.addWidget(self.evidence, 2)
+        layout.addWidget(self.evidence, 1)
 
         for line in (self.name_edit, self.title_edit, self.description_edit):
             line.textEdited.connect(self._emit_edited)
@@ -314,7 +314,7 @@ class SuggestionsTab(Tab):
             "Context Center reads what you typed in recent sessions of this workspace and "
             "proposes rules worth remembering and workflows worth a skill. Scanning never "
             "writes anything; nothing is saved until you accept it.",
-            "scanSummary",
+            "hint",
         )
         self.notice = _wrap_label(name="failClosedNotice")
         self.notice.setFrameShape(QFrame.Shape.StyledPanel)
@@ -345,11 +345,12 @@ class SuggestionsTab(Tab):
         self.editor.sig_edited.connect(self._on_edited)
         self.accept_button = QPushButton("Accept")
         self.accept_button.setObjectName("acceptButton")
-        self.accept_button.setDefault(True)
+        self.accept_button.setProperty("primary", True)
         self.accept_button.setToolTip("Save it now, with your edits")
         self.accept_button.clicked.connect(self._on_accept)
         self.dismiss_button = QPushButton("Dismiss")
         self.dismiss_button.setObjectName("dismissButton")
+        self.dismiss_button.setProperty("destructive", True)
         self.dismiss_button.setToolTip("Not wanted: it will not be proposed again")
         self.dismiss_button.clicked.connect(self._on_dismiss)
         self.reset_button = QPushButton("Undo edits")
@@ -377,14 +378,6 @@ class SuggestionsTab(Tab):
         self.stack.addWidget(self.empty)
         self.stack.addWidget(detail)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.setChildrenCollapsible(False)
-        splitter.addWidget(self.table)
-        splitter.addWidget(self.stack)
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 3)
-        splitter.setSizes([480, 720])
-
         # sources
         self.sources_model = SourceCountsModel(self)
         self.sources = QTableView()
@@ -396,14 +389,32 @@ class SuggestionsTab(Tab):
         self.sources.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents
         )
-        self.sources.horizontalHeader().setStretchLastSection(True)
+        self.sources.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.sources.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.sources_note = _wrap_label(name="sourcesNote")
-        sources_box = QGroupBox("Where your turns came from")
-        sources_layout = QVBoxLayout(sources_box)
-        sources_layout.setSpacing(6)
-        sources_layout.addWidget(self.sources)
-        sources_layout.addWidget(self.sources_note)
+        self.sources.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.sources_note = _wrap_label(name="hint")
+        sources_title = QLabel("Where your turns came from")
+        sources_title.setObjectName("sectionCaption")
+
+        # The list and the source counts share the left column, so the editor and its buttons
+        # keep the full height on the right (the tab fits a 1280×800 window without scrolling).
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.setSpacing(6)
+        left_layout.addWidget(self.table, 1)
+        left_layout.addSpacing(4)
+        left_layout.addWidget(sources_title)
+        left_layout.addWidget(self.sources)
+        left_layout.addWidget(self.sources_note)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(left)
+        splitter.addWidget(self.stack)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        splitter.setSizes([500, 700])
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
@@ -412,9 +423,14 @@ class SuggestionsTab(Tab):
         layout.addWidget(self.summary)
         layout.addWidget(self.notice)
         layout.addWidget(splitter, 1)
-        layout.addWidget(sources_box)
         self._show_empty("Scanning has not run yet.")
         self._update_buttons()
+
+    def heightForWidth(self, width: int) -> int:
+        # WORKAROUND: the main window puts each tab in a QScrollArea, which sizes a widget whose
+        # layout has height-for-width (our word-wrapped labels) to its *preferred* height and
+        # scrolls; asking for the minimum keeps the buttons on screen at 1280x800.
+        return self.minimumSizeHint().height()
 
     # -- state ------------------------------------------------------------------------------
 
