@@ -71,9 +71,7 @@ def test_no_trace_yet_says_so(qtbot, ctx) -> None:  # type: ignore[no-untyped-de
     assert not tab.last.parts.isVisible()
 
 
-def test_last_trace_is_shown_with_hits_and_suppressions(
-    qtbot, ctx, facts, qtmodeltester
-) -> None:  # type: ignore[no-untyped-def]
+def test_last_trace_is_shown_with_hits_and_suppressions(qtbot, ctx, facts, qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     view = facts.memory.view()
     Recaller(facts.layout).recall("why does AuthHandler retry #6928?", view.facts, view.conflicts)
     saved = load_trace(facts.layout)

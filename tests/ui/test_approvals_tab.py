@@ -309,7 +309,9 @@ def test_create_conflict_can_be_fixed_by_editing_the_name(qtbot, ctx, engine, cr
 
 
 def test_approve_forget_archives_the_fact(qtbot, ctx, engine) -> None:  # type: ignore[no-untyped-def]
-    engine.memory.create(name="old", title="Old", type=FactType.PROJECT, scope=Scope.GLOBAL, body="b")
+    engine.memory.create(
+        name="old", title="Old", type=FactType.PROJECT, scope=Scope.GLOBAL, body="b"
+    )
     item = propose(engine, operation="forget", ref="global/old.md")
     changes: list[frozenset[str]] = []
     ctx.sig_changed.connect(lambda flags, source: changes.append(flags))
@@ -327,7 +329,13 @@ def test_approve_forget_archives_the_fact(qtbot, ctx, engine) -> None:  # type: 
 def test_untrusted_content_is_shown_as_text(qtbot, ctx, engine) -> None:  # type: ignore[no-untyped-def]
     body = '<img src="http://example.invalid/x.png"><script>alert(1)</script> **bold**\n'
     item = propose(
-        engine, operation="create", name="html", title="Html", description="d", type="user", body=body
+        engine,
+        operation="create",
+        name="html",
+        title="Html",
+        description="d",
+        type="user",
+        body=body,
     )
     tab = inbox(qtbot, ctx)
     dialog = open_review(qtbot, ctx, tab, item)
@@ -335,7 +343,9 @@ def test_untrusted_content_is_shown_as_text(qtbot, ctx, engine) -> None:  # type
     assert dialog.diff_view.blocked == []
 
 
-def test_a_write_queued_by_another_process_appears(qtbot, ctx, engine, home, workspace, cli_env) -> None:  # type: ignore[no-untyped-def]
+def test_a_write_queued_by_another_process_appears(
+    qtbot, ctx, engine, home, workspace, cli_env
+) -> None:  # type: ignore[no-untyped-def]
     from context_center.ui.watcher import ChangeWatcher
 
     tab = inbox(qtbot, ctx, show=False)  # hidden: the badge must follow anyway

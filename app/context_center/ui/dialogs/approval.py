@@ -111,7 +111,7 @@ def document(fields: dict[str, str], body: str) -> str:
 
 
 def sensitive_summary(text: str, spans: list[SensitiveSpan]) -> str:
-    """"GitHub token (line 7), email address (line 3)": what was found where, never the value."""
+    """ "GitHub token (line 7), email address (line 3)": what was found where, never the value."""
     seen: list[str] = []
     for span in spans:
         line = text.count("\n", 0, span.start) + 1
@@ -156,7 +156,8 @@ class SensitiveHighlighter(QSyntaxHighlighter):
         self.spans = find_sensitive(text)
         units = utf16_offsets(text)
         self._units = [
-            (s.start, s.end) if units is None else (units[s.start], units[s.end]) for s in self.spans
+            (s.start, s.end) if units is None else (units[s.start], units[s.end])
+            for s in self.spans
         ]
         return self._units != before
 
@@ -368,7 +369,9 @@ class ApprovalDialog(QDialog):
             current = self.review.current
             scope = (r.target_ref or "").split("/", 1)[0]
             rows.append(("Scope", scope or "?"))
-            rows.append(("Type", current.type.value if current else str(r.content.get("type") or "?")))
+            rows.append(
+                ("Type", current.type.value if current else str(r.content.get("type") or "?"))
+            )
             rows.append(("Target", f"{r.target_ref} (id {r.target_id})"))
             rows.append(("Based on", f"revision {r.expected_revision}"))
         where = "this workspace" if self.review.this_workspace else r.workspace

@@ -71,7 +71,7 @@ class PendingWritesModel(RowTableModel):
 
         super().__init__(
             [
-                Column("Queued", queued_at, sort_key=lambda r: (r.created_at, r.id)),
+                Column("Queued", queued_at),
                 Column("Agent", lambda r: r.agent),
                 Column("Controller", lambda r: r.controller.value),
                 Column("Operation", lambda r: OPERATION_LABELS.get(r.operation, r.operation.value)),

@@ -1,9 +1,8 @@
 """A thin, read-only table model over a list of immutable rows, described by columns.
 
 Used by the Activity, Approvals and Suggestions tabs, whose tables hold tens of rows: each
-column says how to show a row (text, tooltip, alignment, colour) and how to sort it. Sorting
-happens in Python on the row list (``sort()`` reorders and emits a layout change), never in a
-proxy that calls back per comparison.
+column says how to show a row (text, tooltip, alignment, colour). Rows arrive in the order
+the engine gives them; nothing sorts through a proxy that calls back per comparison.
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ class Column:
 
     header: str
     text: Callable[[Any], str]
-    sort_key: Callable[[Any], Any] | None = None  # default: the displayed text, case-folded
     tooltip: Callable[[Any], str] | None = None  # default: the displayed text
     numeric: bool = False  # right-aligned
     colour: Callable[[Any], str | None] | None = None  # a foreground colour name, or None
@@ -125,19 +123,3 @@ class RowTableModel(QAbstractTableModel):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if not (0 <= column < len(self._columns)):
-            return
-        col = self._columns[column]
-        key = col.sort_key or (lambda row: col.text(row).casefold())
-        self.layoutAboutToBeChanged.emit()
-        old = list(self._rows)
-        self._rows.sort(key=key, reverse=order == Qt.SortOrder.DescendingOrder)
-        # Keep persistent indexes (the selection) on their rows.
-        position = {id(row): i for i, row in enumerate(self._rows)}
-        for idx in self.persistentIndexList():
-            if idx.isValid() and idx.row() < len(old):
-                new_row = position[id(old[idx.row()])]
-                self.changePersistentIndex(idx, self.index(new_row, idx.column()))
-        self.layoutChanged.emit()

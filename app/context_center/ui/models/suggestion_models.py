@@ -61,12 +61,10 @@ class CandidatesModel(RowTableModel):
                 Column(
                     "Kind",
                     lambda c: f"{candidate_kind(c)} · {candidate_detail(c)}",
-                    sort_key=lambda c: (candidate_kind(c), candidate_detail(c)),
                 ),
                 Column(
                     "Evidence",
                     candidate_evidence,
-                    sort_key=lambda c: len(c.evidence),
                     header_tip="How many of your turns, in how many sessions, support it",
                 ),
             ],
@@ -87,21 +85,20 @@ class SourceCountsModel(RowTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(
             [
-                Column("Source", lambda s: SOURCE_LABELS.get(s.source, s.source), tooltip=_source_tip),
+                Column(
+                    "Source", lambda s: SOURCE_LABELS.get(s.source, s.source), tooltip=_source_tip
+                ),
                 Column(
                     "Status",
                     lambda s: STATUS_LABELS.get(s.status, s.status),
                     tooltip=lambda s: s.note or STATUS_LABELS.get(s.status, s.status),
                     colour=lambda s: None if s.status != "unconfirmed" else "#a15c00",
                 ),
-                Column(
-                    "Sessions", lambda s: str(s.sessions), sort_key=lambda s: s.sessions, numeric=True
-                ),
-                Column("Turns", lambda s: str(s.turns), sort_key=lambda s: s.turns, numeric=True),
+                Column("Sessions", lambda s: str(s.sessions), numeric=True),
+                Column("Turns", lambda s: str(s.turns), numeric=True),
                 Column(
                     "Skipped",
                     lambda s: str(s.malformed),
-                    sort_key=lambda s: s.malformed,
                     numeric=True,
                     colour=lambda s: "#a15c00" if s.malformed else None,
                     tooltip=lambda s: f"{s.malformed} malformed line(s) skipped (never fatal)",

@@ -22,17 +22,13 @@ class HitsModel(RowTableModel):
         super().__init__(
             [
                 Column("Fact", lambda h: h.ref, tooltip=_hit_tooltip),
-                Column(
-                    "Score", lambda h: f"{h.score:.3f}", sort_key=lambda h: h.score, numeric=True
-                ),
+                Column("Score", lambda h: f"{h.score:.3f}", numeric=True),
                 Column(
                     "Freshness",
                     lambda h: h.freshness.value,
                     colour=lambda h: FRESHNESS_COLOURS.get(h.freshness.value),
                 ),
-                Column(
-                    "Rev", lambda h: str(h.revision), sort_key=lambda h: h.revision, numeric=True
-                ),
+                Column("Rev", lambda h: str(h.revision), numeric=True),
                 Column("Why", lambda h: h.reason),
             ],
             parent,
@@ -58,13 +54,11 @@ class SuppressionsModel(RowTableModel):
                 Column(
                     "Score",
                     lambda s: "" if s.score is None else f"{s.score:.3f}",
-                    sort_key=lambda s: -1.0 if s.score is None else s.score,
                     numeric=True,
                 ),
                 Column(
                     "Rev",
                     lambda s: "" if s.revision is None else str(s.revision),
-                    sort_key=lambda s: s.revision or 0,
                     numeric=True,
                 ),
             ],
