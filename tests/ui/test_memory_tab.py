@@ -110,9 +110,9 @@ def test_detail_shows_escaped_markdown_and_provenance(tab: MemoryTab, seeded: En
     assert "<table" in html  # tables are enabled
     assert "alert(1)" in tab.body_view.toPlainText()  # the script is shown as text, not run
     assert "<script" not in html
-    assert tab.prov_ref.text() == "global/tabs-not-spaces.md"
-    assert tab.prov_path.text() == str(entry.path)
-    assert tab.prov_id.text() == entry.fact.id
+    assert tab.prov_ref.full_text() == "global/tabs-not-spaces.md"
+    assert tab.prov_path.full_text() == str(entry.path)
+    assert tab.prov_id.full_text() == entry.fact.id
 
 
 def test_conflict_banner_explains_override(tab: MemoryTab) -> None:

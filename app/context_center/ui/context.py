@@ -19,7 +19,8 @@ Contract (every widget under ``ui/`` follows it):
   nested event loop (``open()``), so async code keeps running and tests can inspect them via
   ``ctx.last_dialog``.
 * Async handlers use ``@asyncSlot()`` over ``@busy("btn_a", "btn_b")``: the named controls are
-  disabled while the handler runs and restored in ``finally``; an exception goes to
+  disabled while the handler runs and restored in ``finally`` (then ``self.update_actions()``
+  runs, if the widget has one, to recompute what should be enabled); an exception goes to
   ``ctx.report`` instead of disappearing; ``ctx.is_idle`` is False while any such handler runs
   (tests wait on it).
 * Questions to the person are awaited, not exec()'d: ``await ctx.confirm(parent, title, text)``
@@ -105,6 +106,7 @@ class AppContext(QObject):
         )
         self._running = 0
         self._active_handlers = 0
+        self._closed = False
         self.dialog_parent: QWidget | None = None
         self._last_dialog: QDialog | None = None
         self.show_dialogs = True  # tests may turn dialogs off and watch sig_error instead
@@ -132,7 +134,11 @@ class AppContext(QObject):
         self.changed(ALL_FLAGS, None)
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run blocking ``fn(*args, **kwargs)`` in the engine worker thread and await it."""
+        """Run blocking ``fn(*args, **kwargs)`` in the engine worker thread and await it.
+
+        After ``shutdown()`` the awaiting task is cancelled instead (the window is closing)."""
+        if self._closed:
+            raise asyncio.CancelledError
         loop = asyncio.get_running_loop()
         self._running += 1
         if self._running == 1:
@@ -163,6 +169,7 @@ class AppContext(QObject):
 
     def shutdown(self) -> None:
         """Wait for the worker to finish; call once when the window closes."""
+        self._closed = True
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     # -- change notification --------------------------------------------------------------
@@ -303,6 +310,11 @@ def busy(
                 for w, state in zip(widgets, states, strict=True):
                     if _alive(w):
                         w.setEnabled(state)
+                # The handler may have changed what should be enabled (a fact was forgotten,
+                # a document saved); let the widget recompute it from its state.
+                update = getattr(self, "update_actions", None)
+                if callable(update) and _alive(self):
+                    update()
                 ctx._handler_finished()
 
         return wrapper

@@ -14,8 +14,10 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QFrame,
     QLabel,
     QMainWindow,
+    QScrollArea,
     QSizePolicy,
     QTabWidget,
     QToolBar,
@@ -92,13 +94,14 @@ class MainWindow(QMainWindow):
         self.instructions_tab = InstructionsTab(ctx)
         self.revisions_tab = RevisionsTab(ctx)
         self.archive_tab = ArchiveTab(ctx)
+        self._pages: dict[QWidget, QWidget] = {}
         for tab in (self.memory_tab, self.instructions_tab, self.revisions_tab, self.archive_tab):
-            self.tabs.addTab(tab, tab.title)
+            self._add_page(tab, tab.title)
         self.optional: dict[str, QWidget] = {}
         for module_name, class_name, title in OPTIONAL_TABS:
             widget = self._optional_tab(module_name, class_name, title)
             self.optional[title] = widget
-            self.tabs.addTab(widget, title)
+            self._add_page(widget, title)
         self.approvals_tab = self.optional["Approvals"]
         self.setCentralWidget(self.tabs)
 
@@ -114,6 +117,24 @@ class MainWindow(QMainWindow):
         self._restore_geometry()
 
     # -- composition ----------------------------------------------------------------------
+
+    def _add_page(self, widget: QWidget, title: str) -> None:
+        """Each tab sits in a scroll area, so a tab whose minimum size is larger than a small
+        screen scrolls instead of forcing the window taller than the screen."""
+        area = QScrollArea()
+        area.setObjectName(f"page{title}")
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setWidget(widget)
+        self._pages[widget] = area
+        self.tabs.addTab(area, title)
+
+    def show_tab(self, widget: QWidget) -> None:
+        self.tabs.setCurrentWidget(self._pages.get(widget, widget))
+
+    def current_tab(self) -> QWidget | None:
+        area = self.tabs.currentWidget()
+        return area.widget() if isinstance(area, QScrollArea) else area
 
     def _optional_tab(self, module_name: str, class_name: str, title: str) -> QWidget:
         try:
@@ -164,7 +185,7 @@ class MainWindow(QMainWindow):
         ctx.sig_changed.connect(self._on_changed)
         ctx.sig_engine_changed.connect(self._show_engine)
         self.picker.sig_workspace_chosen.connect(self.switch_workspace)
-        self.badge.clicked.connect(lambda: self.tabs.setCurrentWidget(self.approvals_tab))
+        self.badge.clicked.connect(lambda: self.show_tab(self.approvals_tab))
         self.memory_tab.sig_show_revisions.connect(self.show_revisions)
         if hasattr(self.approvals_tab, "sig_pending_count"):
             self.approvals_tab.sig_pending_count.connect(self._set_pending)
@@ -190,7 +211,7 @@ class MainWindow(QMainWindow):
         self.ctx.status(f"Workspace: {engine.workspace}")
 
     def show_revisions(self, fact_id: str) -> None:
-        self.tabs.setCurrentWidget(self.revisions_tab)
+        self.show_tab(self.revisions_tab)
         self.revisions_tab.show_fact(fact_id)
 
     def _on_changed(self, flags: frozenset[str], _source: object) -> None:
@@ -217,7 +238,7 @@ class MainWindow(QMainWindow):
         self.badge.setProperty("pending", bool(count))
         self.badge.style().unpolish(self.badge)
         self.badge.style().polish(self.badge)
-        index = self.tabs.indexOf(self.approvals_tab)
+        index = self.tabs.indexOf(self._pages.get(self.approvals_tab, self.approvals_tab))
         if index >= 0:
             self.tabs.setTabText(index, f"Approvals ({count})" if count else "Approvals")
 

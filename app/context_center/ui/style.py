@@ -6,7 +6,12 @@ Kept in one place so every tab gets the same spacing, colours and type. Object n
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
+import os
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QApplication
 
 ACCENT = "#0a63c9"
@@ -56,6 +61,15 @@ QHeaderView::section {{
 QLineEdit, QComboBox, QPlainTextEdit, QTextEdit, QSpinBox {{
     background: {BASE}; border: 1px solid {BORDER}; border-radius: 6px; padding: 5px 8px;
     selection-background-color: #b6d4fe; selection-color: {TEXT};
+}}
+QComboBox {{ padding-right: 24px; }}
+QComboBox::drop-down {{
+    subcontrol-origin: padding; subcontrol-position: center right; width: 22px; border: none;
+}}
+QComboBox::down-arrow {{ image: url("@ARROW@"); width: 10px; height: 10px; }}
+QComboBox QAbstractItemView {{
+    border: 1px solid {BORDER}; background: {BASE}; selection-background-color: #dbeafe;
+    selection-color: {TEXT}; outline: none;
 }}
 QLineEdit:focus, QComboBox:focus, QPlainTextEdit:focus, QTextEdit:focus {{
     border-color: {ACCENT};
@@ -136,7 +150,37 @@ def apply_style(app: QApplication) -> None:
         font = QFont(family)
         font.setPointSizeF(10.0)
         app.setFont(font)
-    app.setStyleSheet(STYLESHEET)
+    app.setStyleSheet(STYLESHEET.replace("@ARROW@", _arrow_file().as_posix()))
+
+
+def _arrow_file() -> Path:
+    """A small chevron for combo boxes, drawn once per user into the temp directory.
+
+    Qt style sheets take images only from files or resources; drawing it here keeps the
+    package free of a compiled resource file.
+    """
+    folder = (
+        Path(tempfile.gettempdir())
+        / f"context-center-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+    )
+    path = folder / "chevron-down-v1.png"
+    if path.is_file():
+        return path
+    folder.mkdir(parents=True, exist_ok=True)
+    pix = QPixmap(20, 20)
+    pix.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pix)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    pen = QPen(QColor(MUTED), 2.4)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    painter.setPen(pen)
+    painter.drawPolyline([QPointF(4, 7), QPointF(10, 13), QPointF(16, 7)])
+    painter.end()
+    tmp = folder / f".chevron-{os.getpid()}.png"
+    pix.save(str(tmp), "PNG")
+    os.replace(tmp, path)
+    return path
 
 
 def mono_font() -> QFont:

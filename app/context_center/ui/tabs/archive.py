@@ -29,6 +29,7 @@ from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, bus
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.rows import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
 from context_center.ui.widgets.tables import make_table
 
@@ -130,6 +131,8 @@ class ArchiveTab(Tab):
         self.preview_meta.setObjectName("hint")
         self.preview_meta.setWordWrap(True)
         self.preview_meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.preview_ref = ElidedLabel()
+        self.preview_ref.setObjectName("hint")
         self.preview = SafeBrowser()
         self.preview.setObjectName("archivePreview")
         self.btn_recover = QPushButton("Recover")
@@ -147,6 +150,7 @@ class ArchiveTab(Tab):
         dl.setSpacing(8)
         dl.addWidget(self.preview_title)
         dl.addWidget(self.preview_meta)
+        dl.addWidget(self.preview_ref)
         dl.addWidget(self.preview, 1)
         dl.addLayout(actions)
 
@@ -202,23 +206,29 @@ class ArchiveTab(Tab):
         self.refusal.hide()
         self._show(self.current_row())
 
+    def update_actions(self) -> None:
+        row = self.current_row()
+        self.btn_recover.setEnabled(row is not None and row.fact is not None)
+
     def _show(self, row: ArchiveRow | None) -> None:
         self.btn_recover.setEnabled(row is not None and row.fact is not None)
         if row is None:
             self.preview_title.setText("No archived fact selected")
             self.preview_meta.setText("")
+            self.preview_ref.set_full_text("")
             self.preview.setHtml("")
             return
         self.preview_title.setText(row.title)
         if row.fact is None:
-            self.preview_meta.setText(f"{row.archive_ref}\nArchived {row.archived}")
+            self.preview_meta.setText(f"Archived {row.archived}")
+            self.preview_ref.set_full_text(row.archive_ref)
             self.preview.setHtml(f"<p style='color:#cf222e'>{escape(row.error or '')}</p>")
             return
         f = row.fact
         self.preview_meta.setText(
-            f"{f.ref} · {f.type.value} · revision {f.revision} · archived {row.archived}\n"
-            f"{row.archive_ref}"
+            f"{f.ref} · type {f.type.value} · revision {f.revision} · archived {row.archived}"
         )
+        self.preview_ref.set_full_text(row.archive_ref)
         self.preview.set_markdown(f.body)
 
     @asyncSlot()

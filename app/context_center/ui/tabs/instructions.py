@@ -51,6 +51,7 @@ from context_center.ui.docfile import LoadedDoc, read_document, save_document
 from context_center.ui.models.rows import Column, RowTableModel
 from context_center.ui.style import mono_font
 from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.tables import make_table
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", "build", "dist"}
@@ -126,7 +127,9 @@ def _item(text: str, *, path: Path | None = None, line: int | None = None) -> QS
 def build_chain_model(model: QStandardItemModel, resolution: Resolution) -> None:
     """Documents in precedence order (broadest first), each with its nested import tree."""
     model.clear()
-    model.setHorizontalHeaderLabels(["Document / import", "Scope", "Directory", "Precedence"])
+    model.setHorizontalHeaderLabels(
+        ["Document / import", "Scope", "Applies to / line", "Precedence"]
+    )
     for doc in sorted(resolution.documents, key=lambda d: d.order):
         top = _item(doc.label, path=doc.local_path)
         row = [
@@ -145,17 +148,23 @@ def _add_imports(top: QStandardItem, doc: InstructionDocument) -> None:
         while stack and stack[-1][0] >= imp.depth:
             stack.pop()
         parent = stack[-1][2] if stack else top
+        kind = _item("import")
+        kind.setForeground(QColor("#57606a"))
         if imp.status is ImportStatus.REJECTED:
-            text = f"@{imp.target}  — rejected ({imp.code})"
-            child = _item(text, path=_source_path(doc, imp.source), line=imp.line)
+            child = _item(f"@{imp.target}", path=_source_path(doc, imp.source), line=imp.line)
             child.setForeground(QColor("#cf222e"))
+            kind = _item("rejected")
+            kind.setForeground(QColor("#cf222e"))
+            child.setToolTip(f"Rejected ({imp.code}) — line {imp.line} of {imp.source}")
         elif imp.status is ImportStatus.ALREADY_LOADED:
-            child = _item(f"{imp.target}  — already included", path=imp.local_path)
+            child = _item(imp.target, path=imp.local_path)
             child.setForeground(QColor("#57606a"))
+            kind = _item("duplicate")
+            child.setToolTip(f"Already included above — line {imp.line} of {imp.source}")
         else:
             child = _item(imp.target, path=imp.local_path)
-        child.setToolTip(f"line {imp.line} of {imp.source}")
-        parent.appendRow([child, _item(""), _item(f"line {imp.line}"), _item("")])
+            child.setToolTip(f"Imported by line {imp.line} of {imp.source}")
+        parent.appendRow([child, kind, _item(f"line {imp.line}"), _item("")])
         if imp.status is ImportStatus.LOADED:
             stack.append((imp.depth, imp.target, child))
 
@@ -235,6 +244,12 @@ class InstructionsTab(Tab):
             },
         )
         self.diag_table.doubleClicked.connect(self._on_diag_activated)
+        self.diag_table.selectionModel().selectionChanged.connect(self._on_diag_selected)
+        self.diag_detail = QLabel()
+        self.diag_detail.setObjectName("diagDetail")
+        self.diag_detail.setWordWrap(True)
+        self.diag_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.diag_detail.hide()
         self.diag_caption = QLabel("Diagnostics")
         self.diag_caption.setObjectName("sectionCaption")
         chain_caption = QLabel("Resolved chain — broadest first; later entries win")
@@ -252,6 +267,7 @@ class InstructionsTab(Tab):
         lb.setSpacing(6)
         lb.addWidget(self.diag_caption)
         lb.addWidget(self.diag_table, 1)
+        lb.addWidget(self.diag_detail)
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(left_top)
         left.addWidget(left_bottom)
@@ -261,9 +277,9 @@ class InstructionsTab(Tab):
 
         # document editor
         self.doc_label = QLabel("Select a document in the chain to view or edit it.")
-        self.doc_label.setObjectName("hint")
-        self.doc_label.setWordWrap(True)
-        self.doc_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.doc_label.setObjectName("docLabel")
+        self.doc_path = ElidedLabel()
+        self.doc_path.setObjectName("hint")
         self.editor = QPlainTextEdit()
         self.editor.setObjectName("docEditor")
         self.editor.setFont(mono_font())
@@ -284,7 +300,11 @@ class InstructionsTab(Tab):
         dl = QVBoxLayout(doc_page)
         dl.setContentsMargins(10, 10, 10, 10)
         dl.setSpacing(8)
-        dl.addWidget(self.doc_label)
+        doc_head = QHBoxLayout()
+        doc_head.setSpacing(10)
+        doc_head.addWidget(self.doc_label)
+        doc_head.addWidget(self.doc_path, 1)
+        dl.addLayout(doc_head)
         dl.addWidget(self.editor, 1)
         dl.addLayout(doc_buttons)
 
@@ -321,8 +341,9 @@ class InstructionsTab(Tab):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
         splitter.addWidget(right)
-        splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 1)
+        splitter.setStretchFactor(0, 11)
+        splitter.setStretchFactor(1, 9)
+        splitter.setSizes([660, 540])
         splitter.setChildrenCollapsible(False)
 
         layout = QVBoxLayout(self)
@@ -353,6 +374,7 @@ class InstructionsTab(Tab):
         header.setStretchLastSection(False)
         diags = [DiagRow.of(d) for d in data.resolution.diagnostics]
         self.diag_model.set_rows(diags)
+        self.diag_detail.hide()
         self.diag_caption.setText(
             f"Diagnostics ({len(diags)}) — double-click to open the file at that line"
             if diags
@@ -400,7 +422,8 @@ class InstructionsTab(Tab):
             self.btn_save.setEnabled(False)
             self.btn_revert.setEnabled(False)
             return
-        self.doc_label.setText(f"{self._label_for(doc.path)}   ·   {doc.path}")
+        self.doc_label.setText(f"<b>{self._label_for(doc.path)}</b>")
+        self.doc_path.set_full_text(str(doc.path))
         self.editor.setReadOnly(False)
         self.editor.setPlainText(doc.text)
         self.editor.document().setModified(False)
@@ -433,9 +456,13 @@ class InstructionsTab(Tab):
     def current_line(self) -> int:
         return self.editor.textCursor().blockNumber() + 1
 
+    def update_actions(self) -> None:
+        modified = self.editor.document().isModified() and self.doc is not None
+        self.btn_save.setEnabled(modified)
+        self.btn_revert.setEnabled(modified)
+
     def _on_modified(self, modified: bool) -> None:
-        self.btn_save.setEnabled(modified and self.doc is not None)
-        self.btn_revert.setEnabled(modified and self.doc is not None)
+        self.update_actions()
         index = self.right_tabs.indexOf(self.editor.parentWidget())
         if index >= 0:
             self.right_tabs.setTabText(index, "Document •" if modified else "Document")
@@ -458,6 +485,16 @@ class InstructionsTab(Tab):
         line = first.data(LINE_ROLE)
         if path:
             self.open_file(Path(path), line)
+
+    def _on_diag_selected(self, *_args: object) -> None:
+        rows = self.diag_table.selectionModel().selectedRows()
+        if not rows:
+            self.diag_detail.hide()
+            return
+        row = self.diag_model.rows[rows[0].row()]
+        where = f"{row.file}, line {row.line}" if row.line else row.file
+        self.diag_detail.setText(f"{row.code} — {where}: {row.message}")
+        self.diag_detail.show()
 
     def _on_diag_activated(self, index: QModelIndex) -> None:
         row = self.diag_model.rows[index.row()]

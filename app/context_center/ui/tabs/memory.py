@@ -51,6 +51,7 @@ from context_center.ui.models.facts import (
     build_rows,
 )
 from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
 
 MAX_BANNER_CONFLICTS = 3
@@ -268,6 +269,7 @@ class MemoryTab(Tab):
         self.detail_desc.setWordWrap(True)
         self.body_view = SafeBrowser()
         self.body_view.setObjectName("factBody")
+        self.body_view.setMinimumHeight(90)
         self.body_view.sig_link_clicked.connect(self.on_link)
 
         self.prov_id = self._ro_field("provId")
@@ -299,29 +301,26 @@ class MemoryTab(Tab):
         prov_layout.addLayout(form)
         prov_layout.addWidget(self.prov_override)
 
-        actions = QHBoxLayout()
-        actions.addWidget(self.btn_edit)
-        actions.addWidget(self.btn_revisions)
-        actions.addStretch(1)
-        actions.addWidget(self.btn_forget)
+        header = QHBoxLayout()
+        header.setSpacing(6)
+        header.addWidget(self.detail_title, 1, Qt.AlignmentFlag.AlignTop)
+        for button in (self.btn_edit, self.btn_revisions, self.btn_forget):
+            header.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
 
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(14, 12, 14, 12)
         layout.setSpacing(8)
-        layout.addWidget(self.detail_title)
+        layout.addLayout(header)
         layout.addWidget(self.detail_meta)
         layout.addWidget(self.detail_desc)
         layout.addWidget(self.body_view, 1)
         layout.addWidget(self.prov_box)
-        layout.addLayout(actions)
         return panel
 
     @staticmethod
-    def _ro_field(name: str) -> QLineEdit:
-        field = QLineEdit()
+    def _ro_field(name: str) -> ElidedLabel:
+        field = ElidedLabel()
         field.setObjectName(name)
-        field.setReadOnly(True)
-        field.setFrame(False)
         return field
 
     # -- loading --------------------------------------------------------------------------
@@ -393,6 +392,11 @@ class MemoryTab(Tab):
 
     # -- detail ---------------------------------------------------------------------------
 
+    def update_actions(self) -> None:
+        has = self.current_row() is not None
+        for w in (self.btn_edit, self.btn_forget, self.btn_revisions):
+            w.setEnabled(has)
+
     def _show_fact(self, row: FactRow | None) -> None:
         has = row is not None
         for w in (self.btn_edit, self.btn_forget, self.btn_revisions):
@@ -411,34 +415,39 @@ class MemoryTab(Tab):
         self.detail_title.setText(fact.display_title)
         color = FRESHNESS_COLORS.get(row.freshness, "#57606a")
         self.detail_meta.setText(
-            f"<span style='color:#57606a'>{escape(fact.type.value)} · {escape(fact.scope.value)}"
+            f"<span style='color:#57606a'>type {escape(fact.type.value)} · "
+            f"scope {escape(fact.scope.value)}"
             f" · </span><span style='color:{color}; font-weight:600'>{row.freshness}</span>"
             f"<span style='color:#57606a'> · revision {fact.revision}</span>"
         )
         self.detail_desc.setText(fact.description)
         self.detail_desc.setVisible(bool(fact.description))
         self.body_view.set_markdown(fact.body)
-        self.prov_ref.setText(fact.ref)
-        self.prov_ref.setCursorPosition(0)
-        self.prov_id.setText(fact.id)
-        self.prov_id.setCursorPosition(0)
+        self.prov_ref.set_full_text(fact.ref)
+        self.prov_id.set_full_text(fact.id)
         self.prov_revision.setText(str(fact.revision))
         created = format_time(fact.created_at) if fact.created_at else "—"
         updated = format_time(fact.updated_at) if fact.updated_at else "—"
         self.prov_times.setText(f"{created}  /  {updated}")
-        self.prov_path.setText(str(row.entry.path))
-        self.prov_path.setCursorPosition(0)
-        self.prov_path.setToolTip(str(row.entry.path))
+        self.prov_path.set_full_text(str(row.entry.path))
         notes = [
             c
             for c in (self.data.conflicts if self.data else [])
             if fact.id in (c.project_id, c.global_id)
         ]
-        if notes:
-            self.prov_override.setText("\n\n".join(c.explanation() for c in notes))
-            self.prov_override.show()
-        else:
-            self.prov_override.hide()
+        lines = []
+        for c in notes:
+            if fact.id == c.project_id:
+                lines.append(
+                    f"⚠ Overrides {c.global_ref} here (same {c.key}); recall uses this fact."
+                )
+            else:
+                lines.append(
+                    f"⚠ Overridden here by {c.project_ref} (same {c.key}); other workspaces "
+                    "still use this fact."
+                )
+        self.prov_override.setText("\n".join(lines))
+        self.prov_override.setVisible(bool(lines))
 
     def _show_banner(self, conflicts: list[Conflict]) -> None:
         if not conflicts:
@@ -452,17 +461,17 @@ class MemoryTab(Tab):
         items = []
         for c in conflicts[:MAX_BANNER_CONFLICTS]:
             items.append(
-                f"<li><a href='fact:{escape(c.project_id)}'>{escape(c.project_ref)}</a> overrides "
-                f"<a href='fact:{escape(c.global_id)}'>{escape(c.global_ref)}</a> "
-                f"(same <b>{escape(c.key)}</b>). <span style='color:#57606a'>"
-                f"{escape(c.explanation())}</span></li>"
+                f"<p style='margin-top:4px'>⚠ <a href='fact:{escape(c.project_id)}'>"
+                f"{escape(c.project_ref)}</a> overrides <a href='fact:{escape(c.global_id)}'>"
+                f"{escape(c.global_ref)}</a> (same <b>{escape(c.key)}</b>). "
+                f"<span style='color:#57606a'>{escape(c.explanation())}</span></p>"
             )
-        more = ""
         if n > MAX_BANNER_CONFLICTS:
-            more = f"<p>…and {n - MAX_BANNER_CONFLICTS} more (marked ⚠ in the table).</p>"
-        self.banner_label.setText(
-            f"{head}<ul style='margin-left:-20px'>{''.join(items)}</ul>{more}"
-        )
+            items.append(
+                f"<p style='margin-top:4px'>…and {n - MAX_BANNER_CONFLICTS} more, marked ⚠ in "
+                "the table.</p>"
+            )
+        self.banner_label.setText(head + "".join(items))
         self.banner.show()
 
     def _on_banner_link(self, link: str) -> None:

@@ -146,6 +146,9 @@ class RevisionsTab(Tab):
         self.from_combo.setObjectName("diffFrom")
         self.to_combo = QComboBox()
         self.to_combo.setObjectName("diffTo")
+        for combo in (self.from_combo, self.to_combo):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            combo.setMinimumContentsLength(len("revision 000 (current)"))
         self.from_combo.currentIndexChanged.connect(lambda _i: self._update_diff())
         self.to_combo.currentIndexChanged.connect(lambda _i: self._update_diff())
         self.side_by_side = QCheckBox("Side by side")
@@ -198,6 +201,7 @@ class RevisionsTab(Tab):
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 3)
+        splitter.setSizes([320, 940])
         splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
@@ -316,6 +320,10 @@ class RevisionsTab(Tab):
                 f"{current.revision + 1}; nothing is lost."
             )
         self.btn_restore.setText(f"Restore revision {rev.revision}…")
+
+    def update_actions(self) -> None:
+        rev = self.selected_revision()
+        self.btn_restore.setEnabled(rev is not None and not rev.current)
 
     @staticmethod
     def _set_combo(combo: QComboBox, revision: int) -> None:

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Screenshots of every tab of the window on the ``--demo`` sample, for the README.
+
+Run from the repository root:
+
+    .venv/bin/python scripts/screenshots.py            # re-runs itself under xvfb-run
+    .venv/bin/python scripts/screenshots.py --out DIR  # somewhere else than docs/screenshots
+
+Without a display it re-executes itself under ``xvfb-run -a -s "-screen 0 1280x800x24"`` (a
+real X server, so fonts and styles are what a desktop shows; install ``xvfb libxcb-icccm4
+libxcb-keysyms1 fonts-noto-cjk`` first). Window settings go to a temporary file, never to the
+real ``~/.config``. Each shot waits until the engine work it started has finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+XVFB_ARGS = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24"]
+SIZE = (1280, 800)
+
+
+def _reexec_under_xvfb() -> int:
+    if shutil.which("xvfb-run") is None:
+        sys.stderr.write(
+            "screenshots: no display and no xvfb-run; install it with\n"
+            "  apt-get install -y xvfb libxcb-icccm4 libxcb-keysyms1 fonts-noto-cjk\n"
+        )
+        return 1
+    env = dict(os.environ, CONTEXT_CENTER_SCREENSHOTS_CHILD="1")
+    env.pop("QT_QPA_PLATFORM", None)
+    return subprocess.call([*XVFB_ARGS, sys.executable, *sys.argv], env=env)
+
+
+async def _settle(ctx, app, rounds: int = 3) -> None:  # type: ignore[no-untyped-def]
+    """Wait until no engine work runs, several times in a row (refreshes chain)."""
+    quiet = 0
+    for _ in range(600):
+        await asyncio.sleep(0.02)
+        quiet = quiet + 1 if not ctx.has_work else 0
+        if quiet >= rounds * 5:
+            return
+
+
+async def _main(out: Path) -> int:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from context_center.demo import generate
+    from context_center.engine.facade import Engine
+    from context_center.ui.context import AppContext
+    from context_center.ui.main_window import MainWindow
+
+    app = QApplication.instance()
+    assert app is not None
+    tmp = Path(tempfile.mkdtemp(prefix="cc-shots-"))
+    try:
+        sample = generate(tmp / "demo")
+        ctx = AppContext(Engine(home=sample.home, workspace=sample.workspace))
+        ctx.show_dialogs = False
+        settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(ctx, settings)
+        window.resize(*SIZE)
+        window.show()
+        await _settle(ctx, app)
+        out.mkdir(parents=True, exist_ok=True)
+
+        async def shot(name: str, widget=None) -> None:  # type: ignore[no-untyped-def]
+            await _settle(ctx, app)
+            target = widget or window
+            path = out / f"{name}.png"
+            target.grab().save(str(path))
+            print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+        async def memory() -> None:
+            tab = window.memory_tab
+            window.show_tab(tab)
+            await _settle(ctx, app)
+            view = ctx.engine.memory.load(persist_cache=False)
+            target = next(e for e in view.project if e.fact.name == "release-branch")
+            tab.select_fact(target.fact.id)
+
+        async def instructions() -> None:
+            tab = window.instructions_tab
+            window.show_tab(tab)
+            await _settle(ctx, app)
+            # what a double-click on the rejected import's diagnostic does
+            tab.diag_table.selectRow(0)
+            tab._on_diag_activated(tab.diag_model.index(0, 0))
+
+        async def prefix() -> None:
+            tab = window.instructions_tab
+            tab.right_tabs.setCurrentIndex(1)
+
+        async def revisions() -> None:
+            view = ctx.engine.memory.load(persist_cache=False)
+            target = next(e for e in view.project if e.fact.name == "api-rate-limits")
+            window.show_revisions(target.fact.id)
+
+        async def archive() -> None:
+            tab = window.archive_tab
+            window.show_tab(tab)
+            await _settle(ctx, app)
+            for i, row in enumerate(tab.model.rows):
+                if row.fact is not None and row.fact.name == "ticket-board":
+                    tab.table.selectRow(i)
+            tab.btn_recover.click()  # refused: the name is active again
+
+        async def activity() -> None:
+            widget = window.optional.get("Activity")
+            if widget is None:
+                return
+            window.show_tab(widget)
+            await _settle(ctx, app)
+            message = getattr(widget, "message", None)
+            button = getattr(widget, "try_button", None)
+            if message is not None and button is not None:
+                message.setText("发布分支从哪里切？release branch")
+                button.click()
+
+        async def by_title(title: str) -> None:
+            widget = window.optional.get(title)
+            if widget is not None:
+                window.show_tab(widget)
+
+        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
+            ("memory", memory),
+            ("instructions", instructions),
+            ("prefix", prefix),
+            ("revisions", revisions),
+            ("archive", archive),
+            ("activity", activity),
+            ("suggestions", lambda: by_title("Suggestions")),
+            ("approvals", lambda: by_title("Approvals")),
+        ]
+        for name, prepare in steps:
+            await prepare()
+            await shot(name)
+        window.close()
+        await _settle(ctx, app)
+        ctx.shutdown()
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    args = parser.parse_args()
+    if not os.environ.get("DISPLAY") and not os.environ.get("CONTEXT_CENTER_SCREENSHOTS_CHILD"):
+        return _reexec_under_xvfb()
+    os.environ.setdefault("QT_API", "pyside6")
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from context_center.ui.launch import configure_application
+
+    app = QApplication.instance() or QApplication(["context-center"])
+    configure_application(app)
+    app.setQuitOnLastWindowClosed(False)
+    return int(qasync.run(_main(args.out.absolute())))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
