@@ -205,6 +205,10 @@ class ApprovalsTab(Tab):
         index = self.table.currentIndex()
         return self.model.data(index, ROW_ROLE) if index.isValid() else None
 
+    def update_actions(self) -> None:
+        """Recompute which buttons apply (``@busy`` calls this after a handler)."""
+        self._update_buttons()
+
     def _update_buttons(self, *_: Any) -> None:
         self.review_button.setEnabled(self.current is not None)
 

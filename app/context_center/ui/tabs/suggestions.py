@@ -445,6 +445,10 @@ class SuggestionsTab(Tab):
         self.empty.setText(text)
         self.stack.setCurrentIndex(0)
 
+    def update_actions(self) -> None:
+        """Recompute which buttons apply (``@busy`` calls this after a handler)."""
+        self._update_buttons()
+
     def _update_buttons(self) -> None:
         has = self.current is not None
         self.accept_button.setEnabled(has)
