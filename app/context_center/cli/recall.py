@@ -1,0 +1,124 @@
+"""`context-center recall`, `memory recall` and `memory search`: auto-recall from the command line.
+
+* ``recall "MESSAGE"`` runs recall for one turn over both stores, prints the block and the
+  trace, and persists the trace (as a real turn would).
+* ``memory recall`` shows the last persisted trace of this workspace.
+* ``memory search QUERY`` is the read-only memory tool's search: same ranking, no
+  distinctive-match gate, no budget, nothing suppressed; archived facts are never searched.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from context_center.cli.common import Output, add_command, read_text_arg
+from context_center.engine.facade import Engine
+from context_center.engine.model import FactType, Scope
+from context_center.engine.recall import Recaller, RecallTrace, load_trace
+from context_center.engine.recall.policy import DEFAULT_MAX_CHARS, DEFAULT_MAX_FACTS
+
+TYPES = [t.value for t in FactType]
+SCOPES = [s.value for s in Scope]
+
+
+def trace_text(trace: RecallTrace) -> str:
+    """A person's rendering of a trace (the JSON form is ``trace.model_dump(mode="json")``)."""
+    lines = [
+        trace.summary(),
+        f"query:   {trace.query}",
+        f"terms:   {', '.join(trace.terms) or '-'}",
+        f"budget:  {trace.chars_used}/{trace.char_budget} characters, at most {trace.max_facts} "
+        f"facts; {trace.candidates} distinctive match(es), {trace.omitted} omitted",
+    ]
+    if trace.selected:
+        lines.append("selected:")
+        for s in trace.selected:
+            short = ", shortened" if s.shortened else ""
+            lines.append(
+                f"  {s.ref}  id={s.id} r{s.revision} score={s.score:.3f} {s.freshness.value}"
+                f"{short} — {s.reason}"
+            )
+    if trace.suppressed:
+        lines.append("suppressed:")
+        for x in trace.suppressed:
+            what = f"{x.ref} (score {x.score:.3f})" if x.ref and x.score is not None else "turn"
+            lines.append(f"  {x.reason.value:<22} {what}: {x.message}")
+        if trace.suppressed_more:
+            lines.append(f"  … and {trace.suppressed_more} more")
+    return "\n".join(lines)
+
+
+def cmd_recall(args: argparse.Namespace, engine: Engine) -> Output:
+    message = read_text_arg("-") if args.message == "-" else args.message
+    view = engine.open(persist_cache=True)
+    result = Recaller(engine.layout).recall(
+        message,
+        tuple(view.facts),
+        view.conflicts,
+        max_facts=args.max_facts,
+        max_chars=args.max_chars,
+    )
+    data = {"block": result.block, "trace": result.trace.model_dump(mode="json")}
+    text = (result.block + "\n\n" if result.block else "") + trace_text(result.trace)
+    return Output(data, text)
+
+
+def cmd_memory_recall(args: argparse.Namespace, engine: Engine) -> Output:
+    trace = load_trace(engine.layout)
+    if trace is None:
+        return Output({"trace": None}, "no recall has run in this workspace yet")
+    return Output({"trace": trace.model_dump(mode="json")}, trace_text(trace))
+
+
+def cmd_search(args: argparse.Namespace, engine: Engine) -> Output:
+    view = engine.open(persist_cache=True)
+    hits = Recaller(engine.layout).search(
+        args.query, tuple(view.facts), scope=args.scope, type=args.type, limit=args.limit
+    )
+    data: dict[str, Any] = {"query": args.query, "hits": [h.public_dict() for h in hits]}
+    lines = [
+        f"{h.fact.ref:<40} {h.score:7.3f}  {h.freshness.value:<7} {h.fact.display_title}"
+        f"  [{', '.join(h.matched)}]"
+        for h in hits
+    ] or ["(no matching facts)"]
+    return Output(data, "\n".join(lines))
+
+
+def register(subparsers: Any) -> None:
+    p = add_command(
+        subparsers,
+        "recall",
+        cmd_recall,
+        "run auto-recall for one user message: print the block and its trace (the trace is "
+        "kept as the workspace's last recall)",
+    )
+    p.add_argument("message", metavar="MESSAGE", help="the user message ('-' reads stdin)")
+    p.add_argument(
+        "--max-facts",
+        type=int,
+        default=DEFAULT_MAX_FACTS,
+        metavar="N",
+        help=f"facts in the block (default {DEFAULT_MAX_FACTS}, at most 8)",
+    )
+    p.add_argument(
+        "--max-chars",
+        type=int,
+        default=DEFAULT_MAX_CHARS,
+        metavar="N",
+        help=f"characters for the whole block (default {DEFAULT_MAX_CHARS}, at least 480)",
+    )
+
+
+def register_memory(subparsers: Any) -> None:
+    add_command(subparsers, "recall", cmd_memory_recall, "the last auto-recall trace")
+    p = add_command(
+        subparsers,
+        "search",
+        cmd_search,
+        "search active facts (the memory tool's search: BM25, best first, no budget)",
+    )
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--scope", choices=SCOPES)
+    p.add_argument("--type", choices=TYPES)
+    p.add_argument("--limit", type=int, default=20, metavar="N", help="at most N hits (20)")

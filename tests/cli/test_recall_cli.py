@@ -1,0 +1,126 @@
+"""`recall`, `memory recall` and `memory search` through the real argument parser."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from context_center.cli import main
+from context_center.engine.facade import Engine
+from context_center.engine.model import FactType, Scope
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
+    code = main(list(argv))
+    out = capsys.readouterr().out
+    return code, json.loads(out) if "--json" in argv else out
+
+
+@pytest.fixture
+def eng(home: Path, workspace: Path) -> Engine:
+    e = Engine(home=home, workspace=workspace)
+    m = e.memory
+    m.create(name="authhandler-6928", title="AuthHandler issue 6928", type=FactType.PROJECT,
+             description="AuthHandler panic tracked by issue 6928",
+             body="AuthHandler panics when session metadata is missing; see /home/alice/x.log")
+    m.create(name="发布流程", title="发布流程", type=FactType.PROJECT,
+             description="项目的发布流程约定", body="发布流程：先打标签，再更新变更日志，最后部署。")
+    m.create(name="response-style", title="Response style", type=FactType.USER,
+             scope=Scope.GLOBAL, body="Keep technical explanations concise and concrete.")
+    m.create(name="deploy-target", title="Deploy target", type=FactType.PROJECT,
+             scope=Scope.GLOBAL, body="Deploy payments to the legacy cluster.")
+    m.create(name="deploy-target", title="Deploy target", type=FactType.PROJECT,
+             body="Deploy payments to the green cluster.")
+    return e
+
+
+def base(eng: Engine) -> list[str]:
+    return ["--home", str(eng.home), "--workspace", str(eng.workspace)]
+
+
+def test_recall_json_block_trace_and_last_trace(
+    capsys: pytest.CaptureFixture[str], eng: Engine
+) -> None:
+    code, data = run(capsys, *base(eng), "recall", "fix AuthHandler panic from #6928", "--json")
+    assert code == 0
+    trace = data["trace"]
+    assert [s["ref"] for s in trace["selected"]] == ["project/authhandler-6928.md"]
+    assert trace["selected"][0]["reason"] == "matched authhandler, panic, 6928; project scope"
+    assert data["block"].count("</memory-recall>") == 1
+    assert "&lt;local-home&gt;/x.log" in data["block"] and "alice" not in data["block"]
+    assert str(eng.home) not in data["block"]
+    assert trace["chars_used"] == len(data["block"])
+    code, last = run(capsys, *base(eng), "memory", "recall", "--json")
+    assert code == 0
+    assert last["trace"] == trace
+
+
+def test_recall_text_output(capsys: pytest.CaptureFixture[str], eng: Engine) -> None:
+    code, out = run(capsys, *base(eng), "recall", "发布流程是怎样的？")
+    assert code == 0
+    assert out.startswith("<memory-recall>\n")
+    assert "recalled 1 fact(s): project/发布流程.md" in out
+    assert "selected:" in out
+
+
+def test_generic_turn_recalls_nothing(capsys: pytest.CaptureFixture[str], eng: Engine) -> None:
+    code, data = run(capsys, *base(eng), "recall", "继续", "--json")
+    assert code == 0
+    assert data["block"] == ""
+    assert data["trace"]["suppressed"][0]["reason"] == "generic_turn"
+    code, out = run(capsys, *base(eng), "memory", "recall")
+    assert "nothing recalled: generic user turn" in out
+
+
+def test_project_override_and_stable_guidance(
+    capsys: pytest.CaptureFixture[str], eng: Engine
+) -> None:
+    _, data = run(capsys, *base(eng), "recall", "deploy payments target cluster", "--json")
+    assert [s["ref"] for s in data["trace"]["selected"]] == ["project/deploy-target.md"]
+    reasons = {(s["reason"], s["ref"]) for s in data["trace"]["suppressed"]}
+    assert ("project_override", "global/deploy-target.md") in reasons
+    _, data = run(capsys, *base(eng), "recall", "keep technical explanations concise", "--json")
+    assert data["block"] == ""
+    assert data["trace"]["suppressed"][0]["reason"] == "stable_guidance"
+
+
+def test_budget_flags(capsys: pytest.CaptureFixture[str], eng: Engine) -> None:
+    _, data = run(capsys, *base(eng), "recall", "AuthHandler 6928", "--max-chars", "500",
+                  "--max-facts", "1", "--json")
+    assert data["trace"]["char_budget"] == 500
+    assert data["trace"]["max_facts"] == 1
+    assert len(data["block"]) <= 500
+
+
+def test_memory_recall_before_any_recall(capsys: pytest.CaptureFixture[str], eng: Engine) -> None:
+    code, data = run(capsys, *base(eng), "memory", "recall", "--json")
+    assert code == 0
+    assert data == {"trace": None}
+
+
+def test_memory_search(capsys: pytest.CaptureFixture[str], eng: Engine) -> None:
+    code, data = run(capsys, *base(eng), "memory", "search", "deploy cluster", "--json")
+    assert code == 0
+    refs = [h["ref"] for h in data["hits"]]
+    assert refs == ["project/deploy-target.md", "global/deploy-target.md"]
+    assert "body" not in data["hits"][0] and "snippet" in data["hits"][0]
+    _, data = run(capsys, *base(eng), "memory", "search", "concise", "--json")
+    assert [h["ref"] for h in data["hits"]] == ["global/response-style.md"]  # not suppressed
+    _, data = run(capsys, *base(eng), "memory", "search", "deploy", "--scope", "global", "--json")
+    assert [h["ref"] for h in data["hits"]] == ["global/deploy-target.md"]
+    _, data = run(capsys, *base(eng), "memory", "search", "deploy", "--type", "user", "--json")
+    assert data["hits"] == []
+    code, out = run(capsys, *base(eng), "memory", "search", "发布流程")
+    assert "project/发布流程.md" in out
+
+
+def test_search_excludes_archived(capsys: pytest.CaptureFixture[str], eng: Engine) -> None:
+    eng.open()
+    eng.memory.forget("project/authhandler-6928.md")
+    _, data = run(capsys, *base(eng), "memory", "search", "AuthHandler", "--json")
+    assert data["hits"] == []
+    _, data = run(capsys, *base(eng), "recall", "AuthHandler #6928", "--json")
+    assert data["block"] == ""
