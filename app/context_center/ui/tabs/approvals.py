@@ -82,8 +82,11 @@ def load_review(engine: Engine, record: ApprovalRecord) -> Review:
     return Review(record, entry.fact, here)
 
 
-def approve_item(engine: Engine, item_id: str, edited: dict[str, str] | None) -> ApprovalResult:
-    return approval_queue(engine).approve(item_id, edited)
+def approve_item(
+    engine: Engine, item_id: str, edited: dict[str, str] | None, reviewed_sha256: str
+) -> ApprovalResult:
+    """Apply exactly the item the person reviewed (its content hash), once."""
+    return approval_queue(engine).approve(item_id, edited, expected_sha256=reviewed_sha256)
 
 
 def reject_item(engine: Engine, item_id: str, reason: str) -> ApprovalRecord:
@@ -269,7 +272,9 @@ class ApprovalsTab(Tab):
         dialog.set_working(True)
         try:
             try:
-                result = await self.ctx.run(approve_item, self.ctx.engine, record.id, edited)
+                result = await self.ctx.run(
+                    approve_item, self.ctx.engine, record.id, edited, record.content_sha256
+                )
             except EngineError as exc:
                 # Shown in the dialog, never swallowed: a conflict (the store moved on), an
                 # item decided elsewhere, an edit the engine refuses. Nothing was written.

@@ -65,7 +65,9 @@ Candidate = MemoryCandidate | SkillCandidate
 
 def scan_workspace(engine: Engine) -> ScanResult:
     """Scan this workspace's user turns, deduplicated against its facts and instructions."""
-    facts = engine.memory.load().facts  # fresh: another process may have saved facts
+    # Fresh (another process may have saved facts) and write-free: scanning never writes,
+    # not even the store's parse cache.
+    facts = engine.memory.load(persist_cache=False).facts
     try:
         resolution = resolve_instructions(engine.home, engine.workspace, engine.workspace)
         bodies = [doc.body for doc in resolution.documents]
