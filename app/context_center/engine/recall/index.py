@@ -399,6 +399,9 @@ class RecallIndex:
             # Facts held as the very same objects are unchanged (Facts are immutable and the
             # index keeps a reference, so an id() cannot be reused while it is in the set).
             known = self._objects
+            if len(facts) == self._n_alive and known.issuperset(map(id, facts)):
+                self._last_synced = facts
+                return SyncStats(unchanged=len(facts))
             stale = [f for f in facts if id(f) not in known]
             for f in stale:
                 counts[self.upsert(f)] += 1
