@@ -165,3 +165,14 @@ def test_search_does_not_suppress_stable_guidance(make_fact: MakeFact) -> None:
     from context_center.engine.model import FactType
     style = make_fact("style", "Keep explanations concise.", scope=Scope.GLOBAL, type=FactType.USER)
     assert [h.fact.name for h in Recaller(None).search("concise", (style,), now=NOW)] == ["style"]
+
+
+def test_same_tuple_after_an_upsert_is_synced_again(make_fact: MakeFact) -> None:
+    facts = (make_fact("a", "deploy payments"), make_fact("b", "kafka topics"))
+    idx = RecallIndex()
+    idx.sync(facts)
+    extra = make_fact("c", "extra fact")
+    idx.upsert(extra)
+    assert len(idx) == 3
+    stats = idx.sync(facts)  # the same tuple, but the index changed in between
+    assert stats.removed == 1 and len(idx) == 2

@@ -258,3 +258,11 @@ def test_no_match_at_all(store: list) -> None:  # type: ignore[type-arg]
     result = recall(store, "kubernetes helm chart values")
     assert result.trace.reason is Reason.NO_DISTINCTIVE_MATCH
     assert result.trace.candidates == 0
+
+
+def test_very_long_message_matches_terms_beyond_the_first_64(make_fact: MakeFact) -> None:
+    facts = [make_fact("kafka", "Kafka consumer lag alerts page the payments oncall.")]
+    filler = " ".join(f"word{i}x" for i in range(80))  # 80 distinct non-matching terms first
+    result = recall(facts, f"{filler} kafka consumer lag")
+    [hit] = result.trace.selected
+    assert set(hit.matched) == {"kafka", "consumer", "lag"}

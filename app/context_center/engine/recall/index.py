@@ -184,6 +184,7 @@ class RecallIndex:
         self._total_len = 0
         self._dead = 0
         self._last_synced: object = None
+        self._synced_generation = -1
         self.generation = 0  # bumped on every change
         self.saved_generation = -1
 
@@ -380,6 +381,10 @@ class RecallIndex:
         self._total_len -= int(self._dl.data[o])
         self._dead += 1
 
+    def _synced(self, facts: Sequence[Fact]) -> None:
+        self._last_synced = facts
+        self._synced_generation = self.generation
+
     def sync(self, facts: Sequence[Fact]) -> SyncStats:
         """Make the index hold exactly ``facts`` (archived facts must not be passed).
 
@@ -389,18 +394,22 @@ class RecallIndex:
         very same tuple as the previous call returns at once. Ids are unique per scope.
         """
         with self._lock:
-            if facts is self._last_synced and isinstance(facts, tuple):
+            if (
+                facts is self._last_synced
+                and isinstance(facts, tuple)
+                and self.generation == self._synced_generation
+            ):
                 return SyncStats(unchanged=self._n_alive)
             if self._n_alive == 0 and self.size == 0:
                 self.build(facts)
-                self._last_synced = facts
+                self._synced(facts)
                 return SyncStats(added=self._n_alive, rebuilt=True)
             counts = {"added": 0, "changed": 0, "metadata": 0, "unchanged": 0}
             # Facts held as the very same objects are unchanged (Facts are immutable and the
             # index keeps a reference, so an id() cannot be reused while it is in the set).
             known = self._objects
             if len(facts) == self._n_alive and known.issuperset(map(id, facts)):
-                self._last_synced = facts
+                self._synced(facts)
                 return SyncStats(unchanged=len(facts))
             stale = [f for f in facts if id(f) not in known]
             for f in stale:
@@ -414,7 +423,7 @@ class RecallIndex:
                 if removed:
                     self.generation += 1
             self.maybe_compact()
-            self._last_synced = facts
+            self._synced(facts)
             return SyncStats(
                 added=counts["added"],
                 changed=counts["changed"],
@@ -668,7 +677,7 @@ class RecallIndex:
             if added or self._dead:
                 self.generation += 1
             self.maybe_compact()
-            self._last_synced = facts
+            self._synced(facts)
             return SyncStats(added=added, removed=self._dead, unchanged=len(reused),
                              from_cache=True)
 
