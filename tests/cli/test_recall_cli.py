@@ -50,7 +50,7 @@ def test_recall_json_block_trace_and_last_trace(
     assert [s["ref"] for s in trace["selected"]] == ["project/authhandler-6928.md"]
     assert trace["selected"][0]["reason"] == "matched authhandler, panic, 6928; project scope"
     assert data["block"].count("</memory-recall>") == 1
-    assert "&lt;local-home&gt;/x.log" in data["block"] and "alice" not in data["block"]
+    assert "<local-home>/x.log" in data["block"] and "alice" not in data["block"]
     assert str(eng.home) not in data["block"]
     assert trace["chars_used"] == len(data["block"])
     code, last = run(capsys, *base(eng), "memory", "recall", "--json")

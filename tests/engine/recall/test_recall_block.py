@@ -41,7 +41,7 @@ def test_stale_fact_in_a_small_budget_is_safe_and_accounted(
     assert block.count("<memory-recall>") == 1
     assert "&lt;/memory-recall&gt;" in block or "…" in block
     assert "private-name" not in block
-    assert "&lt;local-home&gt;/work/reasonix/config.toml" in block
+    assert "<local-home>/work/reasonix/config.toml" in block
     for path in (layout.project_store, layout.global_store, layout.state_dir, home, workspace):
         assert str(path) not in block
     assert result.trace.chars_used == len(block)
@@ -79,7 +79,7 @@ def test_home_redaction(raw: str, expected: str) -> None:
 def test_title_is_redacted_and_escaped(make_fact: MakeFact) -> None:
     f = make_fact("t", "Deploy payments cluster.", title="Notes from /home/gina & <b>")
     block = Recaller(None).recall("deploy payments cluster", (f,), now=NOW).block
-    assert "title: &lt;local-home&gt; &amp; &lt;b&gt;" in block.replace("Notes from ", "")
+    assert "title: <local-home> &amp; &lt;b&gt;" in block.replace("Notes from ", "")
 
 
 def _entry(f, text: str) -> Entry:  # type: ignore[no-untyped-def]

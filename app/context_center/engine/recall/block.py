@@ -2,9 +2,10 @@
 
 Every value that comes from a fact is first redacted (home-directory prefixes become
 ``<local-home>``) and then HTML-escaped, so a fact body cannot close the block early or add
-markup: the block contains exactly one ``</memory-recall>``. (As a consequence the marker
-itself reads ``&lt;local-home&gt;`` inside the block.) No store path is ever written; facts
-are named by their provider reference (``project/<name>.md``) and id.
+markup: the block contains exactly one ``</memory-recall>``. The ``<local-home>`` marker is
+the one piece of markup let back through unescaped, as the contract names it; it can never
+form a closing tag. No store path is ever written; facts are named by their provider
+reference (``project/<name>.md``) and id.
 """
 
 from __future__ import annotations
@@ -47,8 +48,11 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+_ESCAPED_LOCAL_HOME = "&lt;local-home&gt;"
+
+
 def esc(text: str) -> str:
-    return html.escape(text, quote=True)
+    return html.escape(text, quote=True).replace(_ESCAPED_LOCAL_HOME, LOCAL_HOME)
 
 
 def _clip(text: str, limit: int) -> str:
