@@ -106,7 +106,11 @@ def _caller_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the caller does not own this project's memory store (headless: refused; interactive: queued)",
     )
-    parser.add_argument("--agent", metavar="NAME", help=f"the agent's name for the record (default: {DEFAULT_AGENT})")
+    parser.add_argument(
+        "--agent",
+        metavar="NAME",
+        help=f"the agent's name for the record (default: {DEFAULT_AGENT})",
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -134,7 +138,9 @@ def register(subparsers: Any) -> None:
     )
     _caller_options(p)
 
-    p = add_command(agent_sub, "forget", cmd_forget, "propose forgetting a fact (always waits for a person)")
+    p = add_command(
+        agent_sub, "forget", cmd_forget, "propose forgetting a fact (always waits for a person)"
+    )
     p.add_argument("ref", help="project/<name>.md, global/<name>.md, a name or an id")
     p.add_argument("--expected-revision", type=int)
     _caller_options(p)

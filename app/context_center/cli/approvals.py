@@ -24,7 +24,7 @@ CONFIRM_WORD = "yes"
 
 
 def _queue(engine: Engine) -> ApprovalQueue:
-    return ApprovalQueue.for_layout(engine.layout)
+    return engine.approvals
 
 
 def safe_text(text: str) -> str:
@@ -42,7 +42,10 @@ def safe_text(text: str) -> str:
 
 
 def _summary_line(record: ApprovalRecord) -> str:
-    what = record.target_ref or f"{record.content.get('scope', 'project')}/{record.content.get('name')}.md"
+    what = (
+        record.target_ref
+        or f"{record.content.get('scope', 'project')}/{record.content.get('name')}.md"
+    )
     codes = ", ".join(r.code for r in record.reasons) or "-"
     return safe_text(
         f"{record.id}  {record.operation.value:<6} {what}  by {record.agent} ({record.controller.value})  [{codes}]"
@@ -59,7 +62,9 @@ def render_record(record: ApprovalRecord, final: dict[str, Any] | None = None) -
         f"operation:   {record.operation.value}",
     ]
     if record.target_ref:
-        lines.append(f"target:      {record.target_ref} ({record.target_id}) at revision {record.expected_revision}")
+        lines.append(
+            f"target:      {record.target_ref} ({record.target_id}) at revision {record.expected_revision}"
+        )
     lines.append("reasons:")
     lines.extend(f"  - {r.code}: {r.message}" for r in record.reasons)
     if record.operation.value == "create":
@@ -85,7 +90,10 @@ def render_record(record: ApprovalRecord, final: dict[str, Any] | None = None) -
         lines.append(f"forget {record.target_ref}: it moves to the archive (recoverable)")
     if record.decision is not None:
         d = record.decision
-        lines.append(f"decision:    {d.status.value} at {d.decided_at}" + (f" — {d.reason}" if d.reason else ""))
+        lines.append(
+            f"decision:    {d.status.value} at {d.decided_at}"
+            + (f" — {d.reason}" if d.reason else "")
+        )
         if d.edited:
             lines.append("             (edited before approval)")
     return safe_text("\n".join(lines))
@@ -109,7 +117,9 @@ def _read_edited(value: str | None) -> dict[str, Any] | None:
     if value is None:
         return None
     if value == "-":
-        raise InvalidRequest("--edited needs a file: standard input is where you confirm the approval")
+        raise InvalidRequest(
+            "--edited needs a file: standard input is where you confirm the approval"
+        )
     try:
         loaded = json.loads(read_text_arg(value))
     except ValueError as exc:
@@ -133,7 +143,9 @@ def cmd_approve(args: argparse.Namespace, engine: Engine) -> Output:
     queue = _queue(engine)
     record = queue.get(args.id)
     if record.status is not Status.PENDING:
-        raise ApprovalRefused(f"approval item {record.id} was already {record.status.value}", code="already_decided")
+        raise ApprovalRefused(
+            f"approval item {record.id} was already {record.status.value}", code="already_decided"
+        )
     edited = _read_edited(args.edited)
     final = final_content(record, edited) if edited else None  # checks the edit before asking
     sys.stdout.write(render_record(record, final) + "\n")
@@ -143,8 +155,10 @@ def cmd_approve(args: argparse.Namespace, engine: Engine) -> Output:
     sys.stdout.flush()
     answer = sys.stdin.readline()
     if answer.strip() != CONFIRM_WORD:
-        raise ApprovalRefused("not approved: the confirmation was not given; the item stays pending",
-                              code="approval_cancelled")
+        raise ApprovalRefused(
+            "not approved: the confirmation was not given; the item stays pending",
+            code="approval_cancelled",
+        )
     result = queue.approve(record.id, edited, expected_sha256=record.content_sha256)
     done = result.record
     data: dict[str, Any] = {"action": "approved", "item": done.summary()}
@@ -160,8 +174,10 @@ def cmd_approve(args: argparse.Namespace, engine: Engine) -> Output:
 
 def cmd_reject(args: argparse.Namespace, engine: Engine) -> Output:
     record = _queue(engine).reject(args.id, args.reason)
-    return Output({"action": "rejected", "item": record.summary(), "reason": args.reason},
-                  f"rejected {record.id}")
+    return Output(
+        {"action": "rejected", "item": record.summary(), "reason": args.reason},
+        f"rejected {record.id}",
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -175,7 +191,9 @@ def register(subparsers: Any) -> None:
 
     p = add_command(sub, "list", cmd_list, "queued items (pending by default), oldest first")
     p.add_argument("--status", choices=[s.value for s in Status], default=Status.PENDING.value)
-    p.add_argument("--this-workspace", action="store_true", help="only items for the current workspace")
+    p.add_argument(
+        "--this-workspace", action="store_true", help="only items for the current workspace"
+    )
 
     p = add_command(sub, "show", cmd_show, "one item with its full proposed content")
     p.add_argument("id")
@@ -187,7 +205,9 @@ def register(subparsers: Any) -> None:
         "show an item and apply it after you type 'yes' (interactive terminal only)",
     )
     p.add_argument("id")
-    p.add_argument("--edited", metavar="FILE", help="a JSON object of fields to change before approving")
+    p.add_argument(
+        "--edited", metavar="FILE", help="a JSON object of fields to change before approving"
+    )
 
     p = add_command(sub, "reject", cmd_reject, "reject an item, keeping a record")
     p.add_argument("id")

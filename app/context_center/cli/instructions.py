@@ -17,8 +17,8 @@ from typing import Any
 
 from context_center.cli.common import Output, add_command
 from context_center.engine.facade import Engine
-from context_center.engine.instructions import Resolution, find_workspace_root, resolve_instructions
-from context_center.engine.prefix import build_prefix, render_instructions_json
+from context_center.engine.instructions import Resolution, find_workspace_root
+from context_center.engine.prefix import render_instructions_json
 from context_center.engine.rules import RuleScope, add_rule, normalize_note
 
 
@@ -28,9 +28,7 @@ def _explicit_workspace(args: argparse.Namespace) -> Path | None:
 
 
 def _resolve(args: argparse.Namespace, engine: Engine) -> Resolution:
-    target_arg = getattr(args, "target", None)
-    target = Path(target_arg).expanduser().absolute() if target_arg else engine.workspace
-    return resolve_instructions(engine.home, _explicit_workspace(args), target)
+    return engine.instructions(getattr(args, "target", None))
 
 
 def _instructions_text(res: Resolution) -> str:
@@ -67,9 +65,7 @@ def cmd_memory_instructions(args: argparse.Namespace, engine: Engine) -> Output:
 
 
 def cmd_prefix(args: argparse.Namespace, engine: Engine) -> Output:
-    res = _resolve(args, engine)
-    view = engine.open(persist_cache=False)
-    prefix = build_prefix(res, view.facts, view.conflicts)
+    prefix = engine.prefix(getattr(args, "target", None))
     text = prefix.text if prefix.text else "(the prefix is empty)"
     return Output(prefix.public_dict(), text + f"\n\n({prefix.length} characters)")
 

@@ -15,7 +15,7 @@ from typing import Any
 from context_center.cli.common import Output, add_command, read_text_arg
 from context_center.engine.facade import Engine
 from context_center.engine.model import FactType, Scope
-from context_center.engine.recall import Recaller, RecallTrace, load_trace
+from context_center.engine.recall import RecallTrace, load_trace
 from context_center.engine.recall.policy import DEFAULT_MAX_CHARS, DEFAULT_MAX_FACTS
 
 TYPES = [t.value for t in FactType]
@@ -51,14 +51,7 @@ def trace_text(trace: RecallTrace) -> str:
 
 def cmd_recall(args: argparse.Namespace, engine: Engine) -> Output:
     message = read_text_arg("-") if args.message == "-" else args.message
-    view = engine.open(persist_cache=True)
-    result = Recaller(engine.layout).recall(
-        message,
-        tuple(view.facts),
-        view.conflicts,
-        max_facts=args.max_facts,
-        max_chars=args.max_chars,
-    )
+    result = engine.recall(message, max_facts=args.max_facts, max_chars=args.max_chars)
     data = {"block": result.block, "trace": result.trace.model_dump(mode="json")}
     text = (result.block + "\n\n" if result.block else "") + trace_text(result.trace)
     return Output(data, text)
@@ -73,7 +66,7 @@ def cmd_memory_recall(args: argparse.Namespace, engine: Engine) -> Output:
 
 def cmd_search(args: argparse.Namespace, engine: Engine) -> Output:
     view = engine.open(persist_cache=True)
-    hits = Recaller(engine.layout).search(
+    hits = engine.recaller.search(
         args.query, tuple(view.facts), scope=args.scope, type=args.type, limit=args.limit
     )
     data: dict[str, Any] = {"query": args.query, "hits": [h.public_dict() for h in hits]}

@@ -27,7 +27,6 @@ from pydantic import ValidationError
 from context_center.cli.common import Output, add_command, read_text_arg
 from context_center.engine.errors import InvalidRequest
 from context_center.engine.facade import Engine
-from context_center.engine.instructions import resolve_instructions
 from context_center.engine.model import format_time
 from context_center.engine.suggestions import (
     CandidateEdit,
@@ -38,7 +37,6 @@ from context_center.engine.suggestions import (
     append_turn,
     dismiss,
     remote_reason,
-    scan,
 )
 from context_center.engine.suggestions.service import default_roots
 
@@ -56,12 +54,7 @@ def _roots(args: argparse.Namespace) -> dict[str, Path]:
 def run_scan(args: argparse.Namespace, engine: Engine) -> ScanResult:
     """Scan with the active facts and loaded instruction bodies; nothing is written (no store
     cache either), and a remote workspace reads no local memory at all."""
-    if remote_reason(engine.workspace):
-        return scan(engine.layout, [], [], **_roots(args))  # type: ignore[arg-type]
-    facts = engine.open(persist_cache=False).facts
-    resolution = resolve_instructions(engine.home, None, engine.workspace)
-    bodies = [doc.body for doc in resolution.documents]
-    return scan(engine.layout, facts, bodies, **_roots(args))  # type: ignore[arg-type]
+    return engine.scan_suggestions(**_roots(args))
 
 
 def _evidence_lines(candidate: MemoryCandidate | SkillCandidate) -> list[str]:
@@ -76,14 +69,22 @@ def render_scan(result: ScanResult) -> str:
     if not result.available:
         return f"no suggestions: {result.explanation}"
     lines: list[str] = []
-    lines.append(f"memory candidates ({len(result.memories)}):" if result.memories else "no memory candidates")
+    lines.append(
+        f"memory candidates ({len(result.memories)}):"
+        if result.memories
+        else "no memory candidates"
+    )
     for m in result.memories:
         lines.append(f"  {m.id}  {m.type.value:<9} {m.scope.value:<7} {m.name}")
         lines.append(f"      {m.title}")
         lines.extend(_evidence_lines(m))
-    lines.append(f"skill candidates ({len(result.skills)}):" if result.skills else "no skill candidates")
+    lines.append(
+        f"skill candidates ({len(result.skills)}):" if result.skills else "no skill candidates"
+    )
     for s in result.skills:
-        lines.append(f"  {s.id}  {s.name}  ({s.turns} requests in {s.sessions} sessions) -> {s.path}")
+        lines.append(
+            f"  {s.id}  {s.name}  ({s.turns} requests in {s.sessions} sessions) -> {s.path}"
+        )
         lines.extend(f"      {i}. {step}" for i, step in enumerate(s.steps, 1))
         lines.extend(_evidence_lines(s))
     lines.append(
@@ -93,7 +94,9 @@ def render_scan(result: ScanResult) -> str:
     for src in result.sources:
         extra = f", {src.malformed} malformed line(s) skipped" if src.malformed else ""
         note = f" ({src.note})" if src.note and src.status != "ok" else ""
-        lines.append(f"  {src.source:<8} {src.status}: {src.sessions} sessions, {src.turns} turns{extra}{note}")
+        lines.append(
+            f"  {src.source:<8} {src.status}: {src.sessions} sessions, {src.turns} turns{extra}{note}"
+        )
     lines.extend(f"note: {n}" for n in result.notes)
     lines.append("accept with: context-center suggestions accept ID; dismiss with: … dismiss ID")
     return "\n".join(lines)
@@ -129,7 +132,8 @@ def _read_edit(value: str | None) -> CandidateEdit | None:
         return CandidateEdit.model_validate(fields)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'edit'}: {err['msg']}" for err in exc.errors()
+            f"{'.'.join(str(p) for p in err['loc']) or 'edit'}: {err['msg']}"
+            for err in exc.errors()
         )
         raise InvalidRequest(f"--edited: {problems}") from exc
 
@@ -169,8 +173,12 @@ def cmd_history_append(args: argparse.Namespace, engine: Engine) -> Output:
 
 
 def _add_roots(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--claude-root", metavar="DIR", help="Claude Code's data folder (default ~/.claude)")
-    parser.add_argument("--codex-root", metavar="DIR", help="Codex CLI's data folder (default ~/.codex)")
+    parser.add_argument(
+        "--claude-root", metavar="DIR", help="Claude Code's data folder (default ~/.claude)"
+    )
+    parser.add_argument(
+        "--codex-root", metavar="DIR", help="Codex CLI's data folder (default ~/.codex)"
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -198,4 +206,8 @@ def register(subparsers: Any) -> None:
     hist = h.add_subparsers(dest="history_command", metavar="ACTION", required=True)
     ap = add_command(hist, "append", cmd_history_append, "log one user turn ('-' reads stdin)")
     ap.add_argument("text", help="the turn as typed, or '-' to read it from stdin")
-    ap.add_argument("--session", metavar="ID", help="the session it belongs to (default: $CONTEXT_CENTER_SESSION, else one per day)")
+    ap.add_argument(
+        "--session",
+        metavar="ID",
+        help="the session it belongs to (default: $CONTEXT_CENTER_SESSION, else one per day)",
+    )
