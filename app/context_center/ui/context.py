@@ -137,19 +137,29 @@ class AppContext(QObject):
         """Run blocking ``fn(*args, **kwargs)`` in the engine worker thread and await it.
 
         After ``shutdown()`` the awaiting task is cancelled instead (the window is closing)."""
+        return await self.submit(fn, *args, **kwargs)
+
+    def submit(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> asyncio.Future[T]:
+        """Hand ``fn`` to the worker *now* and return a future to await later.
+
+        ``run`` is ``await submit(...)``; call ``submit`` directly to start work before the
+        current synchronous code finishes (the Memory tab starts reading the stores while the
+        rest of the window is still being built)."""
         if self._closed:
             raise asyncio.CancelledError
         loop = asyncio.get_running_loop()
         self._running += 1
         if self._running == 1:
             self.sig_busy.emit(True)
-        try:
-            call = functools.partial(fn, *args, **kwargs)
-            return await loop.run_in_executor(self._executor, call)
-        finally:
-            self._running -= 1
-            if self._running == 0 and _alive(self):
-                self.sig_busy.emit(False)
+        call = functools.partial(fn, *args, **kwargs)
+        future: asyncio.Future[T] = loop.run_in_executor(self._executor, call)
+        future.add_done_callback(self._work_done)
+        return future
+
+    def _work_done(self, _future: asyncio.Future[Any]) -> None:
+        self._running -= 1
+        if self._running == 0 and _alive(self):
+            self.sig_busy.emit(False)
 
     @property
     def has_work(self) -> bool:

@@ -7,6 +7,7 @@ comprehensions over precomputed lowercase text, then the model is reset with the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -42,14 +43,13 @@ class FactRow:
     ref: str
     name: str
     title: str
+    sort_title: str  # lowercase title, the tie-breaker of every sort
     type: str
     scope: str
     freshness: str
     revision: int
-    updated: str
     updated_ts: float
     haystack: str  # lowercase title, name, description and body for the search box
-    conflict: bool
     entry: Entry
 
     @property
@@ -57,7 +57,7 @@ class FactRow:
         return self.entry.fact
 
 
-def build_rows(entries: list[Entry], conflict_ids: set[str], now: datetime) -> list[FactRow]:
+def build_rows(entries: Iterable[Entry], now: datetime) -> list[FactRow]:
     rows = []
     for entry in entries:
         f = entry.fact
@@ -68,14 +68,13 @@ def build_rows(entries: list[Entry], conflict_ids: set[str], now: datetime) -> l
                 ref=f.ref,
                 name=f.name,
                 title=f.title or f.name,
+                sort_title=(f.title or f.name).lower(),
                 type=f.type.value,
                 scope=f.scope.value,
                 freshness=f.freshness(now).value,
                 revision=f.revision,
-                updated=local_time(updated),
                 updated_ts=(updated - _EPOCH).total_seconds() if updated else 0.0,
                 haystack="\n".join((f.title, f.name, f.description, f.body)).lower(),
-                conflict=f.id in conflict_ids,
                 entry=entry,
             )
         )
@@ -83,12 +82,12 @@ def build_rows(entries: list[Entry], conflict_ids: set[str], now: datetime) -> l
 
 
 _SORT_KEYS: dict[int, Any] = {
-    COL_TITLE: lambda r: (r.title.lower(), r.ref),
-    COL_TYPE: lambda r: (r.type, r.title.lower()),
-    COL_SCOPE: lambda r: (r.scope, r.title.lower()),
-    COL_FRESHNESS: lambda r: (_ORDER.get(r.freshness, 9), r.title.lower()),
-    COL_REVISION: lambda r: (r.revision, r.title.lower()),
-    COL_UPDATED: lambda r: (r.updated_ts, r.title.lower()),
+    COL_TITLE: lambda r: (r.sort_title, r.ref),
+    COL_TYPE: lambda r: (r.type, r.sort_title),
+    COL_SCOPE: lambda r: (r.scope, r.sort_title),
+    COL_FRESHNESS: lambda r: (_ORDER.get(r.freshness, 9), r.sort_title),
+    COL_REVISION: lambda r: (r.revision, r.sort_title),
+    COL_UPDATED: lambda r: (r.updated_ts, r.sort_title),
 }
 
 
@@ -145,6 +144,8 @@ class FactTableModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._rows: list[FactRow] = []
+        self._times: dict[tuple[str, int], str] = {}
+        self.conflict_ids: frozenset[str] = frozenset()
         self._fresh_brushes = {k: QBrush(QColor(v)) for k, v in FRESHNESS_COLORS.items()}
 
     @property
@@ -154,7 +155,21 @@ class FactTableModel(QAbstractTableModel):
     def set_rows(self, rows: list[FactRow]) -> None:
         self.beginResetModel()
         self._rows = rows
+        if len(self._times) > 4096:
+            self._times.clear()
         self.endResetModel()
+
+    def set_conflicts(self, ids: frozenset[str]) -> None:
+        """Mark the facts in a project-over-global pair (⚠ in the title column)."""
+        if ids == self.conflict_ids:
+            return
+        self.conflict_ids = ids
+        if self._rows:
+            self.dataChanged.emit(
+                self.index(0, COL_TITLE),
+                self.index(len(self._rows) - 1, COL_TITLE),
+                [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole],
+            )
 
     def row_of(self, fact_id: str) -> int:
         for i, row in enumerate(self._rows):
@@ -188,7 +203,7 @@ class FactTableModel(QAbstractTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_TITLE:
-                return f"⚠ {row.title}" if row.conflict else row.title
+                return f"⚠ {row.title}" if row.id in self.conflict_ids else row.title
             if col == COL_TYPE:
                 return row.type
             if col == COL_SCOPE:
@@ -198,10 +213,15 @@ class FactTableModel(QAbstractTableModel):
             if col == COL_REVISION:
                 return str(row.revision)
             if col == COL_UPDATED:
-                return row.updated
+                # formatted on demand: only visible rows pay for strftime
+                key = (row.id, row.revision)
+                text = self._times.get(key)
+                if text is None:
+                    text = self._times[key] = local_time(row.fact.updated_at)
+                return text
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
-            if row.conflict:
+            if row.id in self.conflict_ids:
                 return f"{row.ref} — part of a project-over-global pair (see the banner)"
             return row.ref
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_FRESHNESS:

@@ -7,6 +7,7 @@ in Python (``models.facts.FactFilter``) so 50,000 facts stay instant.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -59,22 +60,31 @@ MAX_BANNER_CONFLICTS = 3
 
 @dataclass(frozen=True)
 class MemoryData:
-    """What one refresh loads in the worker thread."""
+    """What the first step of a refresh loads in the worker thread: every row."""
 
     rows: list[FactRow]
-    conflicts: list[Conflict]
     diagnostics_count: int
     total_project: int
     total_global: int
 
 
 def load_memory(engine: Engine) -> MemoryData:
-    view = engine.memory.load()
-    ids = {c.project_id for c in view.conflicts} | {c.global_id for c in view.conflicts}
-    rows = build_rows(view.entries, ids, datetime.now(UTC))
+    """Both stores, as table rows. Conflicts come in a second step (``load_conflicts``) so the
+    table is usable as soon as the files are read."""
+    project = engine.memory.project.load()
+    global_ = engine.memory.global_.load()
+    rows = build_rows([*project.entries.values(), *global_.entries.values()], datetime.now(UTC))
     return MemoryData(
-        rows, view.conflicts, len(view.diagnostics), len(view.project), len(view.global_)
+        rows,
+        len(project.diagnostics) + len(global_.diagnostics),
+        len(project.entries),
+        len(global_.entries),
     )
+
+
+def load_conflicts(engine: Engine) -> list[Conflict]:
+    """Project-over-global pairs of the state ``load_memory`` just read (no disk scan)."""
+    return engine.memory.view().conflicts
 
 
 def _current_entry(engine: Engine, fact_id: str) -> Entry | None:
@@ -131,8 +141,11 @@ class MemoryTab(Tab):
         self.filter = FactFilter()
         self.model = FactTableModel(self)
         self.data: MemoryData | None = None
+        self.conflicts: list[Conflict] = []
         self._selected_id: str | None = None
+        self._prefetch: tuple[Engine, asyncio.Future[MemoryData]] | None = None
         self._build()
+        self._start_prefetch()
         self.model.sig_sort_requested.connect(self._on_sort)
         self._filter_timer = QTimer(self)
         self._filter_timer.setSingleShot(True)
@@ -325,12 +338,38 @@ class MemoryTab(Tab):
 
     # -- loading --------------------------------------------------------------------------
 
+    def _start_prefetch(self) -> None:
+        """Begin reading the stores while the rest of the window is still being built."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return  # built outside the loop: the first refresh loads instead
+        engine = self.ctx.engine
+        future = self.ctx.submit(load_memory, engine)
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self._prefetch = (engine, future)
+
     async def refresh(self) -> None:
-        data = await self.ctx.run(load_memory, self.ctx.engine)
+        engine = self.ctx.engine
+        prefetch, self._prefetch = self._prefetch, None
+        if prefetch is not None and prefetch[0] is engine:
+            data = await prefetch[1]
+        else:
+            data = await self.ctx.run(load_memory, engine)
         self.data = data
         self.filter.set_rows(data.rows)
         self.apply_filter()
-        self._show_banner(data.conflicts)
+        # Let the table paint before the next engine step competes for the interpreter.
+        await asyncio.sleep(0.03)
+        conflicts = await self.ctx.run(load_conflicts, engine)
+        self.conflicts = conflicts
+        self.model.set_conflicts(
+            frozenset(c.project_id for c in conflicts) | frozenset(c.global_id for c in conflicts)
+        )
+        self._show_banner(conflicts)
+        current = self.current_row()
+        if current is not None:
+            self._show_fact(current)
 
     def apply_filter(self) -> None:
         self.filter.query = self.search.text()
@@ -430,11 +469,7 @@ class MemoryTab(Tab):
         updated = format_time(fact.updated_at) if fact.updated_at else "—"
         self.prov_times.setText(f"{created}  /  {updated}")
         self.prov_path.set_full_text(str(row.entry.path))
-        notes = [
-            c
-            for c in (self.data.conflicts if self.data else [])
-            if fact.id in (c.project_id, c.global_id)
-        ]
+        notes = [c for c in self.conflicts if fact.id in (c.project_id, c.global_id)]
         lines = []
         for c in notes:
             if fact.id == c.project_id:
