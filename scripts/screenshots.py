@@ -51,6 +51,49 @@ async def _settle(ctx, app, rounds: int = 3) -> None:  # type: ignore[no-untyped
             return
 
 
+async def _wait_for(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(int(timeout / 0.02)):
+        if predicate():
+            return
+        await asyncio.sleep(0.02)
+    raise TimeoutError("screenshots: the expected dialog did not appear")
+
+
+async def stale_edit(window, ctx, app, sample, shot) -> None:  # type: ignore[no-untyped-def]
+    """Edit a fact while "another process" saves it first: the window shows what changed."""
+    from context_center.engine.facade import Engine
+    from context_center.ui.dialogs.fact_editor import FactEditorDialog
+    from context_center.ui.dialogs.stale_edit import StaleEditDialog
+
+    tab = window.memory_tab
+    window.show_tab(tab)
+    await _settle(ctx, app)
+    other = Engine(home=sample.home, workspace=sample.workspace)
+    other.open()
+    entry = other.memory.resolve("project/customer-tone.md")
+    tab.select_fact(entry.fact.id)
+    tab.btn_edit.click()
+    await _wait_for(lambda: isinstance(ctx.last_dialog, FactEditorDialog))
+    editor = ctx.last_dialog
+    other.memory.update(
+        entry.fact.id,
+        expected_revision=entry.fact.revision,
+        body="The product owner prefers short, friendly error messages without jargon, "
+        "and always a next step (“Try again”, “Contact support”).",
+    )
+    editor.body_edit.setPlainText(
+        "The product owner prefers short, friendly error messages without jargon.\n\n"
+        "报错信息要简短、友好。"
+    )
+    editor.save_button.click()
+    await _wait_for(lambda: isinstance(ctx.last_dialog, StaleEditDialog))
+    dialog = ctx.last_dialog
+    dialog.resize(900, 560)
+    await shot("memory-stale-edit", dialog)
+    dialog.reject()
+    await _settle(ctx, app)
+
+
 async def _main(out: Path) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -145,6 +188,24 @@ async def _main(out: Path) -> int:
         for name, prepare in steps:
             await prepare()
             await shot(name)
+
+        # Two dialogs worth seeing: the approval review and a stale edit.
+        approvals = window.optional.get("Approvals")
+        if approvals is not None and hasattr(approvals, "review_button"):
+            window.show_tab(approvals)
+            await _settle(ctx, app)
+            for i, record in enumerate(approvals.model.rows if hasattr(approvals, "model") else []):
+                if getattr(record, "agent", "") == "nightly-triage":
+                    approvals.table.selectRow(i)
+            approvals.review_button.click()
+            await _wait_for(lambda: getattr(approvals, "dialog", None) is not None)
+            dialog = approvals.dialog
+            dialog.resize(960, 720)
+            await shot("approval-dialog", dialog)
+            dialog.reject()
+            await _settle(ctx, app)
+
+        await stale_edit(window, ctx, app, sample, shot)
         window.close()
         await _settle(ctx, app)
         ctx.shutdown()

@@ -200,7 +200,9 @@ class AppContext(QObject):
         self.sig_error.emit(exc)
         if isinstance(exc, EngineError):
             log.info("engine refused: %s (%s)", exc, exc.code)
-            self.status(f"{_ERROR_TITLES.get(exc.code, 'Cannot do that')}: {exc}")
+            title = _ERROR_TITLES.get(exc.code, "Cannot do that")
+            text = " ".join(str(exc).split())
+            self.status(text if text.lower().startswith(title.lower()) else f"{title}: {text}")
         else:
             log.error("unexpected error", exc_info=(type(exc), exc, exc.__traceback__))
         if not self.show_dialogs:

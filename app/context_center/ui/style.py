@@ -84,7 +84,7 @@ QPushButton:hover {{ background: #f3f4f6; }}
 QPushButton:pressed {{ background: #e5e7eb; }}
 QPushButton:disabled {{ color: #8c959f; background: {WINDOW}; }}
 QPushButton:default, QPushButton[primary="true"] {{
-    background: {ACCENT}; border-color: {ACCENT}; color: white; font-weight: 600;
+    background: {ACCENT}; border-color: {ACCENT}; color: white;
 }}
 QPushButton:default:disabled, QPushButton[primary="true"]:disabled {{
     background: #9ec5f0; border-color: #9ec5f0;

@@ -242,7 +242,8 @@ class ArchiveTab(Tab):
             fact = await self.ctx.run(_recover, self.ctx.engine, row.archive_ref)
         except ArchiveRefused as exc:
             self.refusal_label.setText(
-                f"<b>{escape(row.fact.ref)} was not recovered.</b> {escape(str(exc))}"
+                f"<b>{escape(row.fact.ref)} was not recovered:</b> "
+                f"{escape(str(exc).removeprefix('cannot recover: '))}"
             )
             self.refusal.show()
             raise  # the one error dialog, through @busy → ctx.report
