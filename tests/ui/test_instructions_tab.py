@@ -138,8 +138,11 @@ def test_empty_rule_is_a_clear_message(qtbot, ctx, tab: InstructionsTab, wait_id
 
 
 def test_engine_switch_reloads(
-    qtbot, ctx, tab: InstructionsTab, tmp_path: Path, home: Path, wait_idle
+    qtbot, ctx, tab: InstructionsTab, tmp_path: Path, home: Path, workspace: Path, wait_idle
 ) -> None:
+    tab.open_file(workspace / "AGENTS.md", 1)
+    wait_idle()
+    assert tab.doc is not None
     other = tmp_path / "other"
     other.mkdir()
     (other / "AGENTS.md").write_text("- other\n")
@@ -147,3 +150,4 @@ def test_engine_switch_reloads(
     wait_idle()
     assert top_labels(tab) == ["user/AGENTS.md", "workspace/AGENTS.md"]
     assert "- other" in tab.prefix_view.toPlainText()
+    assert tab.doc is None  # the open document belonged to the old workspace

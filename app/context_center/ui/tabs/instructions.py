@@ -471,6 +471,12 @@ class InstructionsTab(Tab):
         doc = self.doc
         if doc is None or self.editor.document().isModified():
             return
+        engine = self.ctx.engine
+        if not any(doc.path.is_relative_to(root) for root in (engine.workspace, engine.home)):
+            self._set_doc(None)  # the workspace changed: this file belongs to another one
+            self.doc_label.setText("Select a document in the chain to view or edit it.")
+            self.doc_path.set_full_text("")
+            return
         try:
             fresh = await self.ctx.run(read_document, doc.path)
         except Exception:

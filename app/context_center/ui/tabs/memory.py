@@ -165,7 +165,7 @@ class MemoryTab(Tab):
         self.fresh_filter = self._combo(
             "freshnessFilter", "Any freshness", [f.value for f in Freshness]
         )
-        self.count_label = QLabel()
+        self.count_label = QLabel("Loading facts…")
         self.count_label.setObjectName("countLabel")
 
         self.btn_new = QPushButton("New fact…")
