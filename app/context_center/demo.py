@@ -353,16 +353,7 @@ def _history(engine: Engine, now: datetime) -> None:
 
 
 def _trace(engine: Engine) -> None:
-    try:
-        from context_center.engine.recall import Recaller
-    except ImportError:
-        return
-    view = engine.memory.load(persist_cache=False)
-    Recaller(engine.layout).recall(
-        "How do we cut a release branch, and what are the API rate limits?",
-        view.facts,
-        view.conflicts,
-    )
+    engine.recall("How do we cut a release branch, and what are the API rate limits?")
 
 
 def generate(base: Path) -> Sample:

@@ -49,11 +49,7 @@ OPTIONAL_TABS = (
 
 def count_pending(engine: Engine) -> int:
     """Pending approvals in this home (every workspace's writes need a person)."""
-    try:
-        from context_center.engine.approvals import ApprovalQueue
-    except ImportError:  # pragma: no cover - the queue module ships with the engine
-        return 0
-    return len(ApprovalQueue.for_layout(engine.layout).pending())
+    return len(engine.approvals.pending())
 
 
 def _placeholder(title: str, text: str) -> QWidget:

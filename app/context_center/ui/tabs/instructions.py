@@ -42,7 +42,6 @@ from context_center.engine.instructions import (
     InstructionDiagnostic,
     InstructionDocument,
     Resolution,
-    resolve_instructions,
 )
 from context_center.engine.prefix import Prefix, build_prefix
 from context_center.engine.rules import RuleScope, add_rule
@@ -85,7 +84,7 @@ def instruction_dirs(workspace: Path) -> list[str]:
 
 
 def load_chain(engine: Engine, target: Path) -> ChainData:
-    resolution = resolve_instructions(engine.home, engine.workspace, target)
+    resolution = engine.instructions(target)
     view = engine.memory.load()
     prefix = build_prefix(resolution, view.facts, view.conflicts)
     return ChainData(resolution, prefix, instruction_dirs(engine.workspace))
