@@ -255,3 +255,41 @@ def test_migrate_is_idempotent(home: Path, workspace: Path) -> None:
     (store / "old.md").write_text("---\nname: old\ndescription: d\ntype: user\n---\nbody\n")
     assert ok(home, workspace, "memory", "migrate") == {"migrated": 1, "refs": ["global/old.md"]}
     assert ok(home, workspace, "memory", "migrate") == {"migrated": 0, "refs": []}
+
+
+def test_update_can_change_type_and_fields(home: Path, workspace: Path) -> None:
+    ok(
+        home,
+        workspace,
+        "memory",
+        "save",
+        "--name",
+        "x",
+        "--type",
+        "user",
+        "--body",
+        "b",
+        "--title",
+        "T",
+    )
+    fact = ok(
+        home,
+        workspace,
+        "memory",
+        "save",
+        "x",
+        "--expected-revision",
+        "1",
+        "--type",
+        "feedback",
+        "--title",
+        "  New title  ",
+        "--description",
+        " d ",
+    )["fact"]
+    assert (fact["type"], fact["title"], fact["description"], fact["revision"]) == (
+        "feedback",
+        "New title",
+        "d",
+        2,
+    )

@@ -13,6 +13,7 @@ import argparse
 import importlib
 import importlib.util
 import sys
+import time
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -73,7 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+MAIN_STARTED_AT: float | None = None  # for --smoke-test's launch-to-paint figure
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    global MAIN_STARTED_AT
+    MAIN_STARTED_AT = time.perf_counter()
     parser = build_parser()
     args = parser.parse_args(argv)
     as_json = bool(getattr(args, "json_out", False))

@@ -107,7 +107,9 @@ class Memory:
         return self._view(p.entries.values(), g.entries.values(), p.diagnostics + g.diagnostics)
 
     @staticmethod
-    def _view(project: Iterable[Entry], global_: Iterable[Entry], diags: list[Diagnostic]) -> MemoryView:
+    def _view(
+        project: Iterable[Entry], global_: Iterable[Entry], diags: list[Diagnostic]
+    ) -> MemoryView:
         pe = sorted(project, key=lambda e: e.fact.name)
         ge = sorted(global_, key=lambda e: e.fact.name)
         conflicts = find_conflicts([e.fact for e in pe], [e.fact for e in ge])
@@ -206,7 +208,7 @@ class Memory:
             ("body", body),
         ):
             if value is not None:
-                changes[key] = value.strip() if isinstance(value, str) and key != "body" else value
+                changes[key] = value.strip() if key in ("title", "description") else value
         return self.store(entry.fact.scope).update(
             entry.fact.name,
             expected_revision=expected_revision,

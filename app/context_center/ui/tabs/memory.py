@@ -96,20 +96,16 @@ def _current_entry(engine: Engine, fact_id: str) -> Entry | None:
 
 
 def _update(engine: Engine, entry: Entry, draft: FactDraft) -> Fact:
-    # WORKAROUND: Memory.update() strips string fields with ``value.strip()``, which turns a
-    # FactType (a StrEnum) into a plain str and breaks validation on a type change; go to the
-    # store directly with exactly the fields this dialog edits.
+    """Save against the revision and the content hash the person edited from."""
     fact = entry.fact
-    return engine.memory.store(fact.scope).update(
-        fact.name,
+    return engine.memory.update(
+        fact.id,
         expected_revision=fact.revision,
         expected_sha=entry.sha256,
-        changes={
-            "title": draft.title.strip() or fact.title,
-            "description": draft.description.strip(),
-            "type": FactType(draft.type),
-            "body": draft.body,
-        },
+        title=draft.title.strip() or fact.title,
+        description=draft.description,
+        type=FactType(draft.type),
+        body=draft.body,
     )
 
 
