@@ -12,18 +12,24 @@ from pathlib import Path
 from context_center.engine.errors import InvalidRequest, NotFound
 from context_center.engine.model import Conflict, Diagnostic, Fact, FactType, Scope
 from context_center.engine.paths import Layout, slugify
-from context_center.engine.store import ArchivedEntry, Entry, FactStore, RevisionEntry
+from context_center.engine.store import ArchivedEntry, Entry, FactStore, RevisionEntry, gc_paused
 
 _REF = re.compile(r"^(?P<scope>project|global)/(?P<name>[^/\\]+?)(?:\.md)?$")
 _ID = re.compile(r"^(mem-[0-9a-f]{32}|legacy-[0-9a-f]{8,64})$")
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
 def title_key(title: str) -> str:
     """A title normalised to lowercase letters and digits (the equivalence key)."""
-    return "".join(ch for ch in title.lower() if ch.isalnum())
+    return _NOT_ALNUM.sub("", title.lower())
 
 
 def name_key(name: str) -> str:
+    if _SLUG.fullmatch(name):  # the common case: the file stem is already a slug
+        return name
     try:
         return slugify(name)
     except InvalidRequest:
@@ -31,7 +37,13 @@ def name_key(name: str) -> str:
 
 
 def find_conflicts(project: list[Fact], global_: list[Fact]) -> list[Conflict]:
-    """Project/global pairs that are equivalent by id, name slug or normalised title."""
+    """Project/global pairs that are equivalent by id, name slug or normalised title.
+
+    Each pair is reported once, under the first key that matched (id, then name, then
+    title), ordered by project name then global name.
+    """
+    if not project or not global_:
+        return []
     by_id = {f.id: f for f in global_}
     by_name: dict[str, list[Fact]] = {}
     by_title: dict[str, list[Fact]] = {}
@@ -40,26 +52,29 @@ def find_conflicts(project: list[Fact], global_: list[Fact]) -> list[Conflict]:
         key = title_key(g.title)
         if key:
             by_title.setdefault(key, []).append(g)
-    out: list[Conflict] = []
-    for p in sorted(project, key=lambda f: f.name):
-        seen: set[str] = set()
-        matches: list[tuple[str, Fact]] = []
-        if p.id in by_id:
-            matches.append(("id", by_id[p.id]))
-        matches.extend(("name", g) for g in by_name.get(name_key(p.name), []))
+    pairs: list[tuple[str, Fact, Fact]] = []
+    for p in project:
+        same_id = by_id.get(p.id)
+        same_name = by_name.get(name_key(p.name))
         tkey = title_key(p.title)
-        if tkey:
-            matches.extend(("title", g) for g in by_title.get(tkey, []))
-        for key, g in matches:
-            if g.id in seen:
-                continue
-            seen.add(g.id)
-            out.append(
-                Conflict(
-                    key=key, project_ref=p.ref, global_ref=g.ref, project_id=p.id, global_id=g.id
-                )
-            )
-    return out
+        same_title = by_title.get(tkey) if tkey else None
+        if same_id is None and same_name is None and same_title is None:
+            continue
+        seen: set[str] = set()
+        for key, hits in (
+            ("id", [same_id] if same_id else []),
+            ("name", same_name),
+            ("title", same_title),
+        ):
+            for g in hits or ():
+                if g.id not in seen:
+                    seen.add(g.id)
+                    pairs.append((key, p, g))
+    pairs.sort(key=lambda t: (t[1].name, t[2].name))
+    return [
+        Conflict(key=key, project_ref=p.ref, global_ref=g.ref, project_id=p.id, global_id=g.id)
+        for key, p, g in pairs
+    ]
 
 
 @dataclass
@@ -96,9 +111,10 @@ class Memory:
         return self.project if scope is Scope.PROJECT else self.global_
 
     def load(self, *, persist_cache: bool = True) -> MemoryView:
-        p = self.project.load(persist_cache=persist_cache)
-        g = self.global_.load(persist_cache=persist_cache)
-        return self._view(p.entries.values(), g.entries.values(), p.diagnostics + g.diagnostics)
+        with gc_paused():
+            p = self.project.load(persist_cache=persist_cache)
+            g = self.global_.load(persist_cache=persist_cache)
+            return self._view(p.entries.values(), g.entries.values(), p.diagnostics + g.diagnostics)
 
     def view(self) -> MemoryView:
         """The last loaded state, updated by this process's own writes (no disk scan)."""
