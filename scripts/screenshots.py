@@ -159,9 +159,7 @@ async def _main(out: Path) -> int:
             tab.btn_recover.click()  # refused: the name is active again
 
         async def activity() -> None:
-            widget = window.optional.get("Activity")
-            if widget is None:
-                return
+            widget = window.activity_tab
             window.show_tab(widget)
             await _settle(ctx, app)
             message = getattr(widget, "message", None)
@@ -171,9 +169,8 @@ async def _main(out: Path) -> int:
                 button.click()
 
         async def by_title(title: str) -> None:
-            widget = window.optional.get(title)
-            if widget is not None:
-                window.show_tab(widget)
+            tabs = {"Suggestions": window.suggestions_tab, "Approvals": window.approvals_tab}
+            window.show_tab(tabs[title])
 
         steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("memory", memory),

@@ -149,3 +149,17 @@ def test_own_write_is_not_reported_twice_by_the_watcher(
     wait_idle()
     assert window.watcher.emitted == before
     assert window.memory_tab.refresh_count > refreshes
+
+
+def test_activity_and_suggestions_are_built_when_first_shown(window: MainWindow, wait_idle) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui.tabs.activity import ActivityTab
+    from context_center.ui.tabs.suggestions import SuggestionsTab
+
+    assert window.activity_page.widget is None and window.suggestions_page.widget is None
+    window.tabs.setCurrentIndex(4)
+    assert isinstance(window.activity_page.widget, ActivityTab)
+    assert window.current_tab() is window.activity_page.widget
+    assert window.suggestions_page.widget is None
+    window.show_tab(window.suggestions_tab)
+    assert isinstance(window.current_tab(), SuggestionsTab)
+    wait_idle()

@@ -7,12 +7,12 @@ through the shared ``AppContext``, the watcher feeds ``sig_changed``, and this c
 
 from __future__ import annotations
 
-import importlib
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
@@ -30,6 +30,7 @@ from qasync import asyncSlot
 from context_center import APP_DISPLAY_NAME
 from context_center.engine.facade import Engine
 from context_center.ui.context import APPROVALS, WORKSPACE, AppContext
+from context_center.ui.tabs.approvals import ApprovalsTab
 from context_center.ui.tabs.archive import ArchiveTab
 from context_center.ui.tabs.instructions import InstructionsTab
 from context_center.ui.tabs.memory import MemoryTab
@@ -39,29 +40,51 @@ from context_center.ui.widgets.workspace_picker import WorkspacePicker
 
 log = logging.getLogger(__name__)
 
-# Tabs written as separate widgets (module, class, title); a missing one gets a plain page.
-OPTIONAL_TABS = (
-    ("context_center.ui.tabs.activity", "ActivityTab", "Activity"),
-    ("context_center.ui.tabs.suggestions", "SuggestionsTab", "Suggestions"),
-    ("context_center.ui.tabs.approvals", "ApprovalsTab", "Approvals"),
-)
+
+class DeferredTab(QWidget):
+    """A tab page whose real widget is built the first time the page is shown.
+
+    The Activity and Suggestions tabs pull in the recall index (numpy) and the transcript
+    readers; building them on first use keeps them off the path to a usable Memory table.
+    """
+
+    def __init__(self, title: str, factory: Callable[[], QWidget]) -> None:
+        super().__init__()
+        self.title = title
+        self.setObjectName(f"deferred{title}")
+        self._factory = factory
+        self.widget: QWidget | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+    def materialise(self) -> QWidget:
+        if self.widget is None:
+            self.widget = self._factory()
+            layout = self.layout()
+            assert layout is not None
+            layout.addWidget(self.widget)
+        return self.widget
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self.materialise()
+        super().showEvent(event)
+
+
+def _activity_tab(ctx: AppContext) -> QWidget:
+    from context_center.ui.tabs.activity import ActivityTab
+
+    return ActivityTab(ctx)
+
+
+def _suggestions_tab(ctx: AppContext) -> QWidget:
+    from context_center.ui.tabs.suggestions import SuggestionsTab
+
+    return SuggestionsTab(ctx)
 
 
 def count_pending(engine: Engine) -> int:
     """Pending approvals in this home (every workspace's writes need a person)."""
     return len(engine.approvals.pending())
-
-
-def _placeholder(title: str, text: str) -> QWidget:
-    page = QWidget()
-    page.setObjectName(f"placeholder{title}")
-    label = QLabel(text)
-    label.setObjectName("hint")
-    label.setWordWrap(True)
-    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    layout = QVBoxLayout(page)
-    layout.addWidget(label)
-    return page
 
 
 class MainWindow(QMainWindow):
@@ -93,12 +116,12 @@ class MainWindow(QMainWindow):
         self._pages: dict[QWidget, QWidget] = {}
         for tab in (self.memory_tab, self.instructions_tab, self.revisions_tab, self.archive_tab):
             self._add_page(tab, tab.title)
-        self.optional: dict[str, QWidget] = {}
-        for module_name, class_name, title in OPTIONAL_TABS:
-            widget = self._optional_tab(module_name, class_name, title)
-            self.optional[title] = widget
-            self._add_page(widget, title)
-        self.approvals_tab = self.optional["Approvals"]
+        self.activity_page = DeferredTab("Activity", lambda: _activity_tab(ctx))
+        self.suggestions_page = DeferredTab("Suggestions", lambda: _suggestions_tab(ctx))
+        self.approvals_tab = ApprovalsTab(ctx)  # built at once: it keeps the badge count
+        for page in (self.activity_page, self.suggestions_page):
+            self._add_page(page, page.title)
+        self._add_page(self.approvals_tab, "Approvals")
         self.setCentralWidget(self.tabs)
 
         self._build_toolbar()
@@ -126,21 +149,23 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(area, title)
 
     def show_tab(self, widget: QWidget) -> None:
+        for page in (self.activity_page, self.suggestions_page):
+            if page.widget is widget:
+                widget = page
         self.tabs.setCurrentWidget(self._pages.get(widget, widget))
 
     def current_tab(self) -> QWidget | None:
         area = self.tabs.currentWidget()
-        return area.widget() if isinstance(area, QScrollArea) else area
+        page = area.widget() if isinstance(area, QScrollArea) else area
+        return page.materialise() if isinstance(page, DeferredTab) else page
 
-    def _optional_tab(self, module_name: str, class_name: str, title: str) -> QWidget:
-        try:
-            module = importlib.import_module(module_name)
-            cls = getattr(module, class_name)
-        except (ImportError, AttributeError):
-            log.info("%s tab not available (%s.%s)", title, module_name, class_name)
-            return _placeholder(title, f"The {title} view is not part of this build yet.")
-        widget: QWidget = cls(self.ctx)
-        return widget
+    @property
+    def activity_tab(self) -> QWidget:
+        return self.activity_page.materialise()
+
+    @property
+    def suggestions_tab(self) -> QWidget:
+        return self.suggestions_page.materialise()
 
     def _build_toolbar(self) -> None:
         bar = QToolBar("Workspace")
@@ -183,8 +208,7 @@ class MainWindow(QMainWindow):
         self.picker.sig_workspace_chosen.connect(self.switch_workspace)
         self.badge.clicked.connect(lambda: self.show_tab(self.approvals_tab))
         self.memory_tab.sig_show_revisions.connect(self.show_revisions)
-        if hasattr(self.approvals_tab, "sig_pending_count"):
-            self.approvals_tab.sig_pending_count.connect(self._set_pending)
+        self.approvals_tab.sig_pending_count.connect(self._set_pending)
         for i in range(self.tabs.count()):
             QShortcut(
                 QKeySequence(f"Ctrl+{i + 1}"),
