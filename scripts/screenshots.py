@@ -187,8 +187,8 @@ async def _main(out: Path) -> int:
             await shot(name)
 
         # Two dialogs worth seeing: the approval review and a stale edit.
-        approvals = window.optional.get("Approvals")
-        if approvals is not None and hasattr(approvals, "review_button"):
+        approvals = window.approvals_tab
+        if hasattr(approvals, "review_button"):
             window.show_tab(approvals)
             await _settle(ctx, app)
             for i, record in enumerate(approvals.model.rows if hasattr(approvals, "model") else []):
