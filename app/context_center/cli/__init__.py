@@ -46,7 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="the home (default: $CONTEXT_CENTER_HOME, else the user data dir)",
     )
     parser.add_argument(
-        "--workspace", metavar="DIR", help="the workspace (default: the current directory)"
+        "--workspace",
+        metavar="DIR",
+        help="the workspace (default: the nearest ancestor of the current directory holding .git, "
+        "else the current directory)",
     )
     parser.add_argument(
         "--json", action="store_true", dest="json_out", help="print results as JSON"
