@@ -105,7 +105,6 @@ def test_metainfo_content_matches_project() -> None:
     assert root.findtext("project_license") == project["license"]["text"]
     assert root.find("content_rating") is not None
     assert root.findtext("developer/name")
-    assert root.find("url[@type='homepage']") is not None
     assert root.find("description/p") is not None
     versions = [release.get("version") for release in root.iter("release")]
     assert project["version"] in versions, (
