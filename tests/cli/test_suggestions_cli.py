@@ -183,3 +183,34 @@ def test_remote_workspace_fails_closed(capsys: pytest.CaptureFixture[str], home:
     code, err = cli(capsys, home, Path("ssh://box/srv/shop"), "suggestions", "accept", "memory-0", *roots(tmp_path))
     assert code == 1 and err["error"]["code"] == "remote_workspace"
     assert not (home / "projects").exists()
+
+
+
+@pytest.mark.parametrize("before", [True, False], ids=["roots-before-action", "roots-after-action"])
+def test_roots_work_before_or_after_the_action(
+    capsys: pytest.CaptureFixture[str], home: Path, workspace: Path, tmp_path: Path, claude: Path, before: bool
+) -> None:
+    """The default roots ($CLAUDE_CONFIG_DIR, $CODEX_HOME) are empty here, so accept and dismiss
+    find their candidate only when --claude-root reaches them, wherever it is written."""
+
+    def run(action: str, cid: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+        where = ["suggestions", *roots(tmp_path), action, cid] if before else ["suggestions", action, cid, *roots(tmp_path)]
+        return cli(capsys, home, workspace, *where)
+
+    _, data = cli(capsys, home, workspace, "suggestions", *roots(tmp_path))
+    [force] = data["memories"]  # only in the Claude transcript
+    code, out = run("accept", force["id"])
+    assert code == 0, out
+    assert out["action"] == "accepted" and out["ref"] == f"project/{force['name']}.md"
+
+    # two logged requests plus the Claude one make the workflow a skill candidate
+    for session in ("h1", "h2"):
+        text = "run the tests, then fix lint, then commit"
+        assert cli(capsys, home, workspace, "history", "append", text, "--session", session)[0] == 0
+    _, data = cli(capsys, home, workspace, "suggestions", *roots(tmp_path))
+    assert data["memories"] == []
+    [skill] = data["skills"]
+    assert skill["turns"] == 3
+    code, out = run("dismiss", skill["id"])
+    assert code == 0, out
+    assert out["action"] == "dismissed" and out["id"] == skill["id"]

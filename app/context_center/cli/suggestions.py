@@ -7,6 +7,7 @@
   scope, body; for skills name, description, steps, body) or Markdown with those fields in YAML
   front matter and the body below it;
 * ``suggestions dismiss ID``: never propose it again;
+  ``--claude-root`` / ``--codex-root`` may be written before or after the action;
 * ``history append TEXT [--session ID]``: log one user turn for this workspace (``-`` reads the
   text from stdin), so any agent or script can feed suggestions.
 
@@ -172,12 +173,22 @@ def cmd_history_append(args: argparse.Namespace, engine: Engine) -> Output:
     return Output(data, f"logged one turn in session {entry.session}")
 
 
-def _add_roots(parser: argparse.ArgumentParser) -> None:
+def _add_roots(parser: argparse.ArgumentParser, *, action: bool = False) -> None:
+    """``--claude-root`` / ``--codex-root``. The copies on ``accept`` / ``dismiss`` default to
+    SUPPRESS: argparse applies a sub-parser's defaults over the namespace its parent filled, so
+    a plain ``None`` default there would erase roots given before the action."""
+    extra: dict[str, Any] = {"default": argparse.SUPPRESS} if action else {}
     parser.add_argument(
-        "--claude-root", metavar="DIR", help="Claude Code's data folder (default ~/.claude)"
+        "--claude-root",
+        metavar="DIR",
+        help="Claude Code's data folder (default ~/.claude)",
+        **extra,
     )
     parser.add_argument(
-        "--codex-root", metavar="DIR", help="Codex CLI's data folder (default ~/.codex)"
+        "--codex-root",
+        metavar="DIR",
+        help="Codex CLI's data folder (default ~/.codex)",
+        **extra,
     )
 
 
@@ -197,10 +208,10 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="fields to change first: a JSON object or Markdown with front matter ('-' for stdin)",
     )
-    _add_roots(a)
+    _add_roots(a, action=True)
     d = add_command(actions, "dismiss", cmd_dismiss, "never propose this candidate again")
     d.add_argument("id")
-    _add_roots(d)
+    _add_roots(d, action=True)
 
     h = subparsers.add_parser("history", help="this workspace's own session log")
     hist = h.add_subparsers(dest="history_command", metavar="ACTION", required=True)
