@@ -91,7 +91,7 @@ def test_suggestions_json_lists_candidates_with_evidence_and_counts(
     code, data = cli(capsys, home, workspace, "suggestions", *roots(tmp_path))
     assert code == 0 and data["available"] is True
     titles = {m["title"]: m["type"] for m in data["memories"]}
-    assert titles == {"Never force-push to main": "feedback", "I prefer small pull requests over big ones": "project"}
+    assert titles == {"Never force-push to main": "project", "I prefer small pull requests over big ones": "project"}
     [skill] = data["skills"]
     assert skill["name"] == "test-fix-lint-commit" and skill["turns"] == 3 and skill["sessions"] == 3
     counts = {s["source"]: (s["status"], s["turns"], s["malformed"]) for s in data["sources"]}

@@ -42,7 +42,7 @@ def test_accept_a_memory_by_id_writes_the_fact_and_records_the_decision(env: Env
     assert result.kind == "memory" and result.ref == f"project/{cand.name}.md"
     fact = Memory(env.layout).resolve(result.ref).fact
     assert fact.body.strip() == cand.body.strip()
-    assert fact.type is FactType.FEEDBACK and fact.scope is Scope.PROJECT
+    assert fact.type is FactType.PROJECT and fact.scope is Scope.PROJECT
     assert fact.title == cand.title and fact.description == cand.description
     [decision] = load_decisions(env.layout)
     assert (decision.id, decision.decision, decision.ref) == (cand.id, "accepted", result.ref)
@@ -110,7 +110,7 @@ def test_dismiss_is_remembered_even_when_said_again(env: Env) -> None:
     assert decision.decision == "dismissed"
     assert cand.id not in {m.id for m in _scan(env).memories}
     # Said again in a newer session: a new turn, a new id, the same statement: still dismissed.
-    append_turn(env.layout, "Never force-push to main!", session="later",
+    append_turn(env.layout, "never force-push to main — open a pull request instead!", session="later",
                 time=datetime(2026, 10, 9, tzinfo=UTC))
     assert not any("force-push" in m.title for m in _scan(env).memories)
     # Dismissing twice is harmless; accepting after dismissing is refused.

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from context_center.engine.model import FactType
-from context_center.engine.suggestions.mining import extract_statement, infer_type, propose_name
+from context_center.engine.suggestions.mining import (
+    extract_statement,
+    infer_type,
+    memory_drafts,
+    propose_name,
+)
+from context_center.engine.suggestions.sources import UserTurn
 
 
 @pytest.mark.parametrize(
@@ -18,14 +24,69 @@ from context_center.engine.suggestions.mining import extract_statement, infer_ty
         ("Please never force-push to main", "Never force-push to main"),
         ("OK. I prefer small pull requests. Now fix the bug.", "I prefer small pull requests"),
         ("from now on, write docs in English", "From now on, write docs in English"),
-        ("我们约定分支名用 feat/ 前缀", "约定分支名用 feat/ 前缀"),
+        ("我们约定分支名用 feat/ 前缀", "我们约定分支名用 feat/ 前缀"),
         ("默认使用 pnpm 安装依赖", "默认使用 pnpm 安装依赖"),
-        ("Update README.md and always keep it short", "Always keep it short"),
+        # README.md's dot is no sentence end, and the words before the marker belong to the rule
+        ("Update README.md and always keep it short", "Update README.md and always keep it short"),
+        ("OK, always run ruff first", "Always run ruff first"),
+        ("Fixed. Never force-push to main; PRs must be squash-merged.", "Never force-push to main; PRs must be squash-merged"),
     ],
 )
-def test_statement_starts_at_the_marker(turn: str, statement: str) -> None:
+def test_statement_is_the_sentence_holding_the_marker(turn: str, statement: str) -> None:
     found = extract_statement(turn)
     assert found is not None and found.text == statement
+
+
+@pytest.mark.parametrize(
+    ("turn", "statement"),
+    [
+        # the words before the marker carry the URL
+        ("Our API docs live at https://docs.example.com/api — always check them first.",
+         "Our API docs live at https://docs.example.com/api — always check them first"),
+        # a marker at the end: the rule is what precedes it
+        ("Our docs are at https://x.io/docs, remember that.", "Our docs are at https://x.io/docs"),
+        ("The staging database is read-only - please remember this!", "The staging database is read-only"),
+        ("提交信息用中文写，记住。", "提交信息用中文写"),
+        ("测试数据放在 fixtures 目录下，记住了", "测试数据放在 fixtures 目录下"),
+        ("Always use the names people remember", "Always use the names people remember"),
+        # a one-off request joined by ', and' / ';' / '，然后' is not part of the rule …
+        ("Fix the login bug, and from now on always run the tests first.", "From now on always run the tests first"),
+        ("Fix the typo; never edit generated files by hand.", "Never edit generated files by hand"),
+        ("先修好这个 bug，然后以后都先写测试。", "以后都先写测试"),
+        # … unless the rule refers back to it or it holds a URL
+        ("Docs are in docs/api.md, and always update them with the code.",
+         "Docs are in docs/api.md, and always update them with the code"),
+        ("See https://x.io/guide; always follow the style rules.", "See https://x.io/guide; always follow the style rules"),
+        # a leading wrapper goes, its content stays
+        ("记住：以后提交信息用中文写。", "以后提交信息用中文写"),
+        ("Remember that our wiki is https://wiki.example.com/shop.", "Our wiki is https://wiki.example.com/shop"),
+        # '?' and '.' inside a URL end no sentence
+        ("Thanks. API help is at https://x.io/a?b=1&c=2. Never guess the API.", "Never guess the API"),
+        ("The schema lives at https://x.io/s.json?v=2 — always validate against it.",
+         "The schema lives at https://x.io/s.json?v=2 — always validate against it"),
+        # a question sentence is skipped, a later rule is not
+        ("Do you always run tests? Never skip them.", "Never skip them"),
+    ],
+)
+def test_text_before_the_marker_is_kept(turn: str, statement: str) -> None:
+    found = extract_statement(turn)
+    assert found is not None and found.text == statement
+
+
+def _draft(text: str) -> tuple[str, FactType]:
+    [draft] = memory_drafts([UserTurn("history", "s1", None, text, "/w")])
+    assert draft.statement in draft.body and draft.title in (draft.statement, draft.statement[:71] + "…")
+    return draft.statement, draft.type
+
+
+def test_review_examples_keep_the_url_and_type() -> None:
+    assert _draft("Our API docs live at https://docs.example.com/api — always check them first.") == (
+        "Our API docs live at https://docs.example.com/api — always check them first", FactType.REFERENCE)
+    assert _draft("Our docs are at https://x.io/docs, remember that.") == (
+        "Our docs are at https://x.io/docs", FactType.REFERENCE)
+    assert _draft("Never force-push to the main branch; PRs must be squash-merged.")[1] is FactType.PROJECT
+    assert _draft("From now on, always write commit messages in English")[1] is FactType.PROJECT
+    assert _draft("记住：以后提交信息用中文写。") == ("以后提交信息用中文写", FactType.PROJECT)
 
 
 @pytest.mark.parametrize(
@@ -43,6 +104,11 @@ def test_statement_starts_at_the_marker(turn: str, statement: str) -> None:
         "Nevertheless, fix the parser",  # not the word "never"
         "fix the parser",  # no marker
         "always " + "x" * 420,  # too long
+        "Remember that.",  # a wrapper with nothing in it
+        "Good point, remember that.",  # too little before a trailing marker to be a rule
+        "好的，记住了。",
+        "Just this once, fix the docs, remember that.",  # one-off
+        "Can you remember that the API lives at https://x.io?",  # a question
     ],
 )
 def test_one_off_questions_and_non_rules_are_not_statements(turn: str) -> None:
@@ -54,15 +120,32 @@ def test_one_off_questions_and_non_rules_are_not_statements(turn: str) -> None:
     [
         ("Always check https://docs.example.com before editing", FactType.REFERENCE),
         ("Docs live at github.com/example/shop/wiki", FactType.REFERENCE),
-        ("Never use emojis in commit messages", FactType.FEEDBACK),
-        ("回复时先给结论", FactType.FEEDBACK),
-        ("不要在回答里贴整段代码", FactType.FEEDBACK),
+        ("Never push without a PR: see https://x.io/flow", FactType.REFERENCE),
+        # repository, branch, PR and commit conventions are project, even as always/never/不要
+        ("Never use emojis in commit messages", FactType.PROJECT),
+        ("Never force-push to the main branch; PRs must be squash-merged.", FactType.PROJECT),
+        ("From now on, always write commit messages in English", FactType.PROJECT),
+        ("以后提交信息用中文写", FactType.PROJECT),
+        ("不要直接推送到 main", FactType.PROJECT),
+        ("始终先 rebase 再合并", FactType.PROJECT),
+        ("Always tag releases as vX.Y.Z", FactType.PROJECT),
+        ("每次发布前更新 CHANGELOG", FactType.PROJECT),
         ("Prefer rebase over merge on feature branches", FactType.PROJECT),
         ("By default open a PR against develop", FactType.PROJECT),
+        ("By default open a pull request against develop", FactType.PROJECT),
         ("约定分支名用 feat/ 前缀", FactType.PROJECT),
         ("默认在这个仓库里用 pnpm", FactType.PROJECT),
+        # how the agent works
+        ("回复时先给结论", FactType.FEEDBACK),
+        ("不要在回答里贴整段代码", FactType.FEEDBACK),
+        ("Always answer in English", FactType.FEEDBACK),
+        ("Never guess an API; read the docs first", FactType.FEEDBACK),
+        ("始终先写测试", FactType.FEEDBACK),
+        # neither
         ("I prefer dark themes in screenshots", FactType.USER),
         ("偏好简洁的解释", FactType.USER),
+        ("By default use pnpm, not npm, for the frontend", FactType.USER),
+        ("Preprocessing is slow", FactType.USER),  # 'pr' inside a word is no PR
     ],
 )
 def test_type_inference(statement: str, expected: FactType) -> None:

@@ -16,14 +16,16 @@ from context_center.engine.suggestions.service import SESSION_LIMIT
 NOW = datetime(2026, 10, 10, 12, 0, tzinfo=UTC)
 
 EXPECTED = {
-    "Always run ruff before committing": FactType.FEEDBACK,
+    # a repository convention is project even when phrased with always/never (commit, PR, push, 发布)
+    "Always run ruff before committing": FactType.PROJECT,
     "以后回答都用中文，代码注释用英文": FactType.FEEDBACK,
-    "约定分支名用 feat/ 前缀，PR 标题用英文": FactType.PROJECT,
+    # the whole sentence: the words before the marker belong to the rule
+    "我们约定分支名用 feat/ 前缀，PR 标题用英文": FactType.PROJECT,
     "Always check https://docs.example.com/api/v2 before changing the client": FactType.REFERENCE,
     "By default use pnpm, not npm, for the frontend": FactType.USER,
-    "Never force-push to main": FactType.FEEDBACK,
+    "Never force-push to main; open a pull request instead": FactType.PROJECT,
     "I prefer small pull requests over big ones": FactType.PROJECT,
-    "每次发布前更新 CHANGELOG": FactType.USER,
+    "每次发布前更新 CHANGELOG": FactType.PROJECT,
 }
 
 NOT_EVIDENCE = [
@@ -102,7 +104,7 @@ def test_evidence_quotes_the_turn_with_session_and_time(env: Env) -> None:
         ("claude", "5b1d8f7a-0c2e-4e6b-9a41-3f2d7c9e8a10", "2026-10-01T09:01:00.000Z",
          "Remember: always run ruff before committing."),
     ]
-    zh = next(m for m in result.memories if m.title.startswith("约定"))
+    zh = next(m for m in result.memories if m.title.startswith("我们约定"))
     assert "<system-reminder>" not in zh.evidence[0].quote
 
 
@@ -183,7 +185,8 @@ def test_phrase_level_overlap_with_an_instruction(env: Env) -> None:
 def test_a_long_body_only_matches_phrase_by_phrase(env: Env) -> None:
     long_fact = _fact("notes", "Deployment happens on Tuesdays. " * 40 + "Never force-push to main.")
     left = set(_statements(_scan(env, [long_fact])))
-    assert "Never force-push to main" not in left and "Always run ruff before committing" in left
+    force = "Never force-push to main; open a pull request instead"
+    assert force not in left and "Always run ruff before committing" in left
 
 
 def test_a_fact_name_already_taken_gets_a_suffixed_name(env: Env) -> None:

@@ -4,8 +4,15 @@ Memory candidates (after Reasonix's desktop suggestions, see REFERENCE.md "Sugge
 a turn of 8–420 characters holding a durable-preference marker (remember, always, never,
 I prefer, prefer, preference, by default, from now on, 记住, 以后, 始终, 总是, 每次, 默认, 不要,
 偏好, 规则, 约定) and no one-off marker (this time, just for now, for now, this once, 这次, 这一次,
-暂时, 本次) and not a question. The statement is the sentence that starts at the earliest marker;
-a leading "remember (that)" / "记住" is dropped since the rest is the rule.
+暂时, 本次) and not a question. The statement is the whole sentence holding the marker (the first
+such sentence that is not a question), so what precedes the marker ("Our docs live at <URL> —
+always check them") stays; a '.', '?' or '!' inside a URL or a file name ends no sentence. A
+leading "remember (that)" / "记住" wrapper (and "please", "OK", …) is dropped but its content
+kept; when the marker closes the sentence ("…, remember that." / "…，记住。") the rule is what
+precedes it. Type: a URL makes a ``reference``; repository, branch, PR, commit, merge, push, tag
+and release cues make a ``project`` convention even when phrased with always/never/不要; a
+correction of how the agent works (always, never, 不要, 始终, 总是, 反馈, 回复, 回答) is
+``feedback``; anything else is ``user``.
 
 Skill candidates: a turn that asks for two or more steps in sequence ("run the tests, then fix
 lint, then commit"; "先跑测试，然后修复 lint，最后提交") is reduced to a signature, one key per
@@ -91,17 +98,43 @@ _ONE_OFF_RE = _rx(
     r"\bthis time\b|\bjust for now\b|\bfor now\b|\bthis once\b|\bjust once\b|这次|这一次|暂时|本次",
     re.IGNORECASE,
 )
+# A wrapper before the rule ("Please remember that …", "OK, 记住：…"); stripped, the rest kept.
 _LEAD_RE = _rx(
-    r"^(?:please\s+)?(?:remember(?:\s+that|\s+this)?|记住(?:了|这个|这点|这一点)?)\s*[:：,，\-—]?\s*",
+    r"^(?:(?:ok(?:ay)?|so|also|and|btw|oh|好的|好|另外|还有|对了)\s*[,，:：]\s*"
+    r"|(?:please\s*[,，]?\s+)?(?:remember(?:\s+that|\s+this)?|记住(?:了|这个|这点|这一点)?)"
+    r"\s*[:：,，\-—]?\s*|please\s*[,，]?\s+|请(?=记住|以后|始终|总是|每次|默认|不要|务必))",
     re.IGNORECASE,
 )
+# A wrapper closing the sentence ("…, remember that." / "…，记住了"); the rule is what precedes it.
+_TRAIL_RE = _rx(
+    r"\s*(?:[,，;；:：]|\s-+|—+|–)\s*(?:(?:and\s+|so\s+)?(?:please\s+)?remember(?:\s+that|\s+this|\s+it)?"
+    r"(?:\s*,?\s*please)?|请?记住(?:了|这个|这点|这一点)?(?:哦|啊|哈)?)\s*$",
+    re.IGNORECASE,
+)
+# Clause joints that may follow a one-off request ("Fix the bug, and from now on always …").
+_CLAUSE_JOINT_RE = _rx(
+    r"\s*(?:[;；]|,\s*(?:\band\b|\bthen\b|\bbut\b|\balso\b)|，\s*(?:然后|并且|而且|但是|但|另外|还有|以及))\s*",
+    re.IGNORECASE,
+)
+# Words by which a clause refers back to an earlier one, so that clause must stay.
+_BACK_WORDS = frozenset({"it", "its", "them", "they", "their", "this", "that", "these", "those", "there", "here"})
+_BACK_CJK = ("它", "这个", "那个", "这些", "那些", "这里", "那里", "这样", "上面", "前面")
+MIN_TRAIL_WORDS = 3  # "Good point, remember that." is no rule
+MIN_TRAIL_CJK = 4
+MIN_RULE_WEIGHT = 4  # what a statement says besides its marker (see ``_weight``)
 # Sentence ends: CJK/ASCII terminators, or a '.' followed by space (so README.md survives).
-_SENTENCE_END_RE = re.compile(r"[。！？!?；;\n]|\.(?:\s|$)")
+_SENTENCE_END_RE = re.compile(r"[。！？!?\n]|\.(?:\s|$)")
+# A URL's own '.', '?' and '!' end no sentence; trailing punctuation is not part of it.
+_URL_SPAN_RE = re.compile(r"https?://[^\s<>\"'()（）\[\]{}，。！？；、]+", re.IGNORECASE)
+_URL_TRAIL = ".,;:!?'\""
 _URL_RE = _rx(r"https?://|\bgithub\.com/", re.IGNORECASE)
 _FEEDBACK_RE = _rx(r"反馈|回复|回答|不要|始终|总是|\balways\b|\bnever\b", re.IGNORECASE)
+# Repository, branch, PR, commit, merge, push, tag and release cues (English and Chinese).
 _PROJECT_RE = _rx(
-    r"项目|分支|仓库|约定|合并请求|\bPRs?\b|\bpull requests?\b|\brepo(?:s|sitory|sitories)?\b"
-    r"|\bbranch(?:es)?\b|\bcommit(?:s|ted|ting)?\b",
+    r"项目|分支|仓库|约定|提交|合并|推送|变基|发布|发版|拉取请求"
+    r"|\bPRs?\b|\bpull[\s-]requests?\b|\bmerge(?:s|d)?\b|\bmerging\b|\brebas(?:e|es|ed|ing)\b"
+    r"|\bcommit(?:s|ted|ting)?\b|\bbranch(?:es)?\b|\bpush(?:es|ed|ing)?\b|\btag(?:s|ged|ging)?\b"
+    r"|\breleas(?:e|es|ed|ing)\b|\brepo(?:s|sitory|sitories)?\b",
     re.IGNORECASE,
 )
 _SPACE_RE = re.compile(r"\s+")
@@ -133,6 +166,78 @@ class Statement:
     reason: str
 
 
+def _sentences(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, terminator) of each sentence; a terminator inside a URL does not count."""
+    urls = []
+    if "://" in text:
+        for m in _URL_SPAN_RE.finditer(text):
+            url_end = m.end()
+            while url_end > m.start() and text[url_end - 1] in _URL_TRAIL:
+                url_end -= 1
+            urls.append((m.start(), url_end))
+    out: list[tuple[int, int, str]] = []
+    start = 0
+    for m in _SENTENCE_END_RE.finditer(text):
+        if any(a <= m.start() < b for a, b in urls):
+            continue
+        out.append((start, m.start(), text[m.start()]))
+        start = m.end()
+    if start < len(text):
+        out.append((start, len(text), ""))
+    return out
+
+
+def _weight(key: str) -> int:
+    """Letters and digits, a CJK character counting twice (it carries about a word)."""
+    return sum(2 if "\u4e00" <= ch <= "\u9fff" else 1 for ch in key)
+
+
+def _has_substance(text: str) -> bool:
+    words = len(_ASCII_WORD_RE.findall(text))
+    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+    return words >= MIN_TRAIL_WORDS or cjk >= MIN_TRAIL_CJK or words + cjk // 2 >= MIN_TRAIL_WORDS
+
+
+def _refers_back(clause: str) -> bool:
+    low = clause.lower()
+    return any(w in _BACK_WORDS for w in _WORD_RE.findall(low)) or any(c in low for c in _BACK_CJK)
+
+
+def _clause_from(sentence: str, marker_at: int) -> str:
+    """The sentence from the clause holding the marker on. Clauses before it are dropped only
+    when joined by ';' / ', and' / ', then' / '，然后' …, hold no URL, and the marker's clause
+    does not refer back to them ("… — always check them" keeps everything)."""
+    cut = 0
+    for joint in _CLAUSE_JOINT_RE.finditer(sentence, 0, marker_at):
+        cut = joint.end()
+    if cut == 0:
+        return sentence
+    rest = sentence[cut:]
+    if _URL_RE.search(sentence[:cut]) or _refers_back(rest):
+        return sentence
+    return rest
+
+
+def _statement_in(sentence: str, marker_at: int) -> str | None:
+    statement = _clause_from(sentence.strip(), marker_at - (len(sentence) - len(sentence.lstrip())))
+    trailed = _TRAIL_RE.search(statement)
+    if trailed and trailed.start() > 0:
+        statement = statement[: trailed.start()]
+        if not _has_substance(statement):
+            return None
+    for _ in range(3):
+        stripped = _LEAD_RE.sub("", statement, count=1)
+        if stripped == statement:
+            break
+        statement = stripped
+    statement = statement.strip(" ,，:：;；-—–")
+    if len(statement) < 4:
+        return None
+    if statement[0].isascii() and statement[0].islower():
+        statement = statement[0].upper() + statement[1:]
+    return statement
+
+
 def extract_statement(turn_text: str) -> Statement | None:
     """The durable rule stated in one turn, or None when the turn states none."""
     if len(turn_text) < MIN_TURN_CHARS:
@@ -145,32 +250,43 @@ def extract_statement(turn_text: str) -> Statement | None:
         return None
     if _ONE_OFF_RE.search(text):
         return None
-    found = _MARKER_RE.search(text)
-    if found is None or found.lastgroup is None:
-        return None
-    reason = _MARKERS[int(found.lastgroup[1:])][1]
-    rest = text[found.start():]
-    end = _SENTENCE_END_RE.search(rest)
-    statement = rest[: end.start()] if end else rest
-    question = bool(end and rest[end.start()] in "?？")
-    if question or statement.rstrip().endswith(("?", "？")):
-        return None
-    statement = _LEAD_RE.sub("", statement).strip(" ,，:：-—")
-    if len(statement) < 4 or normalize_key(statement) == normalize_key(found.group(0)):
-        return None
-    if statement[0].isascii() and statement[0].islower():
-        statement = statement[0].upper() + statement[1:]
-    return Statement(statement, reason)
+    sentences: list[tuple[int, int, str]] | None = None
+    tried: set[int] = set()
+    for found in _MARKER_RE.finditer(text):
+        if found.lastgroup is None:
+            continue
+        if sentences is None:
+            sentences = _sentences(text)
+        index = next(
+            (i for i, (_, stop, _) in enumerate(sentences) if found.start() < stop),
+            len(sentences) - 1,
+        )
+        if index in tried:
+            continue
+        tried.add(index)
+        start, stop, terminator = sentences[index]
+        sentence = text[start:stop].rstrip()
+        if terminator in ("?", "？") or sentence.endswith(("?", "？")):
+            continue  # a question states no rule
+        statement = _statement_in(sentence, found.start() - start)
+        if statement is None:
+            continue
+        besides = normalize_key(statement).replace(normalize_key(found.group(0)), "", 1)
+        if _weight(besides) < MIN_RULE_WEIGHT:
+            continue  # "hi always": nothing but the marker
+        return Statement(statement, _MARKERS[int(found.lastgroup[1:])][1])
+    return None
 
 
 def infer_type(statement: str) -> FactType:
-    """URL → reference; how-to-work correction → feedback; repo convention → project; else user."""
+    """URL → reference; repository/branch/PR/commit convention → project (even when phrased
+    with always/never/不要); how-to-work correction → feedback; else user."""
     if _URL_RE.search(statement):
         return FactType.REFERENCE
-    if _FEEDBACK_RE.search(statement):
-        return FactType.FEEDBACK
     if _PROJECT_RE.search(statement):
         return FactType.PROJECT
+    if _FEEDBACK_RE.search(statement):
+        return FactType.FEEDBACK
     return FactType.USER
 
 
