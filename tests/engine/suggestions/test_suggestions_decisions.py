@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -156,3 +159,41 @@ def test_a_broken_decisions_file_is_never_replaced(env: Env) -> None:
     with pytest.raises(Exception, match="not a valid decisions file"):
         dismiss(env.layout, result.memories[0].id, **_kw(env))  # type: ignore[arg-type]
     assert path.read_text() == "{not json"
+
+
+@pytest.fixture
+def umask022() -> Iterator[None]:
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_decisions_are_private_from_the_first_write(empty_env: Env, umask022: None) -> None:
+    t0 = datetime(2026, 10, 1, tzinfo=UTC)
+    for i, session in enumerate(["s1", "s2", "s2"]):
+        append_turn(empty_env.layout, "update the changelog, then tag a release", session=session,
+                    time=t0 + timedelta(minutes=i))
+    [skill] = _scan(empty_env).skills
+    dismiss(empty_env.layout, skill, **_kw(empty_env))  # type: ignore[arg-type]
+    state = empty_env.layout.state_dir
+    assert _mode(state) == 0o700
+    assert _mode(state / "suggestions.json") == 0o600
+    assert _mode(state / "suggestions.json.lock") == 0o600
+
+
+def test_loose_decisions_permissions_are_tightened_on_the_next_write(env: Env, umask022: None) -> None:
+    state = env.layout.state_dir
+    path = state / "suggestions.json"
+    path.write_text('{"v": 1, "decisions": []}\n')
+    os.chmod(path, 0o644)
+    os.chmod(state, 0o755)
+    cand = _scan(env).memories[0]
+    dismiss(env.layout, cand.id, **_kw(env))  # type: ignore[arg-type]
+    assert (_mode(state), _mode(path)) == (0o700, 0o600)
+    assert [d.id for d in load_decisions(env.layout)] == [cand.id]

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
+import stat
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from context_center.engine.errors import InvalidRequest
+from context_center.engine.errors import InvalidRequest, StoreUnavailable
 from context_center.engine.paths import Layout
 from context_center.engine.suggestions import append_turn, history_path, read_history
 
@@ -83,3 +86,45 @@ def test_concurrent_appenders_never_interleave(layout: Layout) -> None:
 def test_reading_a_missing_log(tmp_path: Path) -> None:
     read = read_history(tmp_path / "nope.jsonl")
     assert (read.entries, read.malformed, read.exists) == ([], 0, False)
+
+
+@pytest.fixture
+def umask022() -> Iterator[None]:
+    old = os.umask(0o022)  # the usual umask: new files 0644, folders 0755 unless asked otherwise
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_the_state_folder_and_the_log_are_private(layout: Layout, umask022: None) -> None:
+    append_turn(layout, "Always run ruff before committing.", session="s1", time=T)
+    log = history_path(layout)
+    assert _mode(layout.state_dir) == 0o700
+    assert _mode(log) == 0o600
+    assert _mode(log.with_name(log.name + ".lock")) == 0o600
+
+
+def test_loose_permissions_are_tightened_on_the_next_append(layout: Layout, umask022: None) -> None:
+    append_turn(layout, "first turn here", session="s", time=T)
+    log = history_path(layout)
+    os.chmod(layout.state_dir, 0o755)
+    os.chmod(log, 0o644)
+    append_turn(layout, "second turn here", session="s", time=T)
+    assert (_mode(layout.state_dir), _mode(log)) == (0o700, 0o600)
+    assert [e.text for e in read_history(log).entries] == ["first turn here", "second turn here"]
+
+
+def test_a_symlinked_log_is_refused(layout: Layout, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    elsewhere.write_text("")
+    os.chmod(elsewhere, 0o644)
+    layout.state_dir.mkdir(parents=True)
+    history_path(layout).symlink_to(elsewhere)
+    with pytest.raises(StoreUnavailable, match="symbolic link"):
+        append_turn(layout, "Always run ruff before committing.", session="s1", time=T)
+    assert elsewhere.read_text() == "" and _mode(elsewhere) == 0o644

@@ -14,6 +14,8 @@ line, appended and never rewritten::
 - ``text``: the turn as typed, 1 to ``MAX_TEXT_CHARS`` characters.
 - ``cwd``: the absolute workspace path the turn was typed in; readers match on it exactly.
 
+The log and its lock are 0600 in a 0700 state folder (what a person typed is private); looser
+modes left by an older version are tightened on the next append, and a symlinked log is refused.
 Appends take a cross-process lock (``history.jsonl.lock`` beside the log) and write each line with
 a single ``O_APPEND`` write, so concurrent appenders never interleave. A writer killed mid-line
 leaves a torn last line; the next append starts on a fresh line and readers skip the torn one.
@@ -35,6 +37,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from context_center.engine.errors import InvalidRequest, StoreUnavailable
 from context_center.engine.model import format_time, utc_now
 from context_center.engine.paths import Layout
+from context_center.engine.suggestions.private import (
+    FILE_MODE,
+    O_NOFOLLOW,
+    ensure_private_dir,
+    tighten_fd,
+)
 
 FORMAT_VERSION = 1
 HISTORY_FILE = "history.jsonl"
@@ -110,8 +118,8 @@ def append_turn(
     )
     line = entry.to_line()
     path = history_path(layout)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(path) + LOCK_SUFFIX, timeout=LOCK_TIMEOUT_S)
+    ensure_private_dir(path.parent)
+    lock = FileLock(str(path) + LOCK_SUFFIX, timeout=LOCK_TIMEOUT_S, mode=FILE_MODE)
     try:
         with lock:
             _append_line(path, line)
@@ -123,8 +131,16 @@ def append_turn(
 
 
 def _append_line(path: Path, line: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_NOFOLLOW, FILE_MODE)
+    except OSError as exc:
+        if path.is_symlink():
+            raise StoreUnavailable(
+                f"the history log {path.name} is a symbolic link; refusing to follow it"
+            ) from exc
+        raise StoreUnavailable(f"cannot open the history log {path.name}: {exc.strerror}") from exc
+    try:
+        tighten_fd(fd)
         size = os.fstat(fd).st_size
         if size:
             # A writer killed mid-line leaves no newline at the end: start on a fresh line.

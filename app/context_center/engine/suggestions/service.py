@@ -13,7 +13,7 @@ candidates are dropped when a skill of that name exists in ``<workspace>/.agents
 person's click is the approval) or a skill candidate as ``<workspace>/.agents/skills/<name>/
 SKILL.md`` (create-only; ``.agents/skills`` is the folder agents share, Codex and others read it),
 then records the decision. ``dismiss`` records that the candidate is not wanted. Decisions live
-in ``Layout.state_dir / "suggestions.json"`` and are matched by id and by the candidate's
+in ``Layout.state_dir / "suggestions.json"`` (0600 in a 0700 folder, see ``private.py``) and are matched by id and by the candidate's
 content key, so a dismissed statement stays dismissed when it is said again in a new session.
 
 A remote workspace fails closed: ``scan`` returns no candidates and a plain explanation,
@@ -46,6 +46,7 @@ from context_center.engine.model import Fact, FactType, Scope, format_time, utc_
 from context_center.engine.overlap import normalise, phrases_overlap, tokens
 from context_center.engine.paths import Layout, slugify
 from context_center.engine.suggestions import mining
+from context_center.engine.suggestions.private import FILE_MODE, ensure_private_dir
 from context_center.engine.suggestions.sources import (
     SourceReport,
     UserTurn,
@@ -236,16 +237,18 @@ def load_decisions(layout: Layout, *, strict: bool = False) -> list[Decision]:
 
 def _record(layout: Layout, decision: Decision) -> None:
     path = decisions_path(layout)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    ensure_private_dir(path.parent)
     try:
-        with FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S):
+        with FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S, mode=FILE_MODE):
             rows = [d for d in load_decisions(layout, strict=True) if d.id != decision.id]
             rows.append(decision)
             payload = {
                 "v": DECISIONS_VERSION,
                 "decisions": [d.model_dump(mode="json") for d in rows],
             }
-            atomic.write_text(path, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+            # replaced whole, so a file an older version left 0644 comes back 0600
+            text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+            atomic.write_text(path, text, mode=FILE_MODE)
     except TimeoutError as exc:
         raise StoreUnavailable(f"{path.name} is locked by another process; try again") from exc
 
