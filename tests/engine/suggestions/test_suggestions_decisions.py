@@ -21,6 +21,7 @@ from context_center.engine.suggestions import (
     CandidateEdit,
     RemoteWorkspace,
     ScanResult,
+    SkillOutsideWorkspace,
     accept,
     append_turn,
     dismiss,
@@ -197,3 +198,61 @@ def test_loose_decisions_permissions_are_tightened_on_the_next_write(env: Env, u
     dismiss(env.layout, cand.id, **_kw(env))  # type: ignore[arg-type]
     assert (_mode(state), _mode(path)) == (0o700, 0o600)
     assert [d.id for d in load_decisions(env.layout)] == [cand.id]
+
+
+def _skill_env(env: Env) -> ScanResult:
+    t0 = datetime(2026, 10, 1, tzinfo=UTC)
+    for i, session in enumerate(["s1", "s1", "s2"]):
+        append_turn(env.layout, "build it, then deploy to staging", session=session,
+                    time=t0 + timedelta(minutes=i))
+    return _scan(env)
+
+
+def _tree(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("link", [".agents", ".agents/skills", "skill-folder"])
+def test_a_skills_folder_linked_outside_the_workspace_is_refused(empty_env: Env, link: str) -> None:
+    [skill] = _skill_env(empty_env).skills
+    outside = empty_env.root / "outside"
+    outside.mkdir()
+    where = empty_env.workspace / (f".agents/skills/{skill.name}" if link == "skill-folder" else link)
+    where.parent.mkdir(parents=True, exist_ok=True)
+    where.symlink_to(outside, target_is_directory=True)
+    # (a folder of the skill's name suppresses it in a scan: accept the object the scan gave)
+    with pytest.raises(SkillOutsideWorkspace) as err:
+        accept(empty_env.layout, skill, **_kw(empty_env))  # type: ignore[arg-type]
+    assert err.value.code == "outside_workspace" and "outside the workspace" in str(err.value)
+    assert _tree(outside) == []  # nothing written there, not even a folder
+    assert load_decisions(empty_env.layout) == []
+
+
+def test_a_skills_folder_linked_inside_the_workspace_is_fine(empty_env: Env) -> None:
+    [skill] = _skill_env(empty_env).skills
+    shared = empty_env.workspace / "tools" / "agents"
+    shared.mkdir(parents=True)
+    (empty_env.workspace / ".agents").symlink_to(shared, target_is_directory=True)
+    result = accept(empty_env.layout, skill.id, **_kw(empty_env))  # type: ignore[arg-type]
+    assert result.ref == f".agents/skills/{skill.name}/SKILL.md"
+    assert (shared / "skills" / skill.name / "SKILL.md").is_file()
+
+
+def test_a_symlinked_skill_md_is_never_followed(empty_env: Env) -> None:
+    [skill] = _skill_env(empty_env).skills
+    outside = empty_env.root / "outside.md"
+    folder = empty_env.workspace / ".agents" / "skills" / skill.name
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").symlink_to(outside)  # dangling: .exists() is False, writing would create it
+    with pytest.raises(SkillOutsideWorkspace):
+        accept(empty_env.layout, skill, **_kw(empty_env))  # type: ignore[arg-type]
+    assert not outside.exists() and (folder / "SKILL.md").is_symlink()
+    # a dangling link that stays inside the workspace is an existing skill, not written through
+    inside = empty_env.workspace / "notes" / "ship-it.md"
+    other = empty_env.workspace / ".agents" / "skills" / "ship-it"
+    other.mkdir()
+    (other / "SKILL.md").symlink_to(inside)
+    with pytest.raises(AlreadyExists):
+        accept(empty_env.layout, skill, {"name": "ship-it"}, **_kw(empty_env))  # type: ignore[arg-type]
+    assert not inside.exists() and not inside.parent.exists()
+    assert load_decisions(empty_env.layout) == []

@@ -11,8 +11,9 @@ candidates are dropped when a skill of that name exists in ``<workspace>/.agents
 
 ``accept`` writes a memory candidate as a fact through ``Memory.create`` (no approval: the
 person's click is the approval) or a skill candidate as ``<workspace>/.agents/skills/<name>/
-SKILL.md`` (create-only; ``.agents/skills`` is the folder agents share, Codex and others read it),
-then records the decision. ``dismiss`` records that the candidate is not wanted. Decisions live
+SKILL.md`` (create-only; ``.agents/skills`` is the folder agents share, Codex and others read it;
+refused with ``outside_workspace`` when a link on that path leads out of the workspace, and a
+link at SKILL.md is never followed), then records the decision. ``dismiss`` records that the candidate is not wanted. Decisions live
 in ``Layout.state_dir / "suggestions.json"`` (0600 in a 0700 folder, see ``private.py``) and are matched by id and by the candidate's
 content key, so a dismissed statement stays dismissed when it is said again in a new session.
 
@@ -69,6 +70,13 @@ CandidateKind = Literal["memory", "skill"]
 
 class RemoteWorkspace(EngineError):
     code = "remote_workspace"
+
+
+class SkillOutsideWorkspace(EngineError):
+    """The skills folder, or a folder on the way to it, is a link that leads out of the
+    workspace; nothing is written."""
+
+    code = "outside_workspace"
 
 
 # ---------------------------------------------------------------- data crossing the boundary
@@ -324,12 +332,31 @@ def known_texts(facts: Sequence[Fact], instruction_bodies: Sequence[str]) -> Kno
 
 
 def existing_skill(workspace: Path, name: str) -> Path | None:
-    """The folder of an existing skill called ``name``, in any of ``SKILL_FOLDERS``."""
+    """The folder of an existing skill called ``name``, in any of ``SKILL_FOLDERS``. A link
+    counts as existing even when it leads nowhere (it is never followed to write through it)."""
     for folder in SKILL_FOLDERS:
         candidate = workspace / folder / name
-        if (candidate / "SKILL.md").exists() or candidate.exists():
+        if os.path.lexists(candidate) or os.path.lexists(candidate / "SKILL.md"):
             return candidate
     return None
+
+
+def check_inside_workspace(workspace: Path, rel: Path) -> None:
+    """Refuse (``SkillOutsideWorkspace``) when ``workspace / rel`` or any folder on the way to
+    it is a link that resolves outside the workspace. Links that stay inside are fine."""
+    root = workspace.resolve()
+    current = workspace
+    for part in rel.parts:
+        current = current / part
+        if not os.path.lexists(current):
+            break  # nothing further down exists yet; it will be created as plain folders
+        real = current.resolve()
+        if not real.is_relative_to(root):
+            shown = current.relative_to(workspace)
+            raise SkillOutsideWorkspace(
+                f"{shown} leads outside the workspace (to {real}); skills are only written "
+                f"inside the workspace: replace the link with a folder, or remove it"
+            )
 
 
 def render_skill(name: str, description: str, body: str) -> str:
@@ -634,14 +661,23 @@ def _accept_skill(layout: Layout, found: SkillCandidate, edit: CandidateEdit) ->
         body = found.body
     if not body.strip():
         raise InvalidRequest("an accepted skill needs a body")
-    existing = existing_skill(layout.workspace, name)
     rel = SKILL_FOLDER / name / "SKILL.md"
+    workspace = layout.workspace
+    check_inside_workspace(workspace, rel)
+    existing = existing_skill(workspace, name)
     if existing is not None:
         raise AlreadyExists(
-            f"a skill named {name!r} already exists ({existing.relative_to(layout.workspace)}); "
+            f"a skill named {name!r} already exists ({existing.relative_to(workspace)}); "
             "skills are never overwritten: choose another name"
         )
-    target = layout.workspace / rel
+    target = workspace / rel
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot create {rel.parent}: {exc.strerror}") from exc
+    # Again now that the folders exist, in case a link appeared meanwhile. The file itself is
+    # hard-linked into place, which never follows a link already sitting at SKILL.md.
+    check_inside_workspace(workspace, rel)
     try:
         atomic.create_exclusive(target, render_skill(name, description, body).encode("utf-8"))
     except FileExistsError as exc:
