@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from context_center.cli import main
+from context_center.engine.paths import Layout
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +63,10 @@ def _log_workflow(capsys: pytest.CaptureFixture[str], home: Path, workspace: Pat
 def test_history_append_writes_the_documented_line(capsys: pytest.CaptureFixture[str], home: Path, workspace: Path) -> None:
     code, data = cli(capsys, home, workspace, "history", "append", "记住：提交信息用英文", "--session", "s9")
     assert code == 0 and data["action"] == "appended"
-    path = Path(data["path"])
+    # no storage path in the output: only `memory archived` / `forget` show one
+    assert set(data) == {"action", "entry"} and str(home) not in json.dumps(data, ensure_ascii=False)
+    assert data["entry"]["text"] == "记住：提交信息用英文"
+    path = Layout(home, workspace).state_dir / "history.jsonl"
     [line] = path.read_text(encoding="utf-8").splitlines()
     entry = json.loads(line)
     assert set(entry) == {"v", "session", "time", "role", "text", "cwd"}

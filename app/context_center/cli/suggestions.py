@@ -158,9 +158,9 @@ def cmd_dismiss(args: argparse.Namespace, engine: Engine) -> Output:
 def cmd_history_append(args: argparse.Namespace, engine: Engine) -> Output:
     text = read_text_arg("-").rstrip("\n") if args.text == "-" else args.text
     entry = append_turn(engine.layout, text, session=args.session)
+    # No storage path here: the README keeps those to `memory archived` / `forget`.
     data = {
         "action": "appended",
-        "path": str(engine.layout.state_dir / "history.jsonl"),
         "entry": {
             "v": entry.v,
             "session": entry.session,
