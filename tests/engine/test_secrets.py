@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import re
 import re._constants as C
@@ -14,11 +15,13 @@ from hypothesis import strategies as st
 
 from context_center.engine.secrets import (
     ANCHORED_PATTERNS,
+    DEFAULT_IGNORABLE_RANGES,
     KINDS,
     OWN_PATTERNS,
     SCANNING_PATTERNS,
     SensitiveSpan,
     find_sensitive,
+    is_default_ignorable,
     is_sensitive,
     normalise_for_matching,
     plugin_patterns,
@@ -32,6 +35,13 @@ AKIA = "AKIA" + "IOSFODNN7EXAMPLE"
 ASIA = "ASIA" + "Y34FZKBOKMUTVV7A"
 SK = "sk-" + "proj-" + "Ab3dEf6hIj9kLm2nOp5q"
 RK = "rk-" + "live-" + "0123456789abcdef"
+GLPAT = "glpat-" + "xK9mPq2RsT" + "4vWy6Za8Bc"  # 20 after the prefix
+GOOGLE = "AIza" + "SyD4bX9kQ2" + "mN7pR3tV8w" + "Y1zA5cE0gH6" + "jL9oU"  # 35 after
+STRIPE_LIVE = "sk_" + "live_" + "51H8kQ2mN7pR3tV8"
+STRIPE_RESTRICTED = "rk_" + "live_" + "4eC39HqLyjWDarjt"
+STRIPE_TEST = "sk_" + "test_" + "4eC39HqLyjWDarjtT1zdp7dc"
+NPM = "npm_" + "Ab3dEf6hIj" * 3 + "Kl9mNo"  # 36 after
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 
 
 def _b64(obj: object) -> str:
@@ -113,6 +123,96 @@ def test_numeric_password_is_still_a_secret() -> None:
     assert spans_of("SECRET_TOKEN=123456", "secret_assignment") == ["123456"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password_min_length=12",
+        "PASSWORD_MIN_LENGTH: 12",
+        "passwordMinLength = 8",
+        "maxPassword=8",
+        "min_password_length=10",
+        "secret_rotation_days=90",
+        "api_key_count: 3",
+        "token_ttl=3600",
+        "ACCESS_KEY_VERSION=2",
+        "password_retries: -1",
+        "secret_entropy_bits=128.5",
+        "max_tokens: 4096",
+        "TOKEN=8000",
+        "password_required=true",
+        "use_api_key: yes",
+        "PASSWORD=no",
+        "secret: off",
+        "SECRET_KEY=None",
+        "token: ~",
+        "api_key = false",
+    ],
+)
+def test_configuration_values_are_not_secrets(text: str) -> None:
+    assert "secret_assignment" not in kinds(text), find_sensitive(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("password=hunter2", "hunter2"),
+        ("password=123456", "123456"),  # names the credential itself: a numeric password or PIN
+        ("DB_PASSWORD: 4711", "4711"),
+        ("apiKey=123456", "123456"),
+        ("SECRET_KEY=42", "42"),
+        ("password_min_length=1234567", "1234567"),  # more than 6 digits is not a short setting
+        ("password_min_length=12ab", "12ab"),
+        ("password=yes123", "yes123"),
+        ("密码：123456", "123456"),
+    ],
+)
+def test_credential_values_near_the_configuration_rule(text: str, value: str) -> None:
+    assert spans_of(text, "secret_assignment") == [value]
+
+
+# --------------------------------------------------------------------------- key, whitespace, value
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        (f"AWS_SECRET_ACCESS_KEY {AWS_SECRET}", AWS_SECRET, "aws_secret_key"),
+        (f"AWS_SECRET_ACCESS_KEY\t{AWS_SECRET}", AWS_SECRET, "aws_secret_key"),
+        (f"set -x AWS_SECRET_ACCESS_KEY {AWS_SECRET}", AWS_SECRET, "aws_secret_key"),
+        (f"export AWS_SECRET_ACCESS_KEY '{AWS_SECRET}'", AWS_SECRET, "aws_secret_key"),
+        ("SECRET_KEY 3f786850e387550fdab836ed7e6dc881de23001b", "3f786850e387550fdab836ed7e6dc881de23001b",
+         "secret_assignment"),
+        ("the GITHUB_TOKEN 9a8b7c6d5e4f3a2b1c0d9e8f7a6b", "9a8b7c6d5e4f3a2b1c0d9e8f7a6b", "secret_assignment"),
+        ("api_key 123e4567-e89b-12d3-a456-426614174000", "123e4567-e89b-12d3-a456-426614174000",
+         "secret_assignment"),
+        (f"密钥 {AWS_SECRET}", AWS_SECRET, "secret_assignment"),
+    ],
+)
+def test_key_whitespace_random_value(text: str, value: str, kind: str) -> None:
+    assert value in spans_of(text, kind)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PWD=/home/x",
+        "PWD /home/x/projects/context-center2",
+        "Set the GITHUB_TOKEN environment variable before running the suite.",
+        "the password reset_token_2024_migration_v2 is documented",
+        "SECRET_KEY DjangoSecretKeyGeneratorClass",  # no digits: a name, not a value
+        "API_KEY ./config/credentials/api-key-2024.json",
+        "TOKEN https://example.com/oauth2/authorize/v2",
+        "token aaaaaaaaaaaaaaaaaaaaaaaa1",  # low entropy
+        "password short1",
+        "max_tokens 4096",
+        "the commit 3f786850e387550fdab836ed7e6dc881de23001b fixed the token refresh",
+        "密钥 管理策略见文档",
+    ],
+)
+def test_key_whitespace_prose_is_not_a_secret(text: str) -> None:
+    assert find_sensitive(text) == [], find_sensitive(text)
+
+
 # --------------------------------------------------------------------------- headers
 
 
@@ -168,6 +268,53 @@ def test_bearer_token(text: str, token: str) -> None:
 def test_bearer_needs_16_characters() -> None:
     assert "bearer_token" not in kinds("Bearer abcdefghijklmno")  # 15
     assert "bearer_token" not in kinds("the bearer of bad news")
+
+
+@pytest.mark.parametrize("token", ["eyJhbGciOi", "eyJ0.eyJ1.x", "eyJhbGciOiJIUzI1NiJ9", JWT])
+def test_bearer_jwt_shaped_value_of_any_length(token: str) -> None:
+    assert spans_of(f"Authorization header was Bearer {token} here", "bearer_token") == [token]
+
+
+@pytest.mark.parametrize("text", ["Bearer eyJ", "Bearer eyj0123", "Bearer EYJ0123", "bearer eyes"])
+def test_bearer_short_values_that_are_not_jwt_shaped(text: str) -> None:
+    assert "bearer_token" not in kinds(text)
+
+
+@pytest.mark.parametrize(
+    ("token", "kind"),
+    [
+        (GLPAT, "gitlab_token"),
+        (GLPAT + "Zz9-_x", "gitlab_token"),
+        (GOOGLE, "google_api_key"),
+        (STRIPE_LIVE, "stripe_key"),
+        (STRIPE_RESTRICTED, "stripe_key"),
+        (STRIPE_TEST, "stripe_key"),
+        ("rk_" + "test_" + "0123456789abcdef", "stripe_key"),
+        (NPM, "npm_token"),
+    ],
+)
+def test_prefixed_service_tokens(token: str, kind: str) -> None:
+    assert spans_of(f"use {token}, then", kind) == [token]
+    assert spans_of(f"key={token}", kind) == [token]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("glpat-" + "a1" * 9 + "b", "gitlab_token"),  # 19 after the prefix
+        ("glpat-", "gitlab_token"),
+        ("myglpat-" + "a1" * 10, "gitlab_token"),  # not at a token start
+        ("AIza" + "b2" * 17, "google_api_key"),  # 34 after the prefix
+        ("aiza" + "b2" * 18, "google_api_key"),  # case matters
+        ("sk_" + "live_" + "c3" * 7 + "d", "stripe_key"),  # 15
+        ("pk_" + "live_" + "c3" * 10, "stripe_key"),  # publishable keys are public
+        ("sk_" + "prod_" + "c3" * 10, "stripe_key"),
+        ("npm_" + "e4" * 17 + "f", "npm_token"),  # 35
+        ("run npm_config_cache=/tmp/npm", "npm_token"),
+    ],
+)
+def test_prefixed_service_non_tokens(text: str, kind: str) -> None:
+    assert kind not in kinds(text)
 
 
 @pytest.mark.parametrize("token", [SK, RK, "sk-" + "a" * 12, "sk-ant-api03-" + "x1" * 10])
@@ -342,6 +489,66 @@ def test_zero_width_split_is_still_found(zw: str, secret: str, kind: str) -> Non
     assert any(text[s.start : s.end] == obfuscated for s in spans)
 
 
+# Every Default_Ignorable_Code_Point the review named (the Cf ones were already stripped).
+NAMED_IGNORABLES = [
+    0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, *range(0x180B, 0x1810), 0x3164, 0xFFA0,
+    *range(0xFE00, 0xFE10), 0xE0100, 0xE0101, 0xE0150, 0xE01EF, 0xE0000, 0xE0001, 0xE0020,
+    0xE0041, 0xE007F, 0x00AD, 0x200B, 0x200E, 0x202E, 0x2066, 0xFEFF,
+]
+
+
+def test_the_reviewed_grapheme_joiner_token_is_found() -> None:
+    text = "ghp_abcdefghij\u034fklmnopqrstuvwxyz0123456789"
+    assert spans_of(text, "github_token") == [text]
+
+
+@pytest.mark.parametrize("cp", NAMED_IGNORABLES, ids=lambda cp: f"U+{cp:04X}")
+def test_default_ignorable_split_is_still_found(cp: int) -> None:
+    ch = chr(cp)
+    assert is_default_ignorable(ch)
+    for secret, kind in ((GHP, "github_token"), (SK, "api_key"), ("alice@example.com", "email")):
+        obfuscated = secret[:4] + ch + secret[4:9] + ch + ch + secret[9:]
+        text = "值 " + obfuscated + " end"
+        assert spans_of(text, kind) == [obfuscated], (hex(cp), kind)
+    assert spans_of(f"API{ch}_KEY=abc123", "secret_assignment") == ["abc123"]
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi"), [(0xE0000, 0xE007F), (0xE0100, 0xE01EF), (0xFE00, 0xFE0F), (0x180B, 0x180F)]
+)
+def test_every_code_point_of_the_invisible_ranges_is_stripped(lo: int, hi: int) -> None:
+    for cp in range(lo, hi + 1):
+        token = GHP[:10] + chr(cp) + GHP[10:]
+        norm, mapping = normalise_for_matching(token)
+        assert norm == GHP, hex(cp)
+        assert mapping == [*range(10), *range(11, len(token))]
+
+
+def test_ignorable_table_matches_unicode_categories() -> None:
+    # Every Cf character is stripped anyway; the table adds the Mn, Lo and unassigned ones.
+    for lo, hi in DEFAULT_IGNORABLE_RANGES:
+        assert lo <= hi
+    starts = [lo for lo, _ in DEFAULT_IGNORABLE_RANGES]
+    assert starts == sorted(starts)
+    assert all(
+        prev_hi < lo for (_, prev_hi), (lo, _) in itertools.pairwise(DEFAULT_IGNORABLE_RANGES)
+    )
+    visible = ["a", "Z", "0", "_", "中", "ｇ", "\u0301", "\u1161", "\u3165", "\ufe10", "é"]
+    assert not any(is_default_ignorable(c) for c in visible)
+    assert is_default_ignorable("\U000e0fff") and not is_default_ignorable("\U000e1000")
+
+
+def test_nfkc_result_that_is_invisible_is_dropped_too() -> None:
+    # U+3164 HANGUL FILLER and U+FFA0 normalise (NFKC) to U+1160, itself invisible.
+    assert normalise_for_matching("a\u3164b\uffa0c") == ("abc", [0, 2, 4])
+
+
+def test_ignorable_offsets_map_back_to_the_original() -> None:
+    norm, mapping = normalise_for_matching("a\u034fb\U000e0041c\ufe0fd")
+    assert norm == "abcd"
+    assert mapping == [0, 2, 4, 6]
+
+
 def test_zero_width_split_key_name() -> None:
     text = "API\u200b_KEY=abc123 PASS\u200dWORD=hunter2 DB_\u2060PWD=x1"
     assert spans_of(text, "secret_assignment") == ["abc123", "hunter2", "x1"]
@@ -436,9 +643,13 @@ def test_spans_are_in_bounds_for_any_text(text: str) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(
-    secret=st.sampled_from([GHP, SK, AKIA, "carol@example.org", JWT]),
+    secret=st.sampled_from([GHP, SK, AKIA, "carol@example.org", JWT, GLPAT, GOOGLE, STRIPE_LIVE, NPM]),
     inserts=st.lists(
-        st.tuples(st.integers(min_value=1, max_value=30), st.sampled_from(ZW)), max_size=5
+        st.tuples(
+            st.integers(min_value=1, max_value=30),
+            st.sampled_from(ZW + [chr(cp) for cp in NAMED_IGNORABLES]),
+        ),
+        max_size=5,
     ),
     before=st.text(alphabet=" \n。，", max_size=5),
 )

@@ -4,11 +4,14 @@
 as spans into the ORIGINAL text; ``is_sensitive(text)`` says whether there is any.
 
 Normalisation. Matching runs on a normalised copy: each character is NFKC-normalised on its own
-(full-width ``ｇｈｐ＿`` becomes ``ghp_``, ``：`` becomes ``:``) and invisible format characters
-(Unicode category Cf: U+200B-U+200D, U+2060, U+FEFF, the soft hyphen U+00AD, bidi controls …) are
-dropped, so a key split by a zero-width space is still one key. An offset map from the normalised
-copy back to the original keeps the spans correct for highlighting. Pure ASCII input (the common
-case) skips all of this.
+(full-width ``ｇｈｐ＿`` becomes ``ghp_``, ``：`` becomes ``:``) and every invisible character is
+dropped — each Default_Ignorable_Code_Point (``DEFAULT_IGNORABLE_RANGES``: zero-width spaces and
+joiners, the soft hyphen, bidi controls, the combining grapheme joiner U+034F, Khmer and Mongolian
+invisibles, the Hangul fillers, variation selectors U+FE00-U+FE0F and U+E0100-U+E01EF, tag
+characters U+E0000-U+E007F) and every other format character (category Cf) — so a key split by
+an invisible character is still one key. An offset map from the normalised copy back to the
+original keeps the spans correct for highlighting. Pure ASCII input (the common case) skips all
+of this.
 
 Linear time. Every pattern is written so that a match attempt can start only at the beginning of
 a run (a negative look-behind on the run's own character class, or a literal prefix), and every
@@ -38,22 +41,46 @@ What comes from detect-secrets (1.5), and why the rest does not:
 
 Our own classes: key=value / key: value assignments (the key contains APIKEY, ACCESSKEY,
 PRIVATEKEY — ignoring ``_``/``-``/``.`` — or SECRET, TOKEN, PASSWORD, PASSWD, ``_PWD``, ``-PWD``;
-plain ``PWD`` and ``OLDPWD`` are not secrets; placeholders like ``$VAR``, ``<token>``, ``***``,
-``null`` or a type name are ignored; Chinese keys 密码/口令/密钥/私钥/令牌/凭据 too),
-``Authorization:`` and ``Cookie:``/``Set-Cookie:`` headers, ``Bearer`` + 16, ``sk-``/``rk-`` + 12,
-``github_pat_``, JWTs, private key blocks, URLs with ``user:password@``, and email addresses (an
-``scp``-style git remote ``git@host:owner/repo`` is not an email).
+plain ``PWD`` and ``OLDPWD`` are not secrets; placeholders like ``$VAR``, ``<token>``, ``***``
+or a type name are ignored; Chinese keys 密码/口令/密钥/私钥/令牌/凭据 too), the same keys
+followed by whitespace and a value that looks generated (``AWS_SECRET_ACCESS_KEY wJalr…``:
+20+ characters with letters and digits, see ``_looks_random``), ``Authorization:`` and
+``Cookie:``/``Set-Cookie:`` headers, ``Bearer`` + 16 (or a JWT-shaped ``Bearer eyJ…`` of any
+length), ``sk-``/``rk-`` + 12, ``github_pat_``, GitLab ``glpat-`` + 20, Google ``AIza`` + 35,
+Stripe ``sk_live_``/``rk_live_``/``sk_test_``/``rk_test_`` + 16, npm ``npm_`` + 36, JWTs,
+private key blocks, URLs with ``user:password@``, and email addresses (an ``scp``-style git
+remote ``git@host:owner/repo`` is not an email).
+
+Configuration is not a secret. A key=value whose value is a boolean or None-like literal
+(``true``, ``no``, ``off``, ``null``, ``None``, ``~`` …) is a setting whatever the key. So is a
+short number (at most 6 digits) unless the key names the credential itself: it ends with
+PASSWORD, PASSWD, PWD, SECRET, TOKEN or KEY and has no qualifier word such as MIN, MAX,
+LENGTH, COUNT, LIMIT or TTL. ``password_min_length=12``, ``maxPassword=8`` and
+``secret_rotation_days=90`` are settings; ``PASSWORD=123456`` and ``api_key=123456`` are
+reported, because all-digit passwords and PINs are real (a false alarm costs a person one
+click; a missed PIN is a leak). Keys that name only a token keep their older, wider rule: up to
+9 digits is a setting (``max_tokens: 4096``, ``TOKEN=8000``).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
+from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["SensitiveSpan", "find_sensitive", "is_sensitive", "normalise_for_matching"]
+__all__ = [
+    "DEFAULT_IGNORABLE_RANGES",
+    "SensitiveSpan",
+    "find_sensitive",
+    "is_default_ignorable",
+    "is_sensitive",
+    "normalise_for_matching",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +110,10 @@ GITHUB_TOKEN = "github_token"
 SLACK_TOKEN = "slack_token"
 AWS_ACCESS_KEY = "aws_access_key"
 AWS_SECRET_KEY = "aws_secret_key"
+GITLAB_TOKEN = "gitlab_token"
+GOOGLE_API_KEY = "google_api_key"
+STRIPE_KEY = "stripe_key"
+NPM_TOKEN = "npm_token"
 JWT = "jwt"
 PRIVATE_KEY = "private_key"
 URL_CREDENTIALS = "url_credentials"
@@ -98,6 +129,10 @@ KINDS: dict[str, str] = {
     SLACK_TOKEN: "Slack token",
     AWS_ACCESS_KEY: "AWS access key id",
     AWS_SECRET_KEY: "AWS secret access key",
+    GITLAB_TOKEN: "GitLab personal access token",
+    GOOGLE_API_KEY: "Google API key",
+    STRIPE_KEY: "Stripe secret or restricted key",
+    NPM_TOKEN: "npm access token",
     JWT: "JSON Web Token",
     PRIVATE_KEY: "private key block",
     URL_CREDENTIALS: "user and password in a URL",
@@ -106,14 +141,51 @@ KINDS: dict[str, str] = {
 
 # --------------------------------------------------------------------------- normalisation
 
-_ALWAYS_STRIP = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
+# Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt, Unicode 15.1) as
+# inclusive ranges: code points a renderer shows as nothing. Python's ``unicodedata`` does not
+# expose the property, and only some of these are category Cf: U+034F, U+17B4/5, U+180B-U+180D,
+# U+180F and the variation selectors are Mn; the Hangul fillers U+115F, U+1160, U+3164, U+FFA0
+# are Lo; U+2065, U+FFF0-U+FFF8 and most of U+E0000-U+E0FFF are unassigned.
+DEFAULT_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark
+    (0x115F, 0x1160),  # Hangul choseong / jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors and vowel separator
+    (0x200B, 0x200F),  # zero-width space, ZWNJ, ZWJ, LRM, RLM
+    (0x202A, 0x202E),  # bidi embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, bidi isolates, deprecated formats
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors 1-16
+    (0xFEFF, 0xFEFF),  # zero-width no-break space (BOM)
+    (0xFFA0, 0xFFA0),  # half-width Hangul filler
+    (0xFFF0, 0xFFF8),  # unassigned
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical symbol format controls
+    (0xE0000, 0xE0FFF),  # tag characters U+E0000-U+E007F, variation selectors 17-256, unassigned
+)
+_IGNORABLE_STARTS = [lo for lo, _ in DEFAULT_IGNORABLE_RANGES]
+
+
+def is_default_ignorable(ch: str) -> bool:
+    """Whether ``ch`` is a Default_Ignorable_Code_Point (invisible when rendered)."""
+    cp = ord(ch)
+    i = bisect_right(_IGNORABLE_STARTS, cp) - 1
+    return i >= 0 and cp <= DEFAULT_IGNORABLE_RANGES[i][1]
+
+
+def _invisible(ch: str) -> bool:
+    return is_default_ignorable(ch) or unicodedata.category(ch) == "Cf"
 
 
 def _char_replacement(ch: str) -> str:
     """What one character becomes in the matching copy ('' when it is dropped)."""
-    if ch in _ALWAYS_STRIP or unicodedata.category(ch) == "Cf":
+    if _invisible(ch):
         return ""
-    return unicodedata.normalize("NFKC", ch)
+    rep = unicodedata.normalize("NFKC", ch)
+    # NFKC can itself produce an invisible character (U+3164 HANGUL FILLER becomes U+1160).
+    return "".join(c for c in rep if not _invisible(c))
 
 
 def normalise_for_matching(text: str) -> tuple[str, list[int] | None]:
@@ -160,23 +232,54 @@ _ASSIGNMENT = re.compile(
 )
 # A header's value runs to the end of the line (or a closing quote).
 _REST_OF_LINE = re.compile(r"[^\r\n\"'`]*+")
+_CJK_KEY = r"(?:密码|口令|密钥|私钥|令牌|凭据|凭证|访问密钥)"
 _CJK_ASSIGNMENT = re.compile(
-    r"(?:密码|口令|密钥|私钥|令牌|凭据|凭证|访问密钥)"
-    r"[ \t]*+(?:[:=]|是|为)[ \t]*+[\"'`]?+(?P<value>[!-~]++)"
+    _CJK_KEY + r"[ \t]*+(?:[:=]|是|为)[ \t]*+[\"'`]?+(?P<value>[!-~]++)"
 )
+# A key and its value separated only by whitespace (``AWS_SECRET_ACCESS_KEY wJalr…``): the value
+# must look random (``_looks_random``), so prose ("the API_KEY variable") stays out. The value
+# is only looked at (a look-ahead), not consumed, so in ``export AWS_SECRET_ACCESS_KEY v`` the
+# key is not swallowed as the value of ``export``.
+_SPACED_VALUE = r"(?=(?P<value>[A-Za-z0-9+/][A-Za-z0-9+/=_.\-]{19,}+))"
+_SPACED_ASSIGNMENT = re.compile(
+    rf"(?<!{_KEY})(?P<key>[A-Za-z_]{_KEY}*+)[\"']?+[ \t]++[\"'`]?+" + _SPACED_VALUE
+)
+_CJK_SPACED_ASSIGNMENT = re.compile(_CJK_KEY + r"[ \t]++[\"'`]?+" + _SPACED_VALUE)
+# Credential words a key may end with: then the key names the credential itself.
+_CREDENTIAL_ENDINGS = ("PASSWORD", "PASSWD", "PWD", "SECRET", "TOKEN", "KEY")
+# Words that make a key describe a property of a credential rather than name it.
+_QUALIFIER_WORDS = frozenset(
+    {
+        *("MIN", "MINIMUM", "MAX", "MAXIMUM", "LEN", "LENGTH", "SIZE", "COUNT", "NUM", "NUMBER"),
+        *("LIMIT", "TTL", "TIMEOUT", "EXPIRY", "EXPIRES", "AGE", "DAYS", "HOURS", "MINUTES"),
+        *("SECONDS", "RETRIES", "ATTEMPTS", "ROUNDS", "BITS", "VERSION", "INDEX", "PORT"),
+    }
+)
+_WORD_SPLIT = re.compile(r"[^A-Za-z0-9]++|(?<=[a-z0-9])(?=[A-Z])")
+# A short number (at most 6 digits, optionally signed or with a decimal part).
+_SHORT_NUMBER = re.compile(r"[+-]?+[0-9]{1,6}+(?:\.[0-9]{1,6}+)?+")
 _COMPACT_KEY_WORDS = ("APIKEY", "ACCESSKEY", "PRIVATEKEY")
 _KEY_WORDS = ("SECRET", "TOKEN", "PASSWORD", "PASSWD", "_PWD", "-PWD")
 _PLACEHOLDER = re.compile(
     r"(?:\$\{?[A-Za-z_][A-Za-z0-9_]*+\}?|\$\(.*+|%[A-Za-z_][A-Za-z0-9_]*+%|<[^<>]*+>?|\{\{.*+|"
-    r"[*xX.•]++|null|none|nil|true|false|undefined|str|string|int|bool|bytes|optional|any|"
+    r"[*xX.•]++|null|none|nil|true|false|yes|no|on|off|enabled|disabled|~|undefined|"
+    r"str|string|int|bool|bytes|optional|any|"
     r"required|redacted|\[redacted\]|env|os\.environ.*+|process\.env.*+)",
     re.IGNORECASE,
 )
 
+# A bearer value of 16 characters or more, or a JWT-shaped one (``eyJ…``, case-sensitive) of
+# any length.
 _BEARER = re.compile(
-    r"(?<![A-Za-z0-9_\-])bearer[ \t]++(?P<value>[A-Za-z0-9._~+/=\-]{16,}+)", re.IGNORECASE
+    r"(?<![A-Za-z0-9_\-])bearer[ \t]++"
+    r"(?P<value>(?-i:eyJ)[A-Za-z0-9._~+/=\-]++|[A-Za-z0-9._~+/=\-]{16,}+)",
+    re.IGNORECASE,
 )
 _API_KEY = re.compile(r"(?<![A-Za-z0-9_\-])(?:sk|rk)-[A-Za-z0-9_\-]{12,}+")
+_GITLAB_PAT = re.compile(r"(?<![A-Za-z0-9_\-])glpat-[A-Za-z0-9_\-]{20,}+")
+_GOOGLE_API_KEY = re.compile(r"(?<![A-Za-z0-9_\-])AIza[A-Za-z0-9_\-]{35,}+")
+_STRIPE_KEY = re.compile(r"(?<![A-Za-z0-9_\-])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}+")
+_NPM_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])npm_[A-Za-z0-9]{36,}+")
 _GITHUB_PAT = re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}+")
 _GITHUB_LOOSE = re.compile(r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9_]{20,}+")
 _SLACK_LOOSE = re.compile(r"(?<![A-Za-z0-9_\-])xox[baprs]-[A-Za-z0-9\-]{10,}+")
@@ -207,8 +310,14 @@ _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-]*+")
 SCANNING_PATTERNS: tuple[re.Pattern[str], ...] = (
     _ASSIGNMENT,
     _CJK_ASSIGNMENT,
+    _SPACED_ASSIGNMENT,
+    _CJK_SPACED_ASSIGNMENT,
     _BEARER,
     _API_KEY,
+    _GITLAB_PAT,
+    _GOOGLE_API_KEY,
+    _STRIPE_KEY,
+    _NPM_TOKEN,
     _GITHUB_PAT,
     _GITHUB_LOOSE,
     _SLACK_LOOSE,
@@ -219,7 +328,13 @@ SCANNING_PATTERNS: tuple[re.Pattern[str], ...] = (
     _URL_CREDENTIALS,
     _EMAIL,
 )
-ANCHORED_PATTERNS: tuple[re.Pattern[str], ...] = (_PLACEHOLDER, _REST_OF_LINE, _TOKEN_CHARS)
+ANCHORED_PATTERNS: tuple[re.Pattern[str], ...] = (
+    _PLACEHOLDER,
+    _REST_OF_LINE,
+    _TOKEN_CHARS,
+    _SHORT_NUMBER,
+    _WORD_SPLIT,
+)
 OWN_PATTERNS = SCANNING_PATTERNS + ANCHORED_PATTERNS
 
 
@@ -291,6 +406,41 @@ def _is_placeholder(value: str) -> bool:
     return _PLACEHOLDER.fullmatch(value) is not None
 
 
+def _names_credential(key: str) -> bool:
+    """The key names the credential itself (``DB_PASSWORD``, ``apiKey``), not a property of it
+    (``password_min_length``, ``max_secret_age``, ``tokens``)."""
+    words = [w.upper() for w in _WORD_SPLIT.split(key) if w]
+    if not words or any(w in _QUALIFIER_WORDS for w in words):
+        return False
+    return "".join(words).endswith(_CREDENTIAL_ENDINGS)
+
+
+def _is_configuration(key: str, value: str) -> bool:
+    """A short number under a key that does not name the credential is a setting:
+    ``password_min_length=12``, ``max_tokens: 4096``. ``PASSWORD=123456`` stays a secret."""
+    if value.isdigit() and len(value) <= 9 and _only_token_key(key):
+        return True  # max_tokens: 4096, token_limit=8000
+    return _SHORT_NUMBER.fullmatch(value) is not None and not _names_credential(key)
+
+
+def _shannon_entropy(value: str) -> float:
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+
+
+def _looks_random(value: str) -> bool:
+    """A value that looks generated rather than written: 20+ characters, letters and digits,
+    one unbroken stretch of 12+ between ``_``/``-``/``.``, at least 3 bits of entropy per
+    character, and not a path or URL."""
+    if len(value) < 20 or value.startswith(("/", ".", "~")) or "://" in value:
+        return False
+    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
+        return False
+    if max(len(part) for part in re.split(r"[_.\-]", value)) < 12:
+        return False  # snake_case_words_2024
+    return _shannon_entropy(value) >= 3.0
+
+
 def _assignments(text: str) -> Iterator[_Raw]:
     header_until = -1  # a header value covers the rest of its line; skip matches inside it
     for m in _ASSIGNMENT.finditer(text):
@@ -313,11 +463,19 @@ def _assignments(text: str) -> Iterator[_Raw]:
         value = value.rstrip(")]}")  # f(password: str) — the bracket closes the code
         if not value or not _key_is_secret(key) or _is_placeholder(value):
             continue
-        if value.isdigit() and len(value) <= 9 and _only_token_key(key):
-            continue  # max_tokens: 4096 is a setting, not a credential
+        if _is_configuration(key, value):
+            continue  # password_min_length=12 is a setting, not a credential
         yield SECRET_ASSIGNMENT, m.start("value"), m.start("value") + len(value)
     for m in _CJK_ASSIGNMENT.finditer(text):
         if not _is_placeholder(m.group("value")):
+            yield SECRET_ASSIGNMENT, m.start("value"), m.end("value")
+    for m in _SPACED_ASSIGNMENT.finditer(text):
+        key, value = m.group("key"), m.group("value")
+        if _key_is_secret(key) and _looks_random(value):
+            aws = "AWS" in key.upper() and "SECRET" in key.upper() and len(value) == 40
+            yield AWS_SECRET_KEY if aws else SECRET_ASSIGNMENT, m.start("value"), m.end("value")
+    for m in _CJK_SPACED_ASSIGNMENT.finditer(text):
+        if _looks_random(m.group("value")):
             yield SECRET_ASSIGNMENT, m.start("value"), m.end("value")
 
 
@@ -326,6 +484,14 @@ def _simple(text: str) -> Iterator[_Raw]:
         yield BEARER_TOKEN, m.start("value"), m.end("value")
     for m in _API_KEY.finditer(text):
         yield API_KEY, m.start(), m.end()
+    for kind, pattern in (
+        (GITLAB_TOKEN, _GITLAB_PAT),
+        (GOOGLE_API_KEY, _GOOGLE_API_KEY),
+        (STRIPE_KEY, _STRIPE_KEY),
+        (NPM_TOKEN, _NPM_TOKEN),
+    ):
+        for m in pattern.finditer(text):
+            yield kind, m.start(), m.end()
     plugins = _plugins()
     for pattern in plugins.github:
         extended = -1
