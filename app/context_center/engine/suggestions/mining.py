@@ -9,7 +9,9 @@ such sentence that is not a question), so what precedes the marker ("Our docs li
 always check them") stays; a '.', '?' or '!' inside a URL or a file name ends no sentence. A
 leading "remember (that)" / "记住" wrapper (and "please", "OK", …) is dropped but its content
 kept; when the marker closes the sentence ("…, remember that." / "…，记住。") the rule is what
-precedes it. Type: a URL makes a ``reference``; repository, branch, PR, commit, merge, push, tag
+precedes it. A request joined in front of the rule by ', and' / ';' / '，然后' ("Fix the bug,
+and from now on …") is left out unless the rule refers back to it (it, them, 它, 这些…) or it
+holds a URL. Type: a URL makes a ``reference``; repository, branch, PR, commit, merge, push, tag
 and release cues make a ``project`` convention even when phrased with always/never/不要; a
 correction of how the agent works (always, never, 不要, 始终, 总是, 反馈, 回复, 回答) is
 ``feedback``; anything else is ``user``.
@@ -195,7 +197,7 @@ def _weight(key: str) -> int:
 def _has_substance(text: str) -> bool:
     words = len(_ASCII_WORD_RE.findall(text))
     cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
-    return words >= MIN_TRAIL_WORDS or cjk >= MIN_TRAIL_CJK or words + cjk // 2 >= MIN_TRAIL_WORDS
+    return cjk >= MIN_TRAIL_CJK or words + cjk // 2 >= MIN_TRAIL_WORDS
 
 
 def _refers_back(clause: str) -> bool:
