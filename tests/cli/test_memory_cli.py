@@ -202,7 +202,8 @@ def test_json_input_from_stdin(home: Path, workspace: Path) -> None:
         (["memory", "save", "--name", "n", "--type", "user"], "invalid_request"),
         (["memory", "save", "x", "--body", "b"], "invalid_request"),
         (["memory", "restore", "nope", "1"], "not_found"),
-        (["memory", "recover", "/etc/passwd"], "not_found"),
+        (["memory", "recover", "/etc/passwd"], "recover_refused"),
+        (["memory", "recover", "project/.archive/20260101-000000.000-nope.md"], "not_found"),
         (["memory", "forget", "project/../../x"], "invalid_request"),
     ],
 )

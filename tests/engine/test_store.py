@@ -225,21 +225,23 @@ def test_recover_refuses_paths_outside_its_own_archive(engine: Engine, tmp_path:
     _, dest = engine.memory.forget(fact.ref)
     outside = tmp_path / "outside.md"
     outside.write_bytes(dest.read_bytes())
-    with pytest.raises(NotFound):
+    with pytest.raises(ArchiveRefused):
         engine.memory.recover(outside)
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFound):  # nothing there, and not an archive entry anyway
         engine.memory.recover(engine.layout.project_store / ".archive" / ".." / "x.md")
+    with pytest.raises(ArchiveRefused):  # a real file, reached through `..`
+        engine.memory.recover(engine.layout.project_store / ".archive" / ".." / "MEMORY.md")
     link = engine.layout.project_store / ".archive" / "20260101-000000.000-link.md"
     link.symlink_to(outside)
-    with pytest.raises(NotFound, match="not a regular file"):
+    with pytest.raises(ArchiveRefused, match="not a regular file"):
         engine.memory.recover(link)
     fifo = engine.layout.project_store / ".archive" / "20260101-000000.000-fifo.md"
     os.mkfifo(fifo)
-    with pytest.raises(NotFound):
+    with pytest.raises(ArchiveRefused):
         engine.memory.recover(fifo)
     # the other workspace's archive is not ours
     other = Engine(home=engine.home, workspace=tmp_path / "elsewhere")
-    with pytest.raises(NotFound):
+    with pytest.raises(ArchiveRefused):
         other.memory.recover(dest)
     assert dest.exists() and outside.exists()
 
@@ -250,7 +252,7 @@ def test_recover_refuses_symlinked_archive_folder(engine: Engine, tmp_path: Path
     real = tmp_path / "real-archive"
     (engine.layout.project_store / ".archive").rename(real)
     (engine.layout.project_store / ".archive").symlink_to(real)
-    with pytest.raises(NotFound):
+    with pytest.raises(ArchiveRefused):
         engine.memory.recover(engine.layout.project_store / ".archive" / dest.name)
     assert (real / dest.name).exists()
 
@@ -321,3 +323,58 @@ def test_conflicts_by_id_name_and_title(engine: Engine) -> None:
     g.write_text(src)
     view = engine.memory.load()
     assert any(c.key == "id" and c.global_ref == "global/copied.md" for c in view.conflicts)
+
+
+def test_long_names_resolve_by_the_name_they_were_saved_with(engine: Engine) -> None:
+    for name in ("a" * 600, "é" * 300):
+        fact = make(engine, name)
+        assert len(fact.name.encode()) <= 252
+        assert engine.memory.resolve(name).fact.id == fact.id
+        assert engine.memory.resolve(f"project/{name}.md").fact.id == fact.id
+        updated = engine.memory.update(name, expected_revision=1, body="v2")
+        assert updated.revision == 2
+
+
+def test_excluded_files_cannot_be_read_or_changed_by_name(engine: Engine) -> None:
+    store = engine.layout.project_store
+    store.mkdir(parents=True)
+    text = (
+        "---\nid: mem-{h}\nrevision: 1\ncreated_at: 2026-01-01T00:00:00.000Z\n"
+        "updated_at: 2026-01-01T00:00:00.000Z\nname: {n}\ntitle: {n}\ndescription: d\n"
+        "metadata:\n  type: project\n  scope: project\n---\n\nbody\n"
+    )
+    (store / "dup-a.md").write_text(text.format(h="1" * 32, n="dup-a"))
+    (store / "dup-b.md").write_text(text.format(h="1" * 32, n="dup-b"))
+    (store / "broken.md").write_text("---\n- x\n---\n")
+    before = {p.name: p.read_bytes() for p in store.glob("*.md")}
+    for ref in ("dup-a", "project/dup-b.md", "broken"):
+        with pytest.raises(InvalidRequest) as err:
+            engine.memory.resolve(ref)
+        assert err.value.code in ("duplicate_id", "frontmatter_not_mapping")
+        with pytest.raises(InvalidRequest):
+            engine.memory.update(ref, expected_revision=1, body="changed")
+        with pytest.raises(InvalidRequest):
+            engine.memory.forget(ref)
+    assert {p.name: p.read_bytes() for p in store.glob("*.md")} == before
+
+
+def test_symlinked_store_folders_are_never_written_through(engine: Engine, tmp_path: Path) -> None:
+    fact = make(engine)
+    outside = tmp_path / "outside-revisions"
+    outside.mkdir()
+    (engine.layout.project_store / ".revisions").symlink_to(outside)
+    from context_center.engine.errors import StoreUnavailable
+
+    with pytest.raises(StoreUnavailable) as err:
+        engine.memory.update(fact.ref, expected_revision=1, body="v2")
+    assert err.value.code == "unsafe_store_folder"
+    assert list(outside.iterdir()) == []
+    assert engine.memory.resolve(fact.ref).fact.revision == 1
+    # a symlinked .cache is neither read nor written
+    cache = engine.layout.project_store / ".cache"
+    fake = tmp_path / "fake-cache"
+    cache.rename(tmp_path / "old-cache")
+    fake.mkdir()
+    cache.symlink_to(fake)
+    engine.memory.load()
+    assert list(fake.iterdir()) == []

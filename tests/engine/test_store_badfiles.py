@@ -28,6 +28,7 @@ BAD_FILES: dict[str, tuple[bytes, str]] = {
     "bad-type": (b"---\ntype: opinion\n---\nbody\n", "invalid_type"),
     "bad-revision": (b"---\nrevision: two\n---\nbody\n", "invalid_field"),
     "bad-id": (b"---\nid: ../../etc\n---\nbody\n", "invalid_field"),
+    "huge-revision": (b"---\nrevision: 99999999999999999999999999\n---\nbody\n", "invalid_field"),
 }
 
 

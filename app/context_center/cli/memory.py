@@ -102,6 +102,10 @@ def _save_fields(args: argparse.Namespace) -> dict[str, Any]:
         unknown = set(loaded) - allowed
         if unknown:
             raise InvalidRequest(f"unknown field(s) in --json-input: {', '.join(sorted(unknown))}")
+        for key, value in loaded.items():
+            wanted = int if key == "expected_revision" else str
+            if value is not None and (not isinstance(value, wanted) or isinstance(value, bool)):
+                raise InvalidRequest(f"--json-input field {key!r} must be {wanted.__name__}")
         fields.update(loaded)
     for key in (
         "name",

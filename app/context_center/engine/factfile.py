@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from context_center.engine.model import Fact, FactType, Scope, format_time
 
 MAX_FILE_BYTES = 1024 * 1024
+MAX_REVISION = 10**12
 LEGACY_ID_TAG = "context-engine-v2/legacy-id"
 
 
@@ -245,7 +246,11 @@ def parse_fact_bytes(
     else:
         if not isinstance(raw_rev, str) or not raw_rev.strip().isdigit():
             raise FactFileError("invalid_field", f"revision {raw_rev!r} is not a positive integer")
-        revision = int(raw_rev.strip())
+        revision = int(raw_rev.strip()[:20])
+        if revision > MAX_REVISION or len(raw_rev.strip()) > 15:
+            raise FactFileError(
+                "invalid_field", f"revision {raw_rev.strip()[:30]!r} is out of range"
+            )
 
     created = _parse_time(front.get("created_at"), "created_at")
     updated = _parse_time(front.get("updated_at"), "updated_at")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from context_center.engine.errors import InvalidRequest, NotFound
+from context_center.engine.errors import ArchiveRefused, InvalidRequest, NotFound
 from context_center.engine.model import Conflict, Diagnostic, Fact, FactType, Scope
 from context_center.engine.paths import Layout, slugify
 from context_center.engine.store import ArchivedEntry, Entry, FactStore, RevisionEntry, gc_paused
@@ -161,15 +162,34 @@ class Memory:
         raise NotFound(f"no active fact named {ref!r} in the project or global store")
 
     def _by_name(self, store: FactStore, name: str, ref: str) -> Entry:
-        snap = store.snapshot()
+        """The active fact with that file stem (or that name's slug) in ``store``.
+
+        A file the store excluded when loading (a bad file, two files with one id) is never
+        resolved: its diagnostic is the error, so nothing can read or change it by name.
+        """
         candidates = [name]
         with contextlib.suppress(InvalidRequest):
             candidates.append(slugify(name))
         for stem in candidates:
-            if stem in snap.entries or (store.root / f"{stem}.md").is_file():
-                if "/" in stem or "\\" in stem or stem.startswith("."):
-                    break
+            if "/" in stem or "\\" in stem or stem.startswith(".") or "\0" in stem:
+                continue
+            if stem in store.snapshot().entries:
                 return store.read_fresh(stem)
+            try:
+                present = os.path.lexists(store.root / f"{stem}.md")
+            except (OSError, ValueError):  # e.g. a name too long for the file system
+                continue
+            if not present:
+                continue
+            snap = store.load(persist_cache=False)  # written since this process loaded?
+            if stem in snap.entries:
+                return store.read_fresh(stem)
+            for diag in snap.diagnostics:
+                if diag.path == f"{stem}.md":
+                    raise InvalidRequest(
+                        f"{store.scope.value}/{stem}.md cannot be used: {diag.message}",
+                        code=diag.code,
+                    )
         raise NotFound(f"{ref} does not exist")
 
     # -- a person's explicit actions ---------------------------------------------------------
@@ -272,9 +292,10 @@ class Memory:
                     candidate.exists() or candidate.is_symlink()
                 ):
                     return store.recover(candidate, now=now)
-        raise NotFound(
-            f"archived memory not found: {path} is not an entry of this workspace's archives"
-        )
+        message = f"archived memory not found: {path} is not an entry of this workspace's archives"
+        if os.path.lexists(p):
+            raise ArchiveRefused(message)
+        raise NotFound(message)
 
     # -- upgrade ---------------------------------------------------------------------------
 

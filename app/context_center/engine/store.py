@@ -223,6 +223,8 @@ class FactStore:
         return self.root / CACHE_DIR / "facts-v1.json"
 
     def _load_cache(self) -> dict[str, list[Any]]:
+        if _is_link(self.root / CACHE_DIR) or _is_link(self.cache_path):
+            return {}  # never trust parsed facts from outside the store
         try:
             data = json.loads(self.cache_path.read_bytes())
         except (OSError, ValueError):
@@ -341,6 +343,8 @@ class FactStore:
                 del snap.entries[stem]
 
     def _write_cache(self, files: dict[str, list[Any]]) -> None:
+        if _is_link(self.root / CACHE_DIR):
+            return
         payload = json.dumps(
             {"version": CACHE_VERSION, "files": files}, ensure_ascii=False, separators=(",", ":")
         )
@@ -391,6 +395,8 @@ class FactStore:
         return self.root / CACHE_DIR / "heads" / fact_id
 
     def _record_head(self, fact_id: str, sha: str, previous: str | None = None) -> None:
+        if _is_link(self.root / CACHE_DIR) or _is_link(self.root / CACHE_DIR / "heads"):
+            return  # an advisory cache is never written through a link
         """Record what is about to be written, before writing it. The previous hash stays
         acceptable too, so a writer killed between the two steps is not taken for a hand edit."""
         text = sha if previous is None else f"{sha} {previous}"
@@ -407,6 +413,8 @@ class FactStore:
                 )
             return
         try:
+            if _is_link(self.root / CACHE_DIR) or _is_link(self.root / CACHE_DIR / "heads"):
+                return
             head = self._head_path(entry.fact.id).read_text().split()
         except OSError:
             return
@@ -436,7 +444,7 @@ class FactStore:
         """Save the superseded revision as an immutable snapshot (never overwritten)."""
         if data is None:
             data, _ = _read_regular(entry.path)
-        folder = self.root / REVISIONS_DIR / entry.fact.id
+        folder = self._own_folder(REVISIONS_DIR, entry.fact.id)
         base = f"{entry.fact.revision:09d}"
         candidate = folder / f"{base}.md"
         n = 0
@@ -557,6 +565,8 @@ class FactStore:
     def _snapshots(self, fact_id: str) -> list[RevisionEntry]:
         folder = self.root / REVISIONS_DIR / fact_id
         found: list[RevisionEntry] = []
+        if _is_link(self.root / REVISIONS_DIR) or _is_link(folder):
+            return found  # history is only ever read from inside the store
         try:
             names = sorted(os.listdir(folder))
         except OSError:
@@ -627,10 +637,21 @@ class FactStore:
             return dest
 
     def _ensure_archive_dir(self) -> None:
-        root = self.archive_root
-        if root.is_symlink():
-            raise ArchiveRefused("the store's .archive folder is a symlink; refusing to use it")
-        root.mkdir(parents=True, exist_ok=True)
+        self._own_folder(ARCHIVE_DIR)
+
+    def _own_folder(self, *parts: str) -> Path:
+        """A folder inside the store, created if missing; a symlink on the way (which could
+        lead writes out of the store) is refused."""
+        folder = self.root
+        for part in parts:
+            folder = folder / part
+            if _is_link(folder):
+                raise UnsafeStoreFolder(
+                    f"the store's {folder.relative_to(self.root)} folder is a symbolic link; "
+                    "refusing to write through it"
+                )
+            folder.mkdir(exist_ok=True)
+        return folder
 
     def archived(self) -> list[ArchivedEntry]:
         root = self.archive_root
@@ -665,14 +686,16 @@ class FactStore:
         except OSError as exc:
             raise NotFound("archived memory not found (this store has no archive)") from exc
         if stat.S_ISLNK(root_st.st_mode) or not stat.S_ISDIR(root_st.st_mode):
-            raise NotFound("archived memory not found (the .archive folder is not a real folder)")
+            raise ArchiveRefused(
+                "archived memory not found: the .archive folder is a symbolic link or not a folder"
+            )
         candidate = (
             path
             if path.is_absolute()
             else (self.root / path if path.parent != Path(".") else root / path)
         )
         if candidate.parent.absolute() != root.absolute() or not candidate.name.endswith(".md"):
-            raise NotFound(
+            raise ArchiveRefused(
                 f"archived memory not found: {path} is not an entry of this store's archive"
             )
         try:
@@ -680,9 +703,11 @@ class FactStore:
         except OSError as exc:
             raise NotFound(f"archived memory not found: {candidate.name}") from exc
         if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
-            raise NotFound(f"archived memory not found: {candidate.name} is not a regular file")
+            raise ArchiveRefused(
+                f"archived memory not found: {candidate.name} is not a regular file"
+            )
         if os.path.realpath(candidate.parent) != os.path.realpath(root):
-            raise NotFound("archived memory not found: the entry resolves outside this store")
+            raise ArchiveRefused("archived memory not found: the entry resolves outside this store")
         return candidate
 
     def recover(self, path: Path, *, now: datetime | None = None) -> Fact:
@@ -749,6 +774,17 @@ class FactStore:
             )
             atomic.write_bytes(fresh.path, data)
             return True
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+class UnsafeStoreFolder(StoreUnavailable):
+    code = "unsafe_store_folder"
 
 
 def _archive_time(name: str) -> datetime | None:
