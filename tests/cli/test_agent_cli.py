@@ -160,3 +160,36 @@ def test_forget_by_subagent_is_refused(capsys: pytest.CaptureFixture[str], base:
     code, data, _ = run(capsys, *base, "agent", "forget", "notes", "--controller", "subagent", "--json")
     assert code == 1
     assert data["reasons"][0]["code"] == "subagent"
+
+
+def test_remember_without_name_derives_it_from_the_title(capsys: pytest.CaptureFixture[str], base: list[str],
+                                                        tmp_path: Path, engine: Engine) -> None:
+    fields = {k: v for k, v in LOW_RISK.items() if k != "name"}
+    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", write_input(tmp_path, **fields), "--json")
+    assert (code, data["outcome"]) == (0, "applied")
+    assert data["fact"]["ref"] == "project/test-command.md"
+
+
+def test_remember_without_name_or_title_is_refused(capsys: pytest.CaptureFixture[str], base: list[str],
+                                                   tmp_path: Path) -> None:
+    fields = {k: v for k, v in LOW_RISK.items() if k not in ("name", "title")}
+    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", write_input(tmp_path, **fields), "--json")
+    assert (code, data["outcome"]) == (1, "refused")
+    assert [r["code"] for r in data["reasons"]] == ["missing_field"]
+
+
+def test_help_says_the_name_is_derived(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["agent", "remember", "--help"])
+    assert "missing name is derived from the title" in " ".join(capsys.readouterr().out.split())
+
+
+def test_ref_contradicting_scope_lists_each_code_once(capsys: pytest.CaptureFixture[str], base: list[str],
+                                                      tmp_path: Path, engine: Engine) -> None:
+    engine.memory.create(name="test command", type=FactType.PROJECT, body="b")
+    inp = write_input(tmp_path, **{**LOW_RISK, "ref": "project/test-command.md", "scope": "global"})
+    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", inp, "--json")
+    assert (code, data["outcome"]) == (1, "refused")
+    reason_codes = [r["code"] for r in data["reasons"]]
+    assert reason_codes.count("ref_scope_mismatch") == 1
+    assert len(reason_codes) == len(set(reason_codes))

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from context_center.engine import gate
 from context_center.engine.approvals import ApprovalQueue
@@ -88,6 +90,23 @@ def test_body_exactly_at_budget_is_allowed(engine: Engine) -> None:
     assert evaluate(req(body=body), engine.memory).outcome is Outcome.APPLIED
 
 
+@pytest.mark.parametrize(
+    ("title", "ref"),
+    [("Test command", "project/test-command.md"), ("包管理器", "project/包管理器.md")],
+)
+def test_missing_name_is_derived_from_the_title(engine: Engine, title: str, ref: str) -> None:
+    d = assess(req(name=None, title=title), engine.memory)
+    assert d.outcome is Outcome.APPLIED, d.reasons
+    assert d.fact is not None and d.fact.ref == ref
+    assert d.fact.title == title
+
+
+def test_name_refused_only_when_nothing_usable_remains(engine: Engine) -> None:
+    assert codes(evaluate(req(name=None, title="!!! ???"), engine.memory)) == [gate.NAME_UNDERIVABLE]
+    assert codes(evaluate(req(name=None, title=None), engine.memory)) == [gate.MISSING_FIELD]
+    assert evaluate(req(name="  ", title="Test command"), engine.memory).outcome is Outcome.APPLIED
+
+
 def test_evaluate_writes_nothing(engine: Engine) -> None:
     assert evaluate(req(), engine.memory).outcome is Outcome.APPLIED
     assert engine.memory.load().facts == []
@@ -126,6 +145,36 @@ def test_each_reason_to_queue(engine: Engine, overrides: dict[str, Any], code: s
     [record] = queue.pending()
     assert record.id == decision.pending_id
     assert [r.code for r in record.reasons] == [code]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "token ghp_abcdefghij\u034fklmnopqrstuvwxyz0123456789",  # combining grapheme joiner
+        "token ghp_abcdefghij\ufe0fklmnopqrstuvwxyz0123456789",  # variation selector
+        "token ghp_abcdefghij\U000e0041klmnopqrstuvwxyz0123456789",  # tag character
+        "token ghp_abcdefghij\u3164klmnopqrstuvwxyz0123456789",  # Hangul filler
+        "CI uses glpat-" + "xK9mPq2RsT4vWy6Za8Bc",
+        "maps key AIza" + "SyD4bX9kQ2mN7pR3tV8wY1zA5cE0gH6jL9oU",
+        "billing sk_" + "live_51H8kQ2mN7pR3tV8",
+        "publish with npm_" + "Ab3dEf6hIj" * 3 + "Kl9mNo",
+        "AWS_SECRET_ACCESS_KEY wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "curl -H 'x: Bearer eyJhbGciOi'",
+        "the staging password=hunter2",
+    ],
+)
+def test_obfuscated_and_new_credential_classes_are_queued(engine: Engine, body: str) -> None:
+    d = evaluate(req(body=body), engine.memory)
+    assert d.outcome is Outcome.QUEUED
+    assert codes(d) == [gate.SENSITIVE_CONTENT]
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["Passwords need password_min_length=12 and max_password_age=90.", "Set use_api_key: true.", "PWD=/home/x"],
+)
+def test_configuration_is_not_sensitive(engine: Engine, body: str) -> None:
+    assert evaluate(req(body=body), engine.memory).outcome is Outcome.APPLIED
 
 
 def test_sensitive_reason_names_kinds_not_values(engine: Engine) -> None:
@@ -322,6 +371,86 @@ def test_ref_contradicting_scope_is_refused(engine: Engine) -> None:
     d = evaluate({"operation": "forget", "controller": "interactive", "owns_store": True, "agent": "a",
                   "id": fact.id, "scope": "global"}, engine.memory)
     assert gate.REF_SCOPE_MISMATCH in codes(d)
+
+
+@pytest.mark.parametrize("with_fact", [True, False])
+def test_ref_scope_mismatch_is_reported_once(engine: Engine, with_fact: bool) -> None:
+    if with_fact:
+        existing(engine, "test command")
+    d = evaluate(req(ref="project/test-command.md", scope="global"), engine.memory)
+    assert d.outcome is Outcome.REFUSED
+    assert codes(d).count(gate.REF_SCOPE_MISMATCH) == 1
+    assert len(codes(d)) == len(set(codes(d)))
+
+
+def test_repeated_findings_share_one_reason(engine: Engine) -> None:
+    existing(engine, "test command")  # project
+    existing(engine, "test command", scope=Scope.GLOBAL)
+    for i in range(7):
+        existing(engine, f"release {i}", title=f"Release checklist {i}", description=f"zz {i}")
+    d = evaluate(
+        req(
+            title="Release checklist",
+            description="ops@example.com",
+            body="ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8",
+        ),
+        engine.memory,
+    )
+    assert codes(d)[0] == gate.SENSITIVE_CONTENT
+    assert sorted(codes(d)[1:]) == [gate.NAME_EXISTS, gate.POSSIBLE_DUPLICATE]  # in store order
+    by_code = {r.code: r.message for r in d.reasons}
+    assert "description" in by_code[gate.SENSITIVE_CONTENT] and "body" in by_code[gate.SENSITIVE_CONTENT]
+    assert "project/test-command.md" in by_code[gate.NAME_EXISTS]
+    assert "global/test-command.md" in by_code[gate.NAME_EXISTS]
+    assert by_code[gate.POSSIBLE_DUPLICATE].endswith("; and 2 more")
+    # Refusals are merged too: no body and no name is one missing_field.
+    d = evaluate(req(name=None, title=None, body=None), engine.memory)
+    assert codes(d) == [gate.MISSING_FIELD]
+    assert "body" in d.reasons[0].message and "name" in d.reasons[0].message
+    d = evaluate(req(type="secret", controller="root"), engine.memory)
+    assert codes(d) == [gate.INVALID_REQUEST]
+
+
+def test_merge_reasons_keeps_order_and_drops_identical_messages() -> None:
+    r = gate.GateReason
+    merged = gate.merge_reasons(
+        [r(code="b", message="one"), r(code="a", message="x"), r(code="b", message="two"), r(code="b", message="one")]
+    )
+    assert [(m.code, m.message) for m in merged] == [("b", "one; two"), ("a", "x")]
+
+
+_FIELD = st.one_of(st.none(), st.sampled_from(["", "test command", "project/test-command.md",
+                                               "global/test-command.md", "!!!", "Release branch"]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=st.fixed_dictionaries(
+        {
+            "operation": st.sampled_from(["create", "update", "forget"]),
+            "controller": st.sampled_from(["interactive", "headless", "subagent", "root"]),
+            "owns_store": st.booleans(),
+            "agent": st.sampled_from(["a", ""]),
+        },
+        optional={
+            "name": _FIELD,
+            "title": _FIELD,
+            "description": st.sampled_from(["", "notes on Release branch", "ops@example.com"]),
+            "type": st.sampled_from(["project", "user", "reference", "bogus"]),
+            "scope": st.sampled_from(["project", "global"]),
+            "body": st.sampled_from(["", "b", "password=hunter2 ops@example.com", "x" * 6001]),
+            "ref": _FIELD,
+            "id": _FIELD,
+            "expected_revision": st.sampled_from([0, 1, 2]),
+        },
+    )
+)
+def test_every_reason_code_at_most_once(engine: Engine, data: dict[str, Any]) -> None:
+    if not engine.memory.load(persist_cache=False).facts:
+        existing(engine, "test command", scope=Scope.GLOBAL)
+        existing(engine)
+    d = evaluate(data, engine.memory)
+    assert len(d.codes) == len(set(d.codes)), d.codes
 
 
 @pytest.mark.parametrize("operation", ["update", "forget"])

@@ -146,6 +146,8 @@ def test_numeric_password_is_still_a_secret() -> None:
         "SECRET_KEY=None",
         "token: ~",
         "api_key = false",
+        "Passwords expire: max_password_age=90.",
+        "Keys are optional (use_api_key: false).",
     ],
 )
 def test_configuration_values_are_not_secrets(text: str) -> None:

@@ -133,8 +133,8 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         required=True,
         help="a JSON object with name, title, description, type, scope, body "
-        "(and id/ref/expected_revision for an update); '-' reads stdin. Fields: "
-        + ", ".join(sorted(INPUT_FIELDS)),
+        "(and id/ref/expected_revision for an update); a missing name is derived from the "
+        "title; '-' reads stdin. Fields: " + ", ".join(sorted(INPUT_FIELDS)),
     )
     _caller_options(p)
 

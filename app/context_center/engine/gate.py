@@ -17,8 +17,13 @@ Every agent write gets exactly one outcome, with every reason that applies:
   malformed requests (invalid fields, missing fields, a ``project/…`` reference that
   contradicts an explicit scope, a target that does not exist).
 
+A create without a ``name`` takes its name from the title (``slugify``); it is refused with
+``missing_field`` when there is neither, and with ``name_underivable`` when nothing usable
+remains of the name once made into a file name (only punctuation, a reserved name).
+
 A person's own actions (the window, ``memory save``, restore, recover, accepting a suggestion)
-never come through here. Reason codes are stable and part of the JSON contract.
+never come through here. Reason codes are stable and part of the JSON contract; each code
+appears at most once in a decision (several findings of one kind are listed in its message).
 """
 
 from __future__ import annotations
@@ -219,6 +224,27 @@ def _reason(code: str, message: str) -> GateReason:
     return GateReason(code=code, message=message)
 
 
+_MAX_MESSAGES_PER_CODE = 5
+
+
+def merge_reasons(reasons: list[GateReason]) -> list[GateReason]:
+    """One reason per code, in order of first appearance; the messages of a repeated code are
+    joined (identical ones once), at most ``_MAX_MESSAGES_PER_CODE`` and a count of the rest."""
+    messages: dict[str, list[str]] = {}
+    for reason in reasons:
+        seen = messages.setdefault(reason.code, [])
+        if reason.message not in seen:
+            seen.append(reason.message)
+    out = []
+    for code, texts in messages.items():
+        shown = texts[:_MAX_MESSAGES_PER_CODE]
+        message = "; ".join(shown)
+        if len(texts) > len(shown):
+            message += f"; and {len(texts) - len(shown)} more"
+        out.append(_reason(code, message))
+    return out
+
+
 def _text(value: str | None) -> str:
     return (value or "").strip()
 
@@ -322,7 +348,9 @@ def evaluate(
         raw = request if isinstance(request, Mapping) else {}
         return GateDecision(
             outcome=Outcome.REFUSED,
-            reasons=_caller_reasons(raw.get("controller"), raw.get("owns_store") is True)[0] + parsed,
+            reasons=merge_reasons(
+                _caller_reasons(raw.get("controller"), raw.get("owns_store") is True)[0] + parsed
+            ),
             operation=str(raw.get("operation", "")),
             agent=str(raw.get("agent", "")),
             controller=str(raw.get("controller", "")),
@@ -449,7 +477,13 @@ def evaluate(
                 refuse.append(_reason(TARGET_NOT_FOUND, str(exc)))
             except EngineError as exc:
                 refuse.append(_reason(INVALID_REQUEST, str(exc)))
-        if target is not None and req.scope is not None and target.fact.scope is not req.scope:
+        ref_contradicted = any(r.code == REF_SCOPE_MISMATCH for r in refuse)
+        if (
+            target is not None
+            and req.scope is not None
+            and target.fact.scope is not req.scope
+            and not ref_contradicted  # already said, about the reference itself
+        ):
             refuse.append(
                 _reason(
                     REF_SCOPE_MISMATCH,
@@ -525,7 +559,7 @@ def evaluate(
         outcome = Outcome.APPLIED
     return GateDecision(
         outcome=outcome,
-        reasons=refuse + queue,
+        reasons=merge_reasons(refuse + queue),
         operation=operation.value,
         agent=req.agent,
         controller=req.controller.value,

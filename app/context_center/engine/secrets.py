@@ -463,7 +463,8 @@ def _assignments(text: str) -> Iterator[_Raw]:
         value = value.rstrip(")]}")  # f(password: str) — the bracket closes the code
         if not value or not _key_is_secret(key) or _is_placeholder(value):
             continue
-        if _is_configuration(key, value):
+        core = value.rstrip(".)]}") or value  # "… max_password_age=90." ends a sentence
+        if _is_placeholder(core) or _is_configuration(key, core):
             continue  # password_min_length=12 is a setting, not a credential
         yield SECRET_ASSIGNMENT, m.start("value"), m.start("value") + len(value)
     for m in _CJK_ASSIGNMENT.finditer(text):
