@@ -528,3 +528,13 @@ def test_any_import_graph_terminates_and_includes_each_file_once(
     for index in range(len(graph)):
         assert text.count(f"FILE-{index}-BODY") <= 1
     assert {d.code for d in res.diagnostics} <= {"import_cycle", "import_depth"}
+
+
+def test_identical_files_in_one_directory_keep_the_later_one(home: Path, repo: Path) -> None:
+    write(repo / "REASONIX.md", "same rules")
+    write(repo / "CLAUDE.md", "same rules")
+    res = resolve(home, repo)
+    assert labels(res) == ["workspace/CLAUDE.md"]
+    assert [(d.label, d.kept) for d in res.duplicates] == [
+        ("workspace/REASONIX.md", "workspace/CLAUDE.md")
+    ]

@@ -313,3 +313,17 @@ def test_render_instructions_json(tmp_path: Path) -> None:
     assert local["local_workspace"] == str(root)
     assert local["documents"][1]["local_path"] == str(root / "AGENTS.md")
     assert local["diagnostics"][0]["local_source_path"] == str(root / "docs" / "t.md")
+
+
+def test_refused_imports_carry_no_path_or_diagnostic_into_the_prefix(tmp_path: Path) -> None:
+    home, repo = tmp_path / "home", tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    home.mkdir()
+    (repo / "AGENTS.md").write_text("rules\n@/etc/hostname\n@~/secret.md\n@../up.md\n")
+    res = resolve_instructions(home, repo, repo)
+    assert len(res.diagnostics) == 3
+    text = build_prefix(res, [], []).text
+    assert "/etc/hostname" not in text and "~/secret.md" not in text
+    assert "instruction import rejected" not in text and "<!--" not in text
+    assert "@../up.md" in text  # a relative line stays visible
+    assert text.count("@<path outside the workspace, not loaded>") == 2

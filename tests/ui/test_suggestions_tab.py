@@ -138,7 +138,7 @@ def test_edit_then_accept_saves_the_edited_fact(qtbot, ctx, engine, history) -> 
     facts = {f.title: f for f in engine.memory.load(persist_cache=False).facts}
     fact = facts["Ruff before every commit"]
     assert fact.scope is Scope.GLOBAL
-    assert fact.type is FactType.FEEDBACK
+    assert fact.type is FactType.PROJECT  # a commit convention
     assert fact.body.strip() == "Run `ruff check` before every commit; CI rejects lint."
     assert tab.model.row_of(lambda c: c.id == candidate.id) == -1
     assert changes == [(frozenset({FACTS, SUGGESTIONS}), tab)]

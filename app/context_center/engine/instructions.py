@@ -396,6 +396,9 @@ _NOTES = {
 _READ_CODES = {"too_large": IMPORT_TOO_LARGE, "undecodable": IMPORT_UNDECODABLE}
 
 
+REJECTED_NOTE_RE = re.compile(r" <!-- instruction import rejected \((?P<code>[a-z_]+)\): [^>]*-->$")
+
+
 def _rejected_line(line: str, code: str) -> str:
     return f"{line.rstrip()} <!-- instruction import rejected ({code}): {_NOTES[code]} -->"
 
@@ -672,12 +675,21 @@ def resolve_instructions(home: Path, workspace: Path | None, target: Path) -> Re
         add_dir(ws, directory, DOCUMENT_NAMES, scope, 10 + 2 * depth)
         add_dir(ws, directory, LOCAL_DOCUMENT_NAMES, InstructionScope.LOCAL, 11 + 2 * depth)
 
-    # Byte-identical expanded bodies: keep the highest precedence; on a tie, the first.
+    # Byte-identical expanded bodies: keep the most specific source, i.e. the highest
+    # precedence and, within one directory's plain (or local) files, the later one (unless it
+    # is only a symlink to the earlier file, which is then the source).
     winners: dict[str, _Candidate] = {}
     for cand in candidates:
         key = cand.doc.sha256
         best = winners.get(key)
-        if best is None or cand.doc.precedence > best.doc.precedence:
+        if (
+            best is None
+            or cand.doc.precedence > best.doc.precedence
+            or (
+                cand.doc.precedence == best.doc.precedence
+                and _realpath(cand.doc.local_path) != _realpath(best.doc.local_path)
+            )
+        ):
             winners[key] = cand
     documents: list[InstructionDocument] = []
     duplicates: list[DuplicateDocument] = []

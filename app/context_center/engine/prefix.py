@@ -28,7 +28,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from context_center.engine.instructions import InstructionImport, Resolution
+from context_center.engine.instructions import (
+    IMPORT_ABSOLUTE_PATH,
+    IMPORT_HOME_PATH,
+    REJECTED_NOTE_RE,
+    InstructionImport,
+    Resolution,
+)
 from context_center.engine.model import Conflict, Fact, FactType, Scope
 
 LOCAL_HOME = "<local-home>"
@@ -146,8 +152,25 @@ def _instructions_section(resolution: Resolution, redact: _Redactor) -> str:
         heading = f"## {doc.label} ({doc.scope.value}"
         if doc.scope.value != "user":
             heading += f", applies to {doc.directory}"
-        parts += ["", heading + ")", "", redact(doc.body.strip())]
+        parts += ["", heading + ")", "", redact(_provider_body(doc.body).strip())]
     return "\n".join(parts)
+
+
+def _provider_body(body: str) -> str:
+    """A document body as the model sees it: a refused import line stays, but without the
+    local diagnostic note, and an absolute or ``~`` path in it is withheld."""
+    if "instruction import rejected" not in body:
+        return body
+    out = []
+    for line in body.split("\n"):
+        match = REJECTED_NOTE_RE.search(line)
+        if match:
+            line = line[: match.start()]
+            if match.group("code") in (IMPORT_ABSOLUTE_PATH, IMPORT_HOME_PATH):
+                indent = line[: len(line) - len(line.lstrip())]
+                line = f"{indent}@<path outside the workspace, not loaded>"
+        out.append(line)
+    return "\n".join(out)
 
 
 def _index_section(facts: Sequence[Fact], masked: frozenset[str], redact: _Redactor) -> str:
