@@ -205,6 +205,7 @@ def test_key_whitespace_random_value(text: str, value: str, kind: str) -> None:
         "API_KEY ./config/credentials/api-key-2024.json",
         "TOKEN https://example.com/oauth2/authorize/v2",
         "token aaaaaaaaaaaaaaaaaaaaaaaa1",  # low entropy
+        "the secret github.com/owner/repo2024/blob/main/README",
         "password short1",
         "max_tokens 4096",
         "the commit 3f786850e387550fdab836ed7e6dc881de23001b fixed the token refresh",

@@ -430,14 +430,14 @@ def _shannon_entropy(value: str) -> float:
 
 def _looks_random(value: str) -> bool:
     """A value that looks generated rather than written: 20+ characters, letters and digits,
-    one unbroken stretch of 12+ between ``_``/``-``/``.``, at least 3 bits of entropy per
+    one unbroken stretch of 12+ between ``_``/``-``/``.``/``/``, at least 3 bits of entropy per
     character, and not a path or URL."""
     if len(value) < 20 or value.startswith(("/", ".", "~")) or "://" in value:
         return False
     if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
         return False
-    if max(len(part) for part in re.split(r"[_.\-]", value)) < 12:
-        return False  # snake_case_words_2024
+    if max(len(part) for part in re.split(r"[_.\-/]", value)) < 12:
+        return False  # snake_case_words_2024, host/owner/repo2024/blob/main
     return _shannon_entropy(value) >= 3.0
 
 
