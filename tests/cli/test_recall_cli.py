@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -124,3 +126,62 @@ def test_search_excludes_archived(capsys: pytest.CaptureFixture[str], eng: Engin
     assert data["hits"] == []
     _, data = run(capsys, *base(eng), "recall", "AuthHandler #6928", "--json")
     assert data["block"] == ""
+
+
+@pytest.mark.parametrize("message", ["ok continue", "keep going, continue", "好的，继续执行吧"])
+def test_generic_turn_with_filler_recalls_nothing(
+    capsys: pytest.CaptureFixture[str], eng: Engine, message: str
+) -> None:
+    code, data = run(capsys, *base(eng), "recall", message, "--json")
+    assert code == 0
+    assert data["block"] == ""
+    assert [s["reason"] for s in data["trace"]["suppressed"]] == ["generic_turn"]
+
+
+def test_message_from_stdin_drops_the_trailing_newline(
+    capsys: pytest.CaptureFixture[str], eng: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("fix AuthHandler panic from #6928\n"))
+    code, data = run(capsys, *base(eng), "recall", "-", "--json")
+    assert code == 0
+    assert data["trace"]["query"] == "fix AuthHandler panic from #6928"
+    assert [s["ref"] for s in data["trace"]["selected"]] == ["project/authhandler-6928.md"]
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--max-facts", "0"], ["--max-facts", "-1"], ["--max-chars", "0"],
+        ["--max-chars", "-480"], ["--max-facts", "many"],
+    ],
+)
+def test_non_positive_limits_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], eng: Engine, flags: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main([*base(eng), "recall", "deploy payments", *flags, "--json"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert flags[0] in err
+
+
+def test_limits_out_of_range_are_clamped(capsys: pytest.CaptureFixture[str], eng: Engine) -> None:
+    _, data = run(capsys, *base(eng), "recall", "deploy payments cluster", "--max-facts", "20",
+                  "--max-chars", "100", "--json")
+    assert (data["trace"]["max_facts"], data["trace"]["char_budget"]) == (8, 480)
+    assert len(data["block"]) <= 480
+
+
+def test_trace_time_and_suppressions_in_the_output(
+    capsys: pytest.CaptureFixture[str], eng: Engine
+) -> None:
+    _, data = run(capsys, *base(eng), "recall", "panics in production today", "--json")
+    trace = data["trace"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", trace["at"])
+    assert data["block"] == ""
+    assert [(s["reason"], s["ref"]) for s in trace["suppressed"]] == [
+        ("no_distinctive_match", None),
+        ("no_distinctive_match", "project/authhandler-6928.md"),
+    ]
+    _, out = run(capsys, *base(eng), "memory", "recall")
+    assert "no_distinctive_match" in out and "project/authhandler-6928.md" in out

@@ -16,7 +16,12 @@ from context_center.cli.common import Output, add_command, read_text_arg
 from context_center.engine.facade import Engine
 from context_center.engine.model import FactType, Scope
 from context_center.engine.recall import RecallTrace, load_trace
-from context_center.engine.recall.policy import DEFAULT_MAX_CHARS, DEFAULT_MAX_FACTS
+from context_center.engine.recall.policy import (
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MAX_FACTS,
+    MAX_MAX_FACTS,
+    MIN_MAX_CHARS,
+)
 
 TYPES = [t.value for t in FactType]
 SCOPES = [s.value for s in Scope]
@@ -49,8 +54,20 @@ def trace_text(trace: RecallTrace) -> str:
     return "\n".join(lines)
 
 
+def positive_int(value: str) -> int:
+    """An argparse type: a whole number of at least 1 (0 or less is a usage error, exit 2)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
 def cmd_recall(args: argparse.Namespace, engine: Engine) -> Output:
-    message = read_text_arg("-") if args.message == "-" else args.message
+    # A message piped in ends with a newline that is no part of it.
+    message = read_text_arg("-").rstrip("\r\n") if args.message == "-" else args.message
     result = engine.recall(message, max_facts=args.max_facts, max_chars=args.max_chars)
     data = {"block": result.block, "trace": result.trace.model_dump(mode="json")}
     text = (result.block + "\n\n" if result.block else "") + trace_text(result.trace)
@@ -89,17 +106,19 @@ def register(subparsers: Any) -> None:
     p.add_argument("message", metavar="MESSAGE", help="the user message ('-' reads stdin)")
     p.add_argument(
         "--max-facts",
-        type=int,
+        type=positive_int,
         default=DEFAULT_MAX_FACTS,
         metavar="N",
-        help=f"facts in the block (default {DEFAULT_MAX_FACTS}, at most 8)",
+        help=f"facts in the block (default {DEFAULT_MAX_FACTS}; more than {MAX_MAX_FACTS} "
+        f"counts as {MAX_MAX_FACTS})",
     )
     p.add_argument(
         "--max-chars",
-        type=int,
+        type=positive_int,
         default=DEFAULT_MAX_CHARS,
         metavar="N",
-        help=f"characters for the whole block (default {DEFAULT_MAX_CHARS}, at least 480)",
+        help=f"characters for the whole block (default {DEFAULT_MAX_CHARS}; less than "
+        f"{MIN_MAX_CHARS} counts as {MIN_MAX_CHARS})",
     )
 
 

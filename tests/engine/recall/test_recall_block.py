@@ -76,6 +76,34 @@ def test_home_redaction(raw: str, expected: str) -> None:
     assert redact_home(raw) == expected
 
 
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("/Users/Bob Smith/x", "<local-home>/x"),
+        ("see /Users/Bob Smith/work/a.py now", "see <local-home>/work/a.py now"),
+        ("C:\\Users\\Ann Lee\\Desktop", "<local-home>\\Desktop"),
+        ("c:/users/Ann Marie Lee/repo", "<local-home>/repo"),
+        ("file:///Users/Ann Lee/a b/c", "file://<local-home>/a b/c"),
+        # At the end of a string (no separator after the name) only the first word goes.
+        ("/Users/Bob Smith", "<local-home> Smith"),
+        ("C:\\Users\\Ann Lee", "<local-home> Lee"),
+        # A following word without a separator after it is not part of the name.
+        ("see /Users/bob and more", "see <local-home> and more"),
+        # Linux user names cannot contain spaces: /home keeps the one-word rule.
+        ("/home/bob smith/x", "<local-home> smith/x"),
+    ],
+)
+def test_home_redaction_with_spaces_in_the_user_name(raw: str, expected: str) -> None:
+    assert redact_home(raw) == expected
+
+
+def test_spaced_home_is_redacted_in_the_block(make_fact: MakeFact) -> None:
+    f = make_fact("deploy", "Deploy payments from /Users/Bob Smith/src/pay with the cluster.")
+    block = Recaller(None).recall("deploy payments cluster", (f,), now=NOW).block
+    assert "<local-home>/src/pay" in block
+    assert "Bob" not in block and "Smith" not in block
+
+
 def test_title_is_redacted_and_escaped(make_fact: MakeFact) -> None:
     f = make_fact("t", "Deploy payments cluster.", title="Notes from /home/gina & <b>")
     block = Recaller(None).recall("deploy payments cluster", (f,), now=NOW).block

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from recall_env import NOW, MakeFact
 
+from context_center.engine.errors import InvalidRequest
 from context_center.engine.model import Conflict, FactType, Freshness, Scope
 from context_center.engine.recall import Reason, Recaller, is_generic_turn
 
@@ -266,3 +269,193 @@ def test_very_long_message_matches_terms_beyond_the_first_64(make_fact: MakeFact
     result = recall(facts, f"{filler} kafka consumer lag")
     [hit] = result.trace.selected
     assert set(hit.matched) == {"kafka", "consumer", "lag"}
+
+
+# -- review fixes: generic turns with filler, vague requests, every suppression listed ------
+
+
+@pytest.fixture
+def filler_store(make_fact: MakeFact) -> list:  # type: ignore[type-arg]
+    """Facts that share the filler words of generic turns and vague requests."""
+    return [
+        make_fact(
+            "refactor-plan",
+            "Continue the AuthHandler refactor: keep going with the session tokens, then "
+            "update the file and check the code changes. Please proceed step by step.",
+            title="AuthHandler refactor plan",
+        ),
+        make_fact(
+            "发布分支",
+            "好的，继续执行发布分支的工作：先更新文件，再修复代码，下一步是部署。",
+            title="发布分支工作",
+        ),
+        make_fact("sessions", "Session tokens expire after one hour; update the token file."),
+    ]
+
+
+GENERIC_WITH_FILLER = [
+    "ok continue", "please continue then", "keep going, continue", "继续执行",
+    "好的，继续执行吧", "OK, go ahead and do it now.", "yes, next step please", "ok 继续",
+    "是否可以开始？", "请继续执行一下吧", "嗯，好的，然后呢",
+]
+
+
+@pytest.mark.parametrize("message", GENERIC_WITH_FILLER)
+def test_generic_turns_with_filler_never_recall(filler_store: list, message: str) -> None:  # type: ignore[type-arg]
+    assert is_generic_turn(message)
+    result = recall(filler_store, message)
+    assert result.block == ""
+    assert result.trace.selected == ()
+    assert result.trace.reason is Reason.GENERIC_TURN
+    assert [s.reason for s in result.trace.suppressed] == [Reason.GENERIC_TURN]
+
+
+@pytest.mark.parametrize(
+    ("message", "ref"),
+    [
+        ("continue the AuthHandler refactor", "project/refactor-plan.md"),
+        ("ok, continue the AuthHandler refactor", "project/refactor-plan.md"),
+        ("继续发布分支的工作", "project/发布分支.md"),
+    ],
+)
+def test_a_real_request_among_generic_words_still_recalls(
+    filler_store: list, message: str, ref: str  # type: ignore[type-arg]
+) -> None:
+    assert not is_generic_turn(message)
+    assert [s.ref for s in recall(filler_store, message).trace.selected] == [ref]
+
+
+@pytest.mark.parametrize(
+    "message", ["可行", "继续部署", "next release", "go build", "ok 6928", "1", "…", ""]
+)
+def test_generic_detection_needs_every_word_generic(message: str) -> None:
+    assert not is_generic_turn(message)
+
+
+def test_generic_detection_is_linear_on_long_filler() -> None:
+    assert not is_generic_turn("嗯" * 5000 + "X")
+    assert not is_generic_turn("continue " * 200)  # too long to be a generic turn
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "update the file", "the session", "tokens", "fix the code", "check the changes",
+        "run it again", "add a new file", "help with this issue", "更新一下文件", "修复代码",
+        "会话令牌", "继续工作",
+    ],
+)
+def test_vague_programming_requests_recall_nothing(filler_store: list, message: str) -> None:  # type: ignore[type-arg]
+    result = recall(filler_store, message)
+    assert result.block == ""
+    assert result.trace.reason in {Reason.NO_SEARCHABLE_TERMS, Reason.GENERIC_TURN}
+    assert result.trace.terms == ()
+
+
+@pytest.mark.parametrize(
+    ("message", "ref"),
+    [
+        ("update AuthHandler", "project/refactor-plan.md"),
+        ("update the file for #6928", "project/issue-6928.md"),
+        ("fix the code in release_v2", "project/release-v2.md"),
+    ],
+)
+def test_identifiers_still_recall_among_common_words(
+    make_fact: MakeFact, message: str, ref: str
+) -> None:
+    facts = [
+        make_fact("refactor-plan", "Update AuthHandler before the release."),
+        make_fact("issue-6928", "Issue 6928: the file update races."),
+        make_fact("release-v2", "release_v2 code freeze on Friday."),
+    ]
+    assert [s.ref for s in recall(facts, message).trace.selected] == [ref]
+
+
+def test_facts_matched_without_a_distinctive_match_are_listed(make_fact: MakeFact) -> None:
+    facts = [make_fact("k8s", "Kubernetes manifests live in deploy/."), make_fact("x", "Other.")]
+    result = recall(facts, "kubernetes fails on startup with a timeout")
+    assert result.block == ""
+    assert result.trace.reason is Reason.NO_DISTINCTIVE_MATCH
+    whole, per_fact = result.trace.suppressed
+    assert (whole.reason, whole.id) == (Reason.NO_DISTINCTIVE_MATCH, None)
+    assert (per_fact.reason, per_fact.ref) == (Reason.NO_DISTINCTIVE_MATCH, "project/k8s.md")
+    assert per_fact.id == facts[0].id and per_fact.revision == 1
+    assert per_fact.score is not None and per_fact.score > 0
+    assert "kubernetes" in per_fact.message
+
+
+def test_facts_under_the_relative_cut_are_listed_as_weak_match(make_fact: MakeFact) -> None:
+    strong = make_fact("strong", "release_v2 checklist: tag, changelog, release_v2 notes, sign.")
+    weak = make_fact("weak", "A checklist. " + "filler words here " * 60 + " notes")
+    result = recall([strong, weak], "release_v2 checklist notes", max_facts=8)
+    assert [s.ref for s in result.trace.selected] == ["project/strong.md"]
+    [cut] = result.trace.suppressed
+    assert (cut.reason, cut.ref) == (Reason.WEAK_MATCH, "project/weak.md")
+    assert cut.message == Reason.WEAK_MATCH.text and "0.24" in cut.message
+    assert cut.score is not None
+    assert cut.score < 0.24 * result.trace.selected[0].score
+
+
+def test_every_kind_of_suppression_in_one_trace(make_fact: MakeFact) -> None:
+    """Policy first, then the relative cut, the fact limit, and loose matches last."""
+    style = make_fact("style", "Deploy payments notes: concise.", type=FactType.USER,
+                      scope=Scope.GLOBAL)
+    top = [make_fact(f"deploy-{i}", f"Deploy payments cluster {i}.") for i in range(3)]
+    weak = make_fact("weak", "Deploy " + "unrelated filler " * 80 + "payments")
+    loose = make_fact("loose", "The cluster is shared.")
+    result = recall([style, *top, weak, loose], "deploy payments cluster", max_facts=2)
+    kinds = [(s.reason, s.ref) for s in result.trace.suppressed]
+    assert kinds == [
+        (Reason.STABLE_GUIDANCE, "global/style.md"),
+        (Reason.WEAK_MATCH, "project/weak.md"),
+        (Reason.OVER_BUDGET, kinds[2][1]),
+        (Reason.NO_DISTINCTIVE_MATCH, "project/loose.md"),
+    ]
+    assert result.trace.suppressed_more == 0
+
+
+def test_suppression_lists_are_capped_per_kind(make_fact: MakeFact) -> None:
+    strong = make_fact("strong", "release_v2 checklist notes " * 3)
+    weak = [make_fact(f"weak-{i}", "A checklist. " + "filler words " * 90 + " notes")
+            for i in range(13)]
+    loose = [make_fact(f"loose-{i}", "The checklist is long.") for i in range(12)]
+    result = recall([strong, *weak, *loose], "release_v2 checklist notes", max_facts=8)
+    assert [s.ref for s in result.trace.selected] == ["project/strong.md"]
+    by_kind = Counter(s.reason for s in result.trace.suppressed)
+    assert by_kind == {Reason.WEAK_MATCH: 10, Reason.NO_DISTINCTIVE_MATCH: 10}
+    assert result.trace.suppressed_more == 3 + 2
+
+
+def test_project_override_and_stable_guidance_are_capped_per_kind(make_fact: MakeFact) -> None:
+    guidance = [make_fact(f"g-{i}", "Deploy payments cluster.", type=FactType.FEEDBACK,
+                          scope=Scope.GLOBAL) for i in range(11)]
+    twins = []
+    conflicts = []
+    for i in range(11):
+        g = make_fact(f"t-{i}", "Deploy payments cluster.", scope=Scope.GLOBAL)
+        p = make_fact(f"t-{i}", "Deploy payments cluster.")
+        twins += [g, p]
+        conflicts.append(Conflict(key="name", project_ref=p.ref, global_ref=g.ref,
+                                  project_id=p.id, global_id=g.id))
+    result = recall([*guidance, *twins], "deploy payments cluster", conflicts=conflicts)
+    by_kind = Counter(s.reason for s in result.trace.suppressed)
+    assert by_kind[Reason.PROJECT_OVERRIDE] == 10
+    assert by_kind[Reason.STABLE_GUIDANCE] == 10
+    assert by_kind[Reason.OVER_BUDGET] == 7  # 11 project twins, 4 selected
+    assert result.trace.suppressed_more == 1 + 1
+
+
+@pytest.mark.parametrize("bad", [{"max_facts": 0}, {"max_facts": -1}, {"max_chars": 0},
+                                 {"max_chars": -400}])
+def test_non_positive_limits_are_refused_not_defaulted(make_fact: MakeFact, bad: dict) -> None:  # type: ignore[type-arg]
+    facts = [make_fact("deploy", "Deploy payments cluster.")]
+    with pytest.raises(InvalidRequest):
+        recall(facts, "deploy payments cluster", **bad)
+
+
+def test_limits_are_clamped_to_the_documented_range(make_fact: MakeFact) -> None:
+    facts = [make_fact("deploy", "Deploy payments cluster.")]
+    trace = recall(facts, "deploy payments cluster", max_facts=50, max_chars=1).trace
+    assert (trace.max_facts, trace.char_budget) == (8, 480)
+    trace = recall(facts, "deploy payments cluster", max_facts=None, max_chars=None).trace
+    assert (trace.max_facts, trace.char_budget) == (4, 2400)

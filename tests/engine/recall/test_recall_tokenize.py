@@ -55,3 +55,27 @@ def test_query_terms_keep_first_occurrence_order_without_duplicates() -> None:
 def test_long_runs_are_cut_into_pieces() -> None:
     blob = "a" * 200
     assert [len(t) for t in tokens(blob)] == [80, 80, 40]
+
+
+def test_vague_programming_words_are_common() -> None:
+    for word in ["update", "file", "files", "code", "fix", "changes", "session", "tokens",
+                 "issue", "problem", "work", "working", "run", "add", "remove", "new", "old"]:
+        assert is_common(word), word
+    for word in ["更新", "文件", "代码", "修复", "会话", "工作", "执行"]:
+        assert is_common(word), word
+    # Words that are distinctive in practice stay searchable.
+    for word in ["deploy", "tests", "build", "authhandler", "kubernetes", "发布", "部署"]:
+        assert not is_common(word), word
+
+
+def test_identifiers_are_kept_among_vague_words() -> None:
+    terms = searchable(query_terms("update the file for AuthHandler in release_v2 (#6928)"))
+    assert [t.text for t in terms] == ["authhandler", "release_v2", "6928"]
+
+
+def test_bigrams_straddling_two_common_words_are_common() -> None:
+    assert [t.text for t in searchable(query_terms("修复代码"))] == []  # 修复|复代|代码
+    assert [t.text for t in searchable(query_terms("更新一下文件"))] == []  # 新一, 下文
+    # A bigram that reaches into a word that is not common stays searchable.
+    assert [t.text for t in searchable(query_terms("继续发布"))] == ["续发", "发布"]
+    assert "作流" in [t.text for t in searchable(query_terms("工作流"))]

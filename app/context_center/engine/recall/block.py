@@ -28,15 +28,21 @@ PREAMBLE = (
 LOCAL_HOME = "<local-home>"
 
 _USER_CHARS = r"[^\\/\s\"'`<>|:;,()\[\]{}]+"
-POSIX_HOME_RE = re.compile(rf"(?<![\w.\-])/(?:home|users)/{_USER_CHARS}", re.IGNORECASE)
+# macOS and Windows user names may contain spaces ("Bob Smith"): such a segment is taken whole
+# when a path separator follows it (up to three spaces); otherwise only its first word is.
+_SPACED_USER = rf"{_USER_CHARS}(?: {_USER_CHARS}){{1,3}}(?=[\\/])|{_USER_CHARS}"
+POSIX_HOME_RE = re.compile(
+    rf"(?<![\w.\-])/(?:home/{_USER_CHARS}|users/(?:{_SPACED_USER}))", re.IGNORECASE
+)
 WINDOWS_HOME_RE = re.compile(
-    rf"(?<![\w.\-])[a-z]:[\\/]+(?:users|documents and settings)[\\/]+{_USER_CHARS}",
+    rf"(?<![\w.\-])[a-z]:[\\/]+(?:users|documents and settings)[\\/]+(?:{_SPACED_USER})",
     re.IGNORECASE,
 )
 
 
 def redact_home(text: str) -> str:
-    """``/home/ann/x``, ``/Users/Ann/x``, ``C:\\Users\\ann\\x`` -> ``<local-home>/x`` etc."""
+    """``/home/ann/x``, ``/Users/Ann/x``, ``C:\\Users\\ann\\x`` -> ``<local-home>/x`` etc.;
+    ``/Users/Bob Smith/x`` -> ``<local-home>/x`` (a spaced name needs a separator after it)."""
     if ":" in text:
         text = WINDOWS_HOME_RE.sub(LOCAL_HOME, text)
     if "/" in text:

@@ -6,11 +6,13 @@ The figures follow the reference implementation (see design/REFERENCE.md, "Recal
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from enum import StrEnum
 
-from context_center.engine.recall.tokenize import QueryTerm
+from context_center.engine.errors import InvalidRequest
+from context_center.engine.recall.tokenize import CJK_CLASS, QueryTerm
 
 # BM25
 K1 = 1.2
@@ -43,6 +45,7 @@ class Reason(StrEnum):
     NO_SEARCHABLE_TERMS = "no_searchable_terms"
     STORE_EMPTY = "store_empty"
     NO_DISTINCTIVE_MATCH = "no_distinctive_match"
+    WEAK_MATCH = "weak_match"
     PROJECT_OVERRIDE = "project_override"
     STABLE_GUIDANCE = "stable_guidance"
     OVER_BUDGET = "over_budget"
@@ -57,49 +60,92 @@ _REASON_TEXT = {
     Reason.NO_SEARCHABLE_TERMS: "no searchable terms (only common words)",
     Reason.STORE_EMPTY: "memory store is empty",
     Reason.NO_DISTINCTIVE_MATCH: "no sufficiently distinctive match",
+    Reason.WEAK_MATCH: (
+        f"score under {RELATIVE_CUT:.2f} × the best eligible match's score (relative cut)"
+    ),
     Reason.PROJECT_OVERRIDE: "an equivalent project fact overrides this global fact",
     Reason.STABLE_GUIDANCE: "global user/feedback fact is already in the stable guidance",
     Reason.OVER_BUDGET: "matched facts exceeded the recall budget",
 }
 
-_GENERIC = [
-    # English
-    "continue", "please continue", "continue please", "go on", "go ahead", "keep going",
-    "carry on", "proceed", "next", "next step", "ok", "okay", "k", "kk", "yes", "y", "yep",
-    "yeah", "yup", "sure", "no", "n", "nope", "thanks", "thank you", "thx", "ty", "done",
-    "good", "great", "nice", "cool", "fine", "got it", "sounds good", "lgtm", "do it",
-    "go", "again", "retry", "try again", "hi", "hello", "hey",
-    # Chinese
-    "继续", "请继续", "继续吧", "接着", "接着来", "继续下一步", "下一步", "下一个", "好的", "好",
-    "好吧", "好啊", "行", "可以", "嗯", "嗯嗯", "是", "是的", "对", "对的", "否", "不", "不是",
-    "不用", "谢谢", "多谢", "感谢", "收到", "明白", "知道了", "没问题", "开始", "再来", "重试",
-    "你好",
-]
+# A turn is generic when every word in it is one of these (after folding case, width, spaces
+# and punctuation): "ok continue", "please continue then", "keep going, continue" ...
+_GENERIC_WORDS_EN = """
+    ok okay k kk yes y yep yeah yup ya sure no n nope nah
+    please pls plz thanks thank thx ty you
+    continue continuing proceed go going gone on keep carry ahead next step steps then
+    do it that this now again retry try once more
+    done good great nice cool fine alright all right got sounds lgtm perfect
+    let lets s and to the with a
+    hi hello hey
+"""
+GENERIC_WORDS_EN = frozenset(_GENERIC_WORDS_EN.split())
+
+# Chinese (and other CJK) generic phrases: a CJK run is generic when it can be split entirely
+# into these ("好的，继续执行吧" = 好的 + 继续执行 + 吧).
+_GENERIC_PHRASES_ZH = """
+    继续 执行 继续执行 进行 继续进行 好 好的 好吧 好啊 好哒 是 是的 否 不 不是 不用
+    下一步 下一个 一下 吧 呢 啊 呀 嘛 哦 噢 喔 了 的 吗 请 请继续 然后 接着 接着来 开始
+    可以 行 对 对的 嗯 嗯嗯 谢谢 多谢 感谢 没问题 收到 明白 知道了 再来 再 重试 你好 现在 做
+"""
+GENERIC_PHRASES_ZH = frozenset(_GENERIC_PHRASES_ZH.split())
+_PHRASE_LENGTHS = sorted({len(p) for p in GENERIC_PHRASES_ZH}, reverse=True)
+# A generic turn is short; anything longer than this (after folding) asks for something.
+GENERIC_MAX_CHARS = 80
+
+_TURN_RUN = re.compile(f"(?P<cjk>[{CJK_CLASS}]+)|(?P<word>[^\\W{CJK_CLASS}]+)")
 
 
-def fold(text: str) -> str:
-    """Lowercase, NFKC, keep only letters and digits (so case, spaces, punctuation vanish)."""
-    low = unicodedata.normalize("NFKC", text).lower()
-    return "".join(ch for ch in low if ch.isalnum())
-
-
-GENERIC_TURNS = frozenset(fold(g) for g in _GENERIC)
+def _generic_cjk(run: str) -> bool:
+    """Can ``run`` be split entirely into generic phrases? (longest phrase first, with
+    backtracking over a reachability table, so no split is missed and none is exponential)"""
+    n = len(run)
+    reach = [False] * (n + 1)
+    reach[n] = True
+    for i in range(n - 1, -1, -1):
+        for size in _PHRASE_LENGTHS:
+            if i + size <= n and reach[i + size] and run[i : i + size] in GENERIC_PHRASES_ZH:
+                reach[i] = True
+                break
+    return reach[0]
 
 
 def is_generic_turn(message: str) -> bool:
-    """"continue", "OK!", "请继续。", "下一步" ...: a turn that asks for nothing new."""
-    return fold(message) in GENERIC_TURNS
+    """"continue", "OK!", "ok continue", "keep going, continue", "请继续。", "好的，继续执行吧"
+    ...: a turn made only of generic and filler words, which asks for nothing new."""
+    low = unicodedata.normalize("NFKC", message).lower()
+    if len(low) > 4 * GENERIC_MAX_CHARS:
+        return False
+    seen = 0
+    for m in _TURN_RUN.finditer(low):
+        word = m.group("word")
+        if word is not None:
+            if word not in GENERIC_WORDS_EN:
+                return False
+        elif not _generic_cjk(m.group("cjk")):
+            return False
+        seen += len(m.group(0))
+        if seen > GENERIC_MAX_CHARS:
+            return False
+    return seen > 0
 
 
 def clamp_max_facts(value: int | None) -> int:
-    if value is None or value <= 0:
+    """The fact limit: None is the default (4); 9 and more become 8; 0 or less is refused."""
+    if value is None:
         return DEFAULT_MAX_FACTS
+    if value < 1:
+        raise InvalidRequest(f"max_facts must be at least 1 (got {value})")
     return min(value, MAX_MAX_FACTS)
 
 
 def clamp_max_chars(value: int | None) -> int:
-    if value is None or value <= 0:
+    """The block's character budget: None is the default (2,400); 1 to 479 become 480; 0 or
+    less is refused."""
+    if value is None:
         return DEFAULT_MAX_CHARS
+    if value < 1:
+        raise InvalidRequest(f"max_chars must be at least 1 (got {value})")
     return max(value, MIN_MAX_CHARS)
 
 

@@ -31,6 +31,8 @@ from context_center.engine.paths import Layout
 from context_center.engine.recall import block as blk
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex, SyncStats
 from context_center.engine.recall.policy import (
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MAX_FACTS,
     PROJECT_BOOST,
     RELATIVE_CUT,
     STALE_FACTOR,
@@ -201,12 +203,16 @@ class Recaller:
         facts: Sequence[Fact] | None = None,
         conflicts: Sequence[Conflict] = (),
         *,
-        max_facts: int = 4,
-        max_chars: int = 2400,
+        max_facts: int | None = DEFAULT_MAX_FACTS,
+        max_chars: int | None = DEFAULT_MAX_CHARS,
         now: datetime | None = None,
         persist: bool | None = None,
     ) -> RecallResult:
-        """Decide what to recall for one user turn; persist the trace (unless told not to)."""
+        """Decide what to recall for one user turn; persist the trace (unless told not to).
+
+        ``max_facts`` above 8 counts as 8 and ``max_chars`` under 480 as 480; None is the
+        default; 0 or less raises InvalidRequest (never silently the default).
+        """
         started = time.perf_counter()
         now = now or utc_now()
         limit = clamp_max_facts(max_facts)
@@ -309,10 +315,34 @@ class Recaller:
             return finish(texts, whole=Reason.STORE_EMPTY)
 
         sc = idx.score(texts, single_term_strong(terms))
-        cand = np.flatnonzero((sc.count >= 2) | ((sc.count == 1) & sc.single_ok))
-        if len(cand) == 0:
-            return finish(texts, whole=Reason.NO_DISTINCTIVE_MATCH)
+        count = sc.count
+        one = count == 1
+        cand = np.flatnonzero((count >= 2) | (one & sc.single_ok))
         _, scope, type_, upd = idx.columns()
+        # Facts that matched, but only on one weak term: listed last (they never compete).
+        loose = np.flatnonzero(one & ~sc.single_ok)
+        not_distinct: list[Suppression] = []
+        more = 0
+        if len(loose):
+            l_raw = sc.scores[loose]
+            top = loose[_may_rank_in_top(l_raw, LIST_CAP)]
+            l_s = _adjusted(sc.scores[top], scope[top], type_[top], upd[top], now)
+            listed = self._ranked(top, l_s, LIST_CAP)
+            more += len(loose) - len(listed)
+            for r in listed:
+                word = ", ".join(sc.matched(r.ordinal))
+                not_distinct.append(
+                    self._suppression(
+                        Reason.NO_DISTINCTIVE_MATCH,
+                        r,
+                        f"matched only {word}: one term alone must be identifier-like "
+                        "(or long, in a message of at most two terms)",
+                    )
+                )
+        if len(cand) == 0:
+            return finish(
+                texts, whole=Reason.NO_DISTINCTIVE_MATCH, suppressed=not_distinct, more=more
+            )
         s = _adjusted(sc.scores[cand], scope[cand], type_[cand], upd[cand], now)
 
         c_scope, c_type = scope[cand], type_[cand]
@@ -329,30 +359,35 @@ class Recaller:
         ) & (c_scope == _GLOBAL)
         blocked = guidance | override
 
-        # Policy suppressions worth reporting: those that would have made the relative cut.
+        # Every candidate is accounted for by the first rule that removes it: policy (project
+        # override, then stable guidance), the relative cut, the fact limit, the budget.
         suppressed: list[Suppression] = []
-        more = 0
         if blocked.any():
-            floor = RELATIVE_CUT * float(s.max())
-            rep = blocked & (s >= floor)
-            rep_ranked = self._ranked(cand[rep], s[rep], LIST_CAP)
-            more += int(rep.sum()) - len(rep_ranked)
-            rep_set = set(cand[override].tolist())
-            for r in rep_ranked:
-                reason = Reason.PROJECT_OVERRIDE if r.ordinal in rep_set else Reason.STABLE_GUIDANCE
-                suppressed.append(self._suppression(reason, r))
+            for reason, mask in (
+                (Reason.PROJECT_OVERRIDE, override),
+                (Reason.STABLE_GUIDANCE, guidance & ~override),
+            ):
+                listed = self._ranked(cand[mask], s[mask], LIST_CAP)
+                more += int(mask.sum()) - len(listed)
+                suppressed.extend(self._suppression(reason, r) for r in listed)
 
         elig = ~blocked
         if not elig.any():
-            return finish(texts, suppressed=suppressed, more=more, candidates=len(cand))
+            return finish(
+                texts, suppressed=suppressed + not_distinct, more=more, candidates=len(cand)
+            )
         e_ord, e_s = cand[elig], s[elig]
         keep = e_s >= RELATIVE_CUT * float(e_s.max())
+        if not keep.all():
+            cut = ~keep
+            listed = self._ranked(e_ord[cut], e_s[cut], LIST_CAP)
+            more += int(cut.sum()) - len(listed)
+            suppressed.extend(self._suppression(Reason.WEAK_MATCH, r) for r in listed)
         k_ord, k_s = e_ord[keep], e_s[keep]
         ranked = self._ranked(k_ord, k_s, limit + LIST_CAP)
         chosen, over_limit = ranked[:limit], ranked[limit:]
         over_count = len(k_ord) - len(chosen)
-        for r in over_limit:
-            suppressed.append(self._suppression(Reason.OVER_BUDGET, r))
+        over = [self._suppression(Reason.OVER_BUDGET, r) for r in over_limit]
         more += over_count - len(over_limit)
 
         matched: dict[int, list[str]] = {}
@@ -370,20 +405,25 @@ class Recaller:
                 )
             )
         packed = blk.pack(entries, budget, over_count)
-        for entry in packed.dropped:
-            suppressed.append(
-                Suppression(
-                    reason=Reason.OVER_BUDGET,
-                    message="did not fit in the character budget even when shortened",
-                    id=entry.fact.id,
-                    revision=entry.fact.revision,
-                    ref=entry.fact.ref,
-                    score=round(entry.score, 4),
-                )
+        # Entries that did not fit rank above those over the fact limit; one list of at most
+        # LIST_CAP for the kind.
+        dropped = [
+            Suppression(
+                reason=Reason.OVER_BUDGET,
+                message="did not fit in the character budget even when shortened",
+                id=entry.fact.id,
+                revision=entry.fact.revision,
+                ref=entry.fact.ref,
+                score=round(entry.score, 4),
             )
+            for entry in packed.dropped
+        ]
+        over = dropped + over
+        more += max(0, len(over) - LIST_CAP)
+        suppressed.extend(over[:LIST_CAP])
         return finish(
             texts,
-            suppressed=suppressed,
+            suppressed=suppressed + not_distinct,
             more=more,
             candidates=len(cand),
             packed=packed,
@@ -391,10 +431,10 @@ class Recaller:
         )
 
     @staticmethod
-    def _suppression(reason: Reason, r: _Ranked) -> Suppression:
+    def _suppression(reason: Reason, r: _Ranked, message: str | None = None) -> Suppression:
         return Suppression(
             reason=reason,
-            message=reason.text,
+            message=message or reason.text,
             id=r.fact.id,
             revision=r.fact.revision,
             ref=r.fact.ref,
@@ -406,7 +446,7 @@ class Recaller:
         if len(ords) == 0 or k <= 0:
             return []
         if len(ords) > k:
-            kth = -np.partition(-scores, k - 1)[k - 1]
+            kth = _kth_largest(scores, k)
             pick = scores >= kth
             ords, scores = ords[pick], scores[pick]
         items = [
@@ -469,6 +509,45 @@ def _adjusted(
     with np.errstate(invalid="ignore"):
         stale = (now.timestamp() - upd) > _STALE_AFTER[type_]
     return s * np.where(stale, STALE_FACTOR, 1.0)
+
+
+# Adjusted score / raw score lies within these bounds (see _adjusted).
+_MIN_FACTOR = STALE_FACTOR
+_MAX_FACTOR = PROJECT_BOOST
+
+
+def _may_rank_in_top(raw: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the raw scores that can still be among the best ``k`` once adjusted.
+
+    An adjusted score is the raw one times a factor in [0.92, 1.08], so a fact whose raw
+    score is below the k-th best raw score x 0.92/1.08 can never reach the top k. This keeps
+    the per-turn work on a few dozen facts when tens of thousands matched loosely.
+    """
+    if len(raw) <= k:
+        return np.arange(len(raw))
+    floor = _kth_largest(raw, k) * (_MIN_FACTOR / _MAX_FACTOR) * (1.0 - 1e-9)
+    return np.flatnonzero(raw >= floor)
+
+
+_SAMPLE_FROM = 4096
+_SAMPLE_STRIDE = 16
+
+
+def _kth_largest(a: np.ndarray, k: int) -> float:
+    """The k-th largest value of ``a`` (1 <= k <= len(a)), exactly.
+
+    A full partition of tens of thousands of scores costs a few hundred microseconds. A
+    large array is first narrowed to the values at or above the k-th largest of every 16th
+    value: at least k values of ``a`` are that large, so the k-th largest of ``a`` is among
+    them, and there are usually only a few times k of them.
+    """
+    n = len(a)
+    if n >= _SAMPLE_FROM and k * _SAMPLE_STRIDE * 4 <= n:
+        sample = a[::_SAMPLE_STRIDE]
+        m = len(sample)
+        a = a[a >= np.partition(sample, m - k)[m - k]]
+        n = len(a)
+    return float(np.partition(a, n - k)[n - k])
 
 
 def _order_key(r: _Ranked) -> tuple[float, float, str]:

@@ -8,9 +8,10 @@
   a unigram. ``自动召回`` -> ``自动``, ``动召``, ``召回``.
 
 Documents keep every term (their lengths count every term, as BM25 expects). Queries
-additionally drop common words (English function words and chat filler; Chinese function
-characters and vague words), so a message made only of common words has no searchable terms,
-and a fact that shares only common words with a message never matches it.
+additionally drop common words (English function words, chat filler and vague programming
+words such as "update the file"; Chinese function characters and vague words, and the
+bigrams that merely straddle two of them), so a message made only of common words has no
+searchable terms, and a fact that shares only common words with a message never matches it.
 
 A query term remembers whether it was *distinctive* as written: ``#term``, or at least two
 characters with a digit, an underscore or an inner capital (``AuthHandler``, ``release_v2``,
@@ -80,6 +81,15 @@ _COMMON_EN_TEXT = """
     yeah yes yet you your yours yourself yourselves
     hi hello hey help helping maybe perhaps ask asking question questions anyone someone
     s t d ll m re ve
+    continue continuing proceed keep keeps kept carry ahead next step steps start started
+    again retry done good great nice cool fine alright right
+    update updates updated updating change changes changed changing
+    file files code fix fixes fixed fixing check checks checked checking
+    issue issues problem problems session sessions token tokens
+    work works worked working run runs ran running add adds added adding
+    remove removes removed removing new old
+    part parts bit lot lots example examples info information detail details
+    show give put set find write tried trying
 """
 COMMON_EN = frozenset(_COMMON_EN_TEXT.split())
 
@@ -96,6 +106,8 @@ _COMMON_ZH_TEXT = """
     以前 其他 其实 非常 特别 比较 可能 大家 这样 那样 没有 不是 就是 还有 关于 处理 告诉
     记得 帮助 开始 完成 一起 这次 上次 下次 刚才 目前 有关 相关 内容 情况 方面 部分 时间
     地方 意思 办法 东东 看下 一点 感谢 多谢 麻烦 确认 检查 修改
+    执行 进行 运行 一步 更新 改动 更改 变化 改变 文件 代码 修复 会话 工作 使用 添加 增加
+    移除 新的 旧的 令牌 东西 例子 详细 细节 信息 弄好 搞定 试试 尝试 看看
 """
 COMMON_ZH_BIGRAMS = frozenset(_COMMON_ZH_TEXT.split())
 
@@ -150,6 +162,28 @@ def _identifier_like(raw: str) -> bool:
     return tail != tail.lower()  # an inner capital
 
 
+def _cjk_query_terms(run: str) -> list[tuple[str, bool]]:
+    """The bigrams of a CJK run of a message, each with whether it is common *here*.
+
+    Besides the common bigrams themselves, a bigram that straddles two common words is
+    common too: in ``修复代码`` (修复 + 代码) the piece ``复代`` is no word at all, and in
+    ``更新一下文件`` so are ``新一`` and ``下文``. A bigram that reaches into a word which is
+    not common (``续发`` in ``继续发布``) stays searchable.
+    """
+    terms = _cjk_terms(run)
+    if len(terms) == 1:
+        return [(terms[0], is_common(terms[0]))]
+    common = [is_common(t) for t in terms]
+    covered = [ch in COMMON_ZH_CHARS for ch in run]
+    for i, c in enumerate(common):
+        if c:
+            covered[i] = covered[i + 1] = True
+    return [
+        (t, c or (covered[i] and covered[i + 1]))
+        for i, (t, c) in enumerate(zip(terms, common, strict=True))
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class QueryTerm:
     """One term of a message, as searched, with how it was written."""
@@ -172,9 +206,12 @@ def query_terms(message: str) -> list[QueryTerm]:
     for m in _ANY_RUN.finditer(text):
         run = m.group("cjk")
         if run is not None:
-            for term in _cjk_terms(run.lower()):
-                if term not in found:
-                    found[term] = QueryTerm(term, False, True, is_common(term))
+            for term, common in _cjk_query_terms(run.lower()):
+                prev = found.get(term)
+                if prev is None:
+                    found[term] = QueryTerm(term, False, True, common)
+                elif prev.common and not common:
+                    found[term] = QueryTerm(term, False, True, False)
             continue
         raw = m.group("word")
         term = raw.lower()

@@ -10,10 +10,10 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer
 
 from context_center.engine import atomic
-from context_center.engine.model import FactType, Freshness, Scope
+from context_center.engine.model import FactType, Freshness, Scope, format_time
 from context_center.engine.paths import Layout
 from context_center.engine.recall.policy import Reason
 
@@ -71,6 +71,11 @@ class RecallTrace(BaseModel):
     max_facts: int
     elapsed_ms: float
     block: str
+
+    @field_serializer("at", when_used="json")
+    def _at_json(self, at: datetime) -> str:
+        """RFC 3339 in UTC with milliseconds, like every other time in the project."""
+        return format_time(at)
 
     @property
     def reason(self) -> Reason | None:
