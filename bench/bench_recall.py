@@ -78,8 +78,10 @@ def _timed(fn, *args):  # type: ignore[no-untyped-def]
 
 def _changed(fact, i: int):  # type: ignore[no-untyped-def]
     return fact.model_copy(
-        update={"body": fact.body + f" appended change {i} kubernetes 变更{i}",
-                "revision": fact.revision + 1}
+        update={
+            "body": fact.body + f" appended change {i} kubernetes 变更{i}",
+            "revision": fact.revision + 1,
+        }
     )
 
 
@@ -143,8 +145,12 @@ def cold_engine(n: int, work: Path) -> dict[str, object]:
     res = r.recall(QUERIES[0], facts, (), persist=False)
     cold_s = time.perf_counter() - t
     assert r.last_sync is not None and r.last_sync.from_cache, r.last_sync
-    return {"cold_s": cold_s, "imports_s": imports_s, "selected": len(res.trace.selected),
-            "rss_mb": _rss_mb()}
+    return {
+        "cold_s": cold_s,
+        "imports_s": imports_s,
+        "selected": len(res.trace.selected),
+        "rss_mb": _rss_mb(),
+    }
 
 
 _FTS_TOKENIZE = "unicode61 remove_diacritics 0 tokenchars '_'"
@@ -191,7 +197,7 @@ def worker_fts5(n: int, work: Path, repeat: int) -> dict[str, object]:
         db.unlink()
     t = time.perf_counter()
     con = _fts_connect(db)
-    con.execute(f"CREATE VIRTUAL TABLE docs USING fts5(text, tokenize=\"{_FTS_TOKENIZE}\")")
+    con.execute(f'CREATE VIRTUAL TABLE docs USING fts5(text, tokenize="{_FTS_TOKENIZE}")')
     con.executemany(
         "INSERT INTO docs(rowid, text) VALUES (?, ?)",
         ((i, " ".join(tokens(index_text(f)))) for i, f in enumerate(facts)),
@@ -210,8 +216,9 @@ def worker_fts5(n: int, work: Path, repeat: int) -> dict[str, object]:
         f = _changed(facts[k], i)
 
         def update(k: int = k, f=f) -> None:  # type: ignore[no-untyped-def]
-            con.execute("UPDATE docs SET text = ? WHERE rowid = ?",
-                        (" ".join(tokens(index_text(f))), k))
+            con.execute(
+                "UPDATE docs SET text = ? WHERE rowid = ?", (" ".join(tokens(index_text(f))), k)
+            )
             con.commit()
 
         ups.append(_timed(update)[0])
@@ -357,17 +364,24 @@ def main() -> None:
                 if name in COLD:
                     res["cold"] = _spawn(["--cold", name, "--size", str(n), "--dir", str(work)])
                 results.setdefault(name, {})[n] = res
-                print(f"  done {name:9s} {n:>6d} ({time.perf_counter() - started:.0f} s)",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  done {name:9s} {n:>6d} ({time.perf_counter() - started:.0f} s)",
+                    file=sys.stderr,
+                    flush=True,
+                )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    print(f"\nRecall benchmark: {len(QUERIES)} queries x {args.repeat} warm passes; "
-          f"{UPDATES} updates and removes; Python {sys.version.split()[0]}, "
-          f"SQLite {__import__('sqlite3').sqlite_version}, {os.cpu_count()} CPUs\n")
-    head = (f"{'engine':10s} {'facts':>6s} {'build s':>8s} {'warm med ms':>11s} "
-            f"{'warm p95 ms':>11s} {'update ms':>9s} {'remove ms':>9s} {'cold 1st s':>10s} "
-            f"{'peak RSS MB':>11s} {'on disk MB':>10s}")
+    print(
+        f"\nRecall benchmark: {len(QUERIES)} queries x {args.repeat} warm passes; "
+        f"{UPDATES} updates and removes; Python {sys.version.split()[0]}, "
+        f"SQLite {__import__('sqlite3').sqlite_version}, {os.cpu_count()} CPUs\n"
+    )
+    head = (
+        f"{'engine':10s} {'facts':>6s} {'build s':>8s} {'warm med ms':>11s} "
+        f"{'warm p95 ms':>11s} {'update ms':>9s} {'remove ms':>9s} {'cold 1st s':>10s} "
+        f"{'peak RSS MB':>11s} {'on disk MB':>10s}"
+    )
     print(head)
     print("-" * len(head))
     for n in sizes:
@@ -382,21 +396,27 @@ def main() -> None:
             if name == "bm25okapi":
                 upd = rem = "rebuild"
                 cold = "rebuild"
-            print(f"{name:10s} {n:>6d} {_fmt(r.get('build_s'), '.2f'):>8s} "
-                  f"{_fmt(med, '.3f'):>11s} {_fmt(p95, '.3f'):>11s} {_fmt(upd, '.3f'):>9s} "
-                  f"{_fmt(rem, '.3f'):>9s} {_fmt(cold, '.3f'):>10s} "
-                  f"{_fmt(r['rss_mb'], '.0f'):>11s} {_fmt(r.get('cache_mb'), '.1f'):>10s}")
+            print(
+                f"{name:10s} {n:>6d} {_fmt(r.get('build_s'), '.2f'):>8s} "
+                f"{_fmt(med, '.3f'):>11s} {_fmt(p95, '.3f'):>11s} {_fmt(upd, '.3f'):>9s} "
+                f"{_fmt(rem, '.3f'):>9s} {_fmt(cold, '.3f'):>10s} "
+                f"{_fmt(r['rss_mb'], '.0f'):>11s} {_fmt(r.get('cache_mb'), '.1f'):>10s}"
+            )
         print()
 
     if "engine" in results:
-        print("engine extras (median): search ms / per-turn sync of a new list of the same "
-              "facts ms / cache save s / compaction s / imports s")
+        print(
+            "engine extras (median): search ms / per-turn sync of a new list of the same "
+            "facts ms / cache save s / compaction s / imports s"
+        )
         for n in sizes:
             e = results["engine"][n]
-            print(f"  {n:>6d}: search {statistics.median(e['search_ms']):.3f} ms, "  # type: ignore[arg-type]
-                  f"resync {e['resync_ms']:.2f} ms, save {e['save_s']:.2f} s, "
-                  f"compact {e['compact_s']:.2f} s, imports {e['imports_s']:.2f} s, "
-                  f"cold RSS {e['cold']['rss_mb']:.0f} MB")  # type: ignore[index]
+            print(
+                f"  {n:>6d}: search {statistics.median(e['search_ms']):.3f} ms, "  # type: ignore[arg-type]
+                f"resync {e['resync_ms']:.2f} ms, save {e['save_s']:.2f} s, "
+                f"compact {e['compact_s']:.2f} s, imports {e['imports_s']:.2f} s, "
+                f"cold RSS {e['cold']['rss_mb']:.0f} MB"
+            )  # type: ignore[index]
         print()
 
     if "engine" in results and "fts5" in results:

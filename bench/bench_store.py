@@ -21,11 +21,57 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-EN = (
-    "release branch deploy pipeline cache token config database migration schema review test lint "
-    "format commit service api gateway auth handler queue worker retry timeout metrics log trace"
-).split()
-ZH = "发布 分支 部署 流水线 缓存 配置 数据库 迁移 评审 测试 提交 服务 网关 认证 队列 重试 超时 指标 日志 约定".split()
+EN = [
+    "release",
+    "branch",
+    "deploy",
+    "pipeline",
+    "cache",
+    "token",
+    "config",
+    "database",
+    "migration",
+    "schema",
+    "review",
+    "test",
+    "lint",
+    "format",
+    "commit",
+    "service",
+    "api",
+    "gateway",
+    "auth",
+    "handler",
+    "queue",
+    "worker",
+    "retry",
+    "timeout",
+    "metrics",
+    "log",
+    "trace",
+]
+ZH = [
+    "发布",
+    "分支",
+    "部署",
+    "流水线",
+    "缓存",
+    "配置",
+    "数据库",
+    "迁移",
+    "评审",
+    "测试",
+    "提交",
+    "服务",
+    "网关",
+    "认证",
+    "队列",
+    "重试",
+    "超时",
+    "指标",
+    "日志",
+    "约定",
+]
 
 
 def write_corpus(store: Path, n: int, seed: int = 7) -> None:

@@ -60,7 +60,11 @@ def _text(rng: random.Random, s: int, t: int) -> str:
     if rng.random() < 0.04:
         return rng.choice(RULES) + f" (note {s}.{t})" * (rng.random() < 0.5)
     text = rng.choice(REQUESTS)
-    return text if rng.random() < 0.3 else f"{text} See src/shop/module_{s}_{t}.py line {rng.randint(1, 900)}."
+    return (
+        text
+        if rng.random() < 0.3
+        else f"{text} See src/shop/module_{s}_{t}.py line {rng.randint(1, 900)}."
+    )
 
 
 def _iso(when: datetime) -> str:
@@ -80,30 +84,86 @@ def write_claude(root: Path, workspace: Path, s: int, turns: int, rng: random.Ra
     parent = None
     for t in range(turns):
         when = base + timedelta(seconds=10 * t)
-        common = {"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": str(workspace),
-                  "sessionId": sid, "version": "2.0.75", "gitBranch": "main"}
+        common = {
+            "parentUuid": parent,
+            "isSidechain": False,
+            "userType": "external",
+            "cwd": str(workspace),
+            "sessionId": sid,
+            "version": "2.0.75",
+            "gitBranch": "main",
+        }
         uid = f"{s:08x}-{t:04x}-4000-8000-000000000001"
-        lines.append(common | {"type": "user", "message": {"role": "user", "content": _text(rng, s, t)},
-                               "uuid": uid, "timestamp": _iso(when)})
-        content: list[dict[str, object]] = [{"type": "text", "text": "Sure, working on it. I will always check first."}]
+        lines.append(
+            common
+            | {
+                "type": "user",
+                "message": {"role": "user", "content": _text(rng, s, t)},
+                "uuid": uid,
+                "timestamp": _iso(when),
+            }
+        )
+        content: list[dict[str, object]] = [
+            {"type": "text", "text": "Sure, working on it. I will always check first."}
+        ]
         if t % 5 == 0:
-            content.append({"type": "tool_use", "id": f"toolu_{s}_{t}", "name": "Bash",
-                            "input": {"command": "pytest -q", "description": "Run tests"}})
+            content.append(
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_{s}_{t}",
+                    "name": "Bash",
+                    "input": {"command": "pytest -q", "description": "Run tests"},
+                }
+            )
         aid = f"{s:08x}-{t:04x}-4000-8000-000000000002"
-        lines.append(common | {"parentUuid": uid, "type": "assistant", "uuid": aid, "timestamp": _iso(when + timedelta(seconds=2)),
-                               "requestId": "req_1", "message": {"id": "msg_1", "type": "message", "role": "assistant",
-                               "model": "claude-sonnet-4-5", "content": content, "stop_reason": "end_turn",
-                               "usage": {"input_tokens": 100, "output_tokens": 20}}})
+        lines.append(
+            common
+            | {
+                "parentUuid": uid,
+                "type": "assistant",
+                "uuid": aid,
+                "timestamp": _iso(when + timedelta(seconds=2)),
+                "requestId": "req_1",
+                "message": {
+                    "id": "msg_1",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": "claude-sonnet-4-5",
+                    "content": content,
+                    "stop_reason": "end_turn",
+                    "usage": {"input_tokens": 100, "output_tokens": 20},
+                },
+            }
+        )
         parent = aid
         if t % 5 == 0:
             rid = f"{s:08x}-{t:04x}-4000-8000-000000000003"
-            lines.append(common | {"parentUuid": aid, "type": "user", "uuid": rid, "timestamp": _iso(when + timedelta(seconds=4)),
-                                   "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"toolu_{s}_{t}",
-                                               "content": "42 passed in 1.2s. Remember: always green.", "is_error": False}]},
-                                   "toolUseResult": {"stdout": "42 passed", "stderr": "", "interrupted": False}})
+            lines.append(
+                common
+                | {
+                    "parentUuid": aid,
+                    "type": "user",
+                    "uuid": rid,
+                    "timestamp": _iso(when + timedelta(seconds=4)),
+                    "message": {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "tool_result",
+                                "tool_use_id": f"toolu_{s}_{t}",
+                                "content": "42 passed in 1.2s. Remember: always green.",
+                                "is_error": False,
+                            }
+                        ],
+                    },
+                    "toolUseResult": {"stdout": "42 passed", "stderr": "", "interrupted": False},
+                }
+            )
             parent = rid
     path = folder / f"{sid}.jsonl"
-    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8"
+    )
     stamp = (base + timedelta(seconds=10 * turns)).timestamp()
     os.utime(path, (stamp, stamp))
 
@@ -114,29 +174,113 @@ def write_codex(root: Path, cwd: Path, s: int, turns: int, rng: random.Random) -
     day = root / "sessions" / f"{base:%Y}" / f"{base:%m}" / f"{base:%d}"
     day.mkdir(parents=True, exist_ok=True)
     lines: list[dict[str, object]] = [
-        {"timestamp": _iso(base), "type": "session_meta", "payload": {"id": sid, "timestamp": _iso(base), "cwd": str(cwd),
-         "originator": "codex_cli_rs", "cli_version": "0.77.0", "source": "cli", "model_provider": "openai"}},
-        {"timestamp": _iso(base), "type": "response_item", "payload": {"type": "message", "role": "user", "content": [
-            {"type": "input_text", "text": f"# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\nAlways use pytest.\n</INSTRUCTIONS>"},
-            {"type": "input_text", "text": f"<environment_context>\n  <cwd>{cwd}</cwd>\n</environment_context>"}]}},
+        {
+            "timestamp": _iso(base),
+            "type": "session_meta",
+            "payload": {
+                "id": sid,
+                "timestamp": _iso(base),
+                "cwd": str(cwd),
+                "originator": "codex_cli_rs",
+                "cli_version": "0.77.0",
+                "source": "cli",
+                "model_provider": "openai",
+            },
+        },
+        {
+            "timestamp": _iso(base),
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {
+                        "type": "input_text",
+                        "text": f"# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\nAlways use pytest.\n</INSTRUCTIONS>",
+                    },
+                    {
+                        "type": "input_text",
+                        "text": f"<environment_context>\n  <cwd>{cwd}</cwd>\n</environment_context>",
+                    },
+                ],
+            },
+        },
     ]
     for t in range(turns):
         when = base + timedelta(seconds=10 * t)
         text = _text(rng, s, t)
-        lines.append({"timestamp": _iso(when), "type": "response_item",
-                      "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
-        lines.append({"timestamp": _iso(when), "type": "event_msg", "payload": {"type": "user_message", "message": text, "images": []}})
-        lines.append({"timestamp": _iso(when), "type": "turn_context", "payload": {"cwd": str(cwd), "approval_policy": "on-request",
-                      "model": "gpt-5-codex", "effort": "high", "summary": "auto"}})
+        lines.append(
+            {
+                "timestamp": _iso(when),
+                "type": "response_item",
+                "payload": {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": text}],
+                },
+            }
+        )
+        lines.append(
+            {
+                "timestamp": _iso(when),
+                "type": "event_msg",
+                "payload": {"type": "user_message", "message": text, "images": []},
+            }
+        )
+        lines.append(
+            {
+                "timestamp": _iso(when),
+                "type": "turn_context",
+                "payload": {
+                    "cwd": str(cwd),
+                    "approval_policy": "on-request",
+                    "model": "gpt-5-codex",
+                    "effort": "high",
+                    "summary": "auto",
+                },
+            }
+        )
         if t % 5 == 0:
-            lines.append({"timestamp": _iso(when), "type": "response_item", "payload": {"type": "function_call", "name": "shell",
-                          "arguments": json.dumps({"command": ["bash", "-lc", "pytest -q"]}), "call_id": f"call_{t}"}})
-            lines.append({"timestamp": _iso(when), "type": "response_item", "payload": {"type": "function_call_output",
-                          "call_id": f"call_{t}", "output": json.dumps({"output": "42 passed", "metadata": {"exit_code": 0}})}})
-        lines.append({"timestamp": _iso(when + timedelta(seconds=3)), "type": "response_item", "payload": {
-            "type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done; I will always run the tests."}]}})
+            lines.append(
+                {
+                    "timestamp": _iso(when),
+                    "type": "response_item",
+                    "payload": {
+                        "type": "function_call",
+                        "name": "shell",
+                        "arguments": json.dumps({"command": ["bash", "-lc", "pytest -q"]}),
+                        "call_id": f"call_{t}",
+                    },
+                }
+            )
+            lines.append(
+                {
+                    "timestamp": _iso(when),
+                    "type": "response_item",
+                    "payload": {
+                        "type": "function_call_output",
+                        "call_id": f"call_{t}",
+                        "output": json.dumps({"output": "42 passed", "metadata": {"exit_code": 0}}),
+                    },
+                }
+            )
+        lines.append(
+            {
+                "timestamp": _iso(when + timedelta(seconds=3)),
+                "type": "response_item",
+                "payload": {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [
+                        {"type": "output_text", "text": "Done; I will always run the tests."}
+                    ],
+                },
+            }
+        )
     path = day / f"rollout-{base:%Y-%m-%dT%H-%M-%S}-{sid}.jsonl"
-    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8"
+    )
     stamp = (base + timedelta(seconds=10 * turns)).timestamp()
     os.utime(path, (stamp, stamp))
 
@@ -148,9 +292,21 @@ def write_history(layout: Layout, sessions: list[int], turns: int, rng: random.R
         for s in sessions:
             base = START + timedelta(hours=s, minutes=40)
             for t in range(turns):
-                handle.write(json.dumps({"v": 1, "session": f"hist-{s}", "time": _iso(base + timedelta(seconds=10 * t)),
-                                         "role": "user", "text": _text(rng, s, t), "cwd": str(layout.workspace)},
-                                        ensure_ascii=False, separators=(",", ":")) + "\n")
+                handle.write(
+                    json.dumps(
+                        {
+                            "v": 1,
+                            "session": f"hist-{s}",
+                            "time": _iso(base + timedelta(seconds=10 * t)),
+                            "role": "user",
+                            "text": _text(rng, s, t),
+                            "cwd": str(layout.workspace),
+                        },
+                        ensure_ascii=False,
+                        separators=(",", ":"),
+                    )
+                    + "\n"
+                )
 
 
 def build(root: Path, sessions: int, turns: int) -> tuple[Layout, Path, Path]:
@@ -176,12 +332,16 @@ def build(root: Path, sessions: int, turns: int) -> tuple[Layout, Path, Path]:
     return layout, claude, codex
 
 
-def timed(layout: Layout, claude: Path, codex: Path, session_limit: int, runs: int) -> tuple[float, object]:
+def timed(
+    layout: Layout, claude: Path, codex: Path, session_limit: int, runs: int
+) -> tuple[float, object]:
     samples = []
     result = None
     for _ in range(runs):
         t0 = time.perf_counter()
-        result = scan(layout, [], [], claude_root=claude, codex_root=codex, session_limit=session_limit)
+        result = scan(
+            layout, [], [], claude_root=claude, codex_root=codex, session_limit=session_limit
+        )
         samples.append(time.perf_counter() - t0)
     return statistics.median(samples), result
 
@@ -199,7 +359,9 @@ def main() -> int:
         layout, claude, codex = build(root, args.sessions, args.turns)
         built = time.perf_counter() - t0
         size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
-        print(f"built {args.sessions} sessions x {args.turns} turns ({size / 1e6:.1f} MB) in {built:.1f} s")
+        print(
+            f"built {args.sessions} sessions x {args.turns} turns ({size / 1e6:.1f} MB) in {built:.1f} s"
+        )
         ok = True
         for label, limit in (("default window", SESSION_LIMIT), ("every session", args.sessions)):
             seconds, result = timed(layout, claude, codex, limit, args.runs)

@@ -49,7 +49,40 @@ encoding utf8 unicode locale timezone calendar date duration interval period dea
 frontend backend middleware plugin extension hook callback listener observer signal slot
 thread process async await future promise coroutine loop executor pool semaphore mutex lock
 """
-EN_COMMON = ["the", "a", "to", "of", "and", "in", "is", "for", "on", "with", "that", "this", "it", "be", "as", "are", "we", "use", "when", "by", "from", "not", "or", "should", "after", "before", "must", "always", "never", "all", "new", "old"]
+EN_COMMON = [
+    "the",
+    "a",
+    "to",
+    "of",
+    "and",
+    "in",
+    "is",
+    "for",
+    "on",
+    "with",
+    "that",
+    "this",
+    "it",
+    "be",
+    "as",
+    "are",
+    "we",
+    "use",
+    "when",
+    "by",
+    "from",
+    "not",
+    "or",
+    "should",
+    "after",
+    "before",
+    "must",
+    "always",
+    "never",
+    "all",
+    "new",
+    "old",
+]
 ZH_WORDS = """
 发布 分支 部署 流水线 缓存 配置 数据库 迁移 评审 测试 提交 服务 网关 认证 队列 重试 超时
 指标 日志 约定 镜像 集群 节点 密钥 证书 代理 服务器 客户端 请求 响应 会话 登录 密码 用户
@@ -70,11 +103,66 @@ ZH_CHARS = (
     "支付订单客户账单报表统计分析指标图表页面窗口按钮菜单布局主题样式字体颜色图标动画渲染性能"
 )
 
-IDENT_PARTS = ["Auth", "Handler", "Payment", "Queue", "Cache", "Token", "Session", "Release", "Deploy", "Index", "Recall", "Memory", "Config", "Schema", "Router", "Client", "Server", "Worker", "Retry", "Budget", "Trace", "Store", "Fact", "Engine", "Panel", "Window"]
+IDENT_PARTS = [
+    "Auth",
+    "Handler",
+    "Payment",
+    "Queue",
+    "Cache",
+    "Token",
+    "Session",
+    "Release",
+    "Deploy",
+    "Index",
+    "Recall",
+    "Memory",
+    "Config",
+    "Schema",
+    "Router",
+    "Client",
+    "Server",
+    "Worker",
+    "Retry",
+    "Budget",
+    "Trace",
+    "Store",
+    "Fact",
+    "Engine",
+    "Panel",
+    "Window",
+]
 
 
 def _synthetic_en(rng: random.Random, count: int) -> list[str]:
-    sy = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "be", "da", "fe", "gu", "hi", "jo", "ke", "li", "mo", "nu", "pa", "re", "si", "to", "ve", "wa", "xo", "yu", "ze"]
+    sy = [
+        "ka",
+        "lo",
+        "mi",
+        "ne",
+        "ru",
+        "sa",
+        "ti",
+        "vo",
+        "be",
+        "da",
+        "fe",
+        "gu",
+        "hi",
+        "jo",
+        "ke",
+        "li",
+        "mo",
+        "nu",
+        "pa",
+        "re",
+        "si",
+        "to",
+        "ve",
+        "wa",
+        "xo",
+        "yu",
+        "ze",
+    ]
     out: set[str] = set()
     while len(out) < count:
         out.add("".join(rng.choice(sy) for _ in range(rng.randint(2, 4))))
@@ -120,8 +208,11 @@ def _english(rng: random.Random, v: _Vocab, words: int) -> str:
     for j in range(0, words, 9):
         out.insert(j, rng.choice(EN_COMMON))
     if rng.random() < 0.35:
-        out.insert(rng.randrange(len(out)), v.idents[int(rng.paretovariate(1.2)) % len(v.idents)]
-                   + rng.choice(("", "", str(rng.randint(1, 9)))))
+        out.insert(
+            rng.randrange(len(out)),
+            v.idents[int(rng.paretovariate(1.2)) % len(v.idents)]
+            + rng.choice(("", "", str(rng.randint(1, 9)))),
+        )
     if rng.random() < 0.2:
         out.insert(rng.randrange(len(out)), f"release_v{rng.randint(1, 40)}")
     if rng.random() < 0.2:
@@ -140,7 +231,9 @@ def _chinese(rng: random.Random, v: _Vocab, words: int) -> str:
         if j % 11 == 10:
             parts.append(rng.choice("，。；"))
     if rng.random() < 0.2:
-        parts.insert(rng.randrange(len(parts)), v.idents[int(rng.paretovariate(1.2)) % len(v.idents)])
+        parts.insert(
+            rng.randrange(len(parts)), v.idents[int(rng.paretovariate(1.2)) % len(v.idents)]
+        )
     return "".join(parts) + "。"
 
 
@@ -159,7 +252,9 @@ def generate(n: int, *, seed: int = 7) -> Iterator[Fact]:
         elif kind < 0.55:
             title = _english(rng, vocab, 3).rstrip(".")
             desc = _chinese(rng, vocab, 8)
-            body = _english(rng, vocab, rng.randint(20, 60)) + _chinese(rng, vocab, rng.randint(15, 50))
+            body = _english(rng, vocab, rng.randint(20, 60)) + _chinese(
+                rng, vocab, rng.randint(15, 50)
+            )
         else:
             title = _english(rng, vocab, 4).rstrip(".")
             desc = _english(rng, vocab, 10)
@@ -232,4 +327,3 @@ def _queries(seed: int = 7) -> list[str]:
 
 
 QUERIES = _queries()
-

@@ -42,9 +42,20 @@ LOW_RISK = {
 }
 
 
-def test_remember_applied(capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path, engine: Engine) -> None:
-    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", write_input(tmp_path, **LOW_RISK),
-                        "--agent", "claude-code", "--json")
+def test_remember_applied(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path, engine: Engine
+) -> None:
+    code, data, _ = run(
+        capsys,
+        *base,
+        "agent",
+        "remember",
+        "--json-input",
+        write_input(tmp_path, **LOW_RISK),
+        "--agent",
+        "claude-code",
+        "--json",
+    )
     assert code == 0
     assert data["outcome"] == "applied"
     assert data["reasons"] == []
@@ -54,10 +65,21 @@ def test_remember_applied(capsys: pytest.CaptureFixture[str], base: list[str], t
     assert engine.memory.resolve("test-command").fact.body == "pytest -q"
 
 
-def test_remember_queued_prints_pending_id(capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path,
-                                           engine: Engine) -> None:
+def test_remember_queued_prints_pending_id(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path, engine: Engine
+) -> None:
     inp = write_input(tmp_path, **{**LOW_RISK, "type": "user"})
-    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", inp, "--controller", "interactive", "--json")
+    code, data, _ = run(
+        capsys,
+        *base,
+        "agent",
+        "remember",
+        "--json-input",
+        inp,
+        "--controller",
+        "interactive",
+        "--json",
+    )
     assert code == 0
     assert data["outcome"] == "queued"
     assert [r["code"] for r in data["reasons"]] == ["type_needs_confirmation"]
@@ -65,7 +87,9 @@ def test_remember_queued_prints_pending_id(capsys: pytest.CaptureFixture[str], b
     assert "pytest -q" not in json.dumps(data)  # the proposed body is not echoed
 
 
-def test_remember_text_output(capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path) -> None:
+def test_remember_text_output(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path
+) -> None:
     inp = write_input(tmp_path, **{**LOW_RISK, "scope": "global"})
     code, text, _ = run(capsys, *base, "agent", "remember", "--json-input", inp)
     assert code == 0
@@ -75,50 +99,102 @@ def test_remember_text_output(capsys: pytest.CaptureFixture[str], base: list[str
 
 @pytest.mark.parametrize(
     ("flags", "code_expected"),
-    [(["--controller", "subagent"], "subagent"), (["--controller", "headless", "--not-owner"], "headless_not_owner")],
+    [
+        (["--controller", "subagent"], "subagent"),
+        (["--controller", "headless", "--not-owner"], "headless_not_owner"),
+    ],
 )
-def test_remember_refused(capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path, engine: Engine,
-                          flags: list[str], code_expected: str) -> None:
-    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", write_input(tmp_path, **LOW_RISK),
-                        *flags, "--json")
+def test_remember_refused(
+    capsys: pytest.CaptureFixture[str],
+    base: list[str],
+    tmp_path: Path,
+    engine: Engine,
+    flags: list[str],
+    code_expected: str,
+) -> None:
+    code, data, _ = run(
+        capsys,
+        *base,
+        "agent",
+        "remember",
+        "--json-input",
+        write_input(tmp_path, **LOW_RISK),
+        *flags,
+        "--json",
+    )
     assert code == 1
     assert data["outcome"] == "refused"
     assert [r["code"] for r in data["reasons"]] == [code_expected]
     assert engine.memory.load().facts == []
 
 
-def test_interactive_not_owner_is_queued(capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path) -> None:
-    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", write_input(tmp_path, **LOW_RISK),
-                        "--controller", "interactive", "--not-owner", "--json")
+def test_interactive_not_owner_is_queued(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path
+) -> None:
+    code, data, _ = run(
+        capsys,
+        *base,
+        "agent",
+        "remember",
+        "--json-input",
+        write_input(tmp_path, **LOW_RISK),
+        "--controller",
+        "interactive",
+        "--not-owner",
+        "--json",
+    )
     assert code == 0
     assert [r["code"] for r in data["reasons"]] == ["not_store_owner"]
 
 
-def test_json_input_cannot_claim_ownership(capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path) -> None:
+def test_json_input_cannot_claim_ownership(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path
+) -> None:
     inp = write_input(tmp_path, **LOW_RISK, controller="interactive", owns_store=True)
-    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", inp, "--controller", "subagent", "--json")
+    code, data, _ = run(
+        capsys,
+        *base,
+        "agent",
+        "remember",
+        "--json-input",
+        inp,
+        "--controller",
+        "subagent",
+        "--json",
+    )
     assert code == 1
     assert [r["code"] for r in data["reasons"]] == ["subagent"]
 
 
-def test_unknown_field_is_refused(capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path) -> None:
-    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input",
-                        write_input(tmp_path, **LOW_RISK, priority="high"), "--json")
+def test_unknown_field_is_refused(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path
+) -> None:
+    code, data, _ = run(
+        capsys,
+        *base,
+        "agent",
+        "remember",
+        "--json-input",
+        write_input(tmp_path, **LOW_RISK, priority="high"),
+        "--json",
+    )
     assert code == 1
     assert data["outcome"] == "refused"
     assert data["reasons"][0]["code"] == "invalid_request"
 
 
-def test_remember_reads_stdin(capsys: pytest.CaptureFixture[str], base: list[str],
-                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_remember_reads_stdin(
+    capsys: pytest.CaptureFixture[str], base: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(LOW_RISK)))
     code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", "-", "--json")
     assert (code, data["outcome"]) == (0, "applied")
 
 
 @pytest.mark.parametrize("payload", ["not json", "[1, 2]"])
-def test_bad_json_input_is_an_error(capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path,
-                                    payload: str) -> None:
+def test_bad_json_input_is_an_error(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path, payload: str
+) -> None:
     path = tmp_path / "bad.json"
     path.write_text(payload)
     code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", str(path), "--json")
@@ -126,11 +202,19 @@ def test_bad_json_input_is_an_error(capsys: pytest.CaptureFixture[str], base: li
     assert data["error"]["code"] == "invalid_request"
 
 
-def test_remember_with_id_is_an_update(capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path,
-                                       engine: Engine) -> None:
+def test_remember_with_id_is_an_update(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path, engine: Engine
+) -> None:
     fact = engine.memory.create(name="notes", type=FactType.PROJECT, body="old")
-    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input",
-                        write_input(tmp_path, id=fact.id, body="new"), "--json")
+    code, data, _ = run(
+        capsys,
+        *base,
+        "agent",
+        "remember",
+        "--json-input",
+        write_input(tmp_path, id=fact.id, body="new"),
+        "--json",
+    )
     assert code == 0
     assert data["outcome"] == "queued"
     assert data["operation"] == "update"
@@ -138,9 +222,13 @@ def test_remember_with_id_is_an_update(capsys: pytest.CaptureFixture[str], base:
     assert engine.memory.resolve(fact.id).fact.body == "old"
 
 
-def test_forget_is_queued(capsys: pytest.CaptureFixture[str], base: list[str], engine: Engine) -> None:
+def test_forget_is_queued(
+    capsys: pytest.CaptureFixture[str], base: list[str], engine: Engine
+) -> None:
     engine.memory.create(name="notes", type=FactType.PROJECT, body="b")
-    code, data, _ = run(capsys, *base, "agent", "forget", "project/notes.md", "--agent", "codex", "--json")
+    code, data, _ = run(
+        capsys, *base, "agent", "forget", "project/notes.md", "--agent", "codex", "--json"
+    )
     assert code == 0
     assert data["outcome"] == "queued"
     assert data["operation"] == "forget"
@@ -155,25 +243,47 @@ def test_forget_missing_is_refused(capsys: pytest.CaptureFixture[str], base: lis
     assert data["reasons"][0]["code"] == "target_not_found"
 
 
-def test_forget_by_subagent_is_refused(capsys: pytest.CaptureFixture[str], base: list[str], engine: Engine) -> None:
+def test_forget_by_subagent_is_refused(
+    capsys: pytest.CaptureFixture[str], base: list[str], engine: Engine
+) -> None:
     engine.memory.create(name="notes", type=FactType.PROJECT, body="b")
-    code, data, _ = run(capsys, *base, "agent", "forget", "notes", "--controller", "subagent", "--json")
+    code, data, _ = run(
+        capsys, *base, "agent", "forget", "notes", "--controller", "subagent", "--json"
+    )
     assert code == 1
     assert data["reasons"][0]["code"] == "subagent"
 
 
-def test_remember_without_name_derives_it_from_the_title(capsys: pytest.CaptureFixture[str], base: list[str],
-                                                        tmp_path: Path, engine: Engine) -> None:
+def test_remember_without_name_derives_it_from_the_title(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path, engine: Engine
+) -> None:
     fields = {k: v for k, v in LOW_RISK.items() if k != "name"}
-    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", write_input(tmp_path, **fields), "--json")
+    code, data, _ = run(
+        capsys,
+        *base,
+        "agent",
+        "remember",
+        "--json-input",
+        write_input(tmp_path, **fields),
+        "--json",
+    )
     assert (code, data["outcome"]) == (0, "applied")
     assert data["fact"]["ref"] == "project/test-command.md"
 
 
-def test_remember_without_name_or_title_is_refused(capsys: pytest.CaptureFixture[str], base: list[str],
-                                                   tmp_path: Path) -> None:
+def test_remember_without_name_or_title_is_refused(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path
+) -> None:
     fields = {k: v for k, v in LOW_RISK.items() if k not in ("name", "title")}
-    code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", write_input(tmp_path, **fields), "--json")
+    code, data, _ = run(
+        capsys,
+        *base,
+        "agent",
+        "remember",
+        "--json-input",
+        write_input(tmp_path, **fields),
+        "--json",
+    )
     assert (code, data["outcome"]) == (1, "refused")
     assert [r["code"] for r in data["reasons"]] == ["missing_field"]
 
@@ -184,8 +294,9 @@ def test_help_says_the_name_is_derived(capsys: pytest.CaptureFixture[str]) -> No
     assert "missing name is derived from the title" in " ".join(capsys.readouterr().out.split())
 
 
-def test_ref_contradicting_scope_lists_each_code_once(capsys: pytest.CaptureFixture[str], base: list[str],
-                                                      tmp_path: Path, engine: Engine) -> None:
+def test_ref_contradicting_scope_lists_each_code_once(
+    capsys: pytest.CaptureFixture[str], base: list[str], tmp_path: Path, engine: Engine
+) -> None:
     engine.memory.create(name="test command", type=FactType.PROJECT, body="b")
     inp = write_input(tmp_path, **{**LOW_RISK, "ref": "project/test-command.md", "scope": "global"})
     code, data, _ = run(capsys, *base, "agent", "remember", "--json-input", inp, "--json")

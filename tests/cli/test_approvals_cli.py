@@ -35,17 +35,30 @@ def base(home: Path, workspace: Path) -> list[str]:
     return ["--home", str(home), "--workspace", str(workspace)]
 
 
-def queue_create(engine: Engine, name: str = "answer language", body: str = "Answer in English.") -> str:
+def queue_create(
+    engine: Engine, name: str = "answer language", body: str = "Answer in English."
+) -> str:
     d = assess(
-        {"operation": "create", "controller": "interactive", "owns_store": True, "agent": "claude-code",
-         "name": name, "title": name, "description": "a preference", "type": "user", "body": body},
+        {
+            "operation": "create",
+            "controller": "interactive",
+            "owns_store": True,
+            "agent": "claude-code",
+            "name": name,
+            "title": name,
+            "description": "a preference",
+            "type": "user",
+            "body": body,
+        },
         engine.memory,
     )
     assert d.pending_id is not None
     return d.pending_id
 
 
-def test_list_show_reject(capsys: pytest.CaptureFixture[str], base: list[str], engine: Engine) -> None:
+def test_list_show_reject(
+    capsys: pytest.CaptureFixture[str], base: list[str], engine: Engine
+) -> None:
     a = queue_create(engine)
     b = queue_create(engine, "second", body="Second body.")
     code, data, _ = run(capsys, *base, "approvals", "list", "--json")
@@ -72,8 +85,9 @@ def test_list_show_reject(capsys: pytest.CaptureFixture[str], base: list[str], e
     assert [i["id"] for i in data["items"]] == [a]
 
 
-def test_show_escapes_terminal_control_characters(capsys: pytest.CaptureFixture[str], base: list[str],
-                                                  engine: Engine) -> None:
+def test_show_escapes_terminal_control_characters(
+    capsys: pytest.CaptureFixture[str], base: list[str], engine: Engine
+) -> None:
     item = queue_create(engine, body="fine\x1b[2J\x1b]0;pwned\x07 and \u202egnp.exe")
     _, text, _ = run(capsys, *base, "approvals", "show", item)
     assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
@@ -81,13 +95,16 @@ def test_show_escapes_terminal_control_characters(capsys: pytest.CaptureFixture[
 
 
 def test_unknown_item(capsys: pytest.CaptureFixture[str], base: list[str]) -> None:
-    code, data, _ = run(capsys, *base, "approvals", "show", "apr-20260101-000000000-0123456789ab", "--json")
+    code, data, _ = run(
+        capsys, *base, "approvals", "show", "apr-20260101-000000000-0123456789ab", "--json"
+    )
     assert code == 1
     assert data["error"]["code"] == "not_found"
 
 
-def test_approve_in_process_without_terminal_is_refused(capsys: pytest.CaptureFixture[str], base: list[str],
-                                                        engine: Engine) -> None:
+def test_approve_in_process_without_terminal_is_refused(
+    capsys: pytest.CaptureFixture[str], base: list[str], engine: Engine
+) -> None:
     item = queue_create(engine)
     code, data, _ = run(capsys, *base, "approvals", "approve", item, "--json")
     assert code == 1
@@ -95,13 +112,19 @@ def test_approve_in_process_without_terminal_is_refused(capsys: pytest.CaptureFi
     assert [r.id for r in ApprovalQueue.for_layout(engine.layout).pending()] == [item]
 
 
-@pytest.mark.parametrize("extra_env", [{}, {"CONTEXT_CENTER_APPROVE": "1", "CI": "true", "YES": "1"}])
-def test_approve_without_terminal_is_refused_via_subprocess(base: list[str], engine: Engine,
-                                                            extra_env: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "extra_env", [{}, {"CONTEXT_CENTER_APPROVE": "1", "CI": "true", "YES": "1"}]
+)
+def test_approve_without_terminal_is_refused_via_subprocess(
+    base: list[str], engine: Engine, extra_env: dict[str, str]
+) -> None:
     item = queue_create(engine)
     proc = subprocess.run(
         [*CLI, *base, "approvals", "approve", item, "--json"],
-        input="yes\n", capture_output=True, text=True, timeout=60,
+        input="yes\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={**os.environ, **extra_env},
     )
     assert proc.returncode == 1
@@ -114,8 +137,13 @@ def test_approve_without_terminal_is_refused_via_subprocess(base: list[str], eng
 def test_approve_has_no_bypass_flag(base: list[str], engine: Engine) -> None:
     item = queue_create(engine)
     for flag in ("--yes", "--force", "-y", "--no-input"):
-        proc = subprocess.run([*CLI, *base, "approvals", "approve", item, flag],
-                              input="yes\n", capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(
+            [*CLI, *base, "approvals", "approve", item, flag],
+            input="yes\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert proc.returncode == 2, flag  # argparse: unknown option
     assert engine.memory.load().facts == []
 
@@ -139,7 +167,9 @@ def _read_until(fd: int, marker: bytes, timeout: float = 30.0) -> bytes:
     return buf
 
 
-def _run_in_pty(argv: list[str], answer: bytes | None, *, stdout_tty: bool = True) -> tuple[int, bytes, str]:
+def _run_in_pty(
+    argv: list[str], answer: bytes | None, *, stdout_tty: bool = True
+) -> tuple[int, bytes, str]:
     master, slave = pty.openpty()
     proc = subprocess.Popen(
         argv,
@@ -180,7 +210,9 @@ def test_approve_in_a_terminal_after_typing_yes(base: list[str], engine: Engine)
 
 
 @pytest.mark.parametrize("answer", [b"no\n", b"y\n", b"YES please\n", b"\n"])
-def test_approve_in_a_terminal_without_yes_changes_nothing(base: list[str], engine: Engine, answer: bytes) -> None:
+def test_approve_in_a_terminal_without_yes_changes_nothing(
+    base: list[str], engine: Engine, answer: bytes
+) -> None:
     item = queue_create(engine)
     code, _, err = _run_in_pty([*CLI, *base, "approvals", "approve", item], answer)
     assert code == 1
@@ -201,8 +233,9 @@ def test_edit_then_approve_in_a_terminal(base: list[str], engine: Engine, tmp_pa
     item = queue_create(engine)
     edited = tmp_path / "edit.json"
     edited.write_text(json.dumps({"body": "Answer in the user's language.", "type": "feedback"}))
-    code, output, err = _run_in_pty([*CLI, *base, "approvals", "approve", item, "--edited", str(edited), "--json"],
-                                    b"yes\n")
+    code, output, err = _run_in_pty(
+        [*CLI, *base, "approvals", "approve", item, "--edited", str(edited), "--json"], b"yes\n"
+    )
     text = output.decode()
     assert code == 0, (text, err)
     assert "Answer in the user's language." in text  # the edited version is what was shown
@@ -217,7 +250,9 @@ def test_bad_edit_is_refused_before_asking(base: list[str], engine: Engine, tmp_
     item = queue_create(engine)
     edited = tmp_path / "edit.json"
     edited.write_text(json.dumps({"type": "nonsense"}))
-    code, output, err = _run_in_pty([*CLI, *base, "approvals", "approve", item, "--edited", str(edited)], None)
+    code, output, err = _run_in_pty(
+        [*CLI, *base, "approvals", "approve", item, "--edited", str(edited)], None
+    )
     assert code == 1
     assert b"to approve this write" not in output
     assert "nonsense" in err

@@ -25,17 +25,40 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
 def eng(home: Path, workspace: Path) -> Engine:
     e = Engine(home=home, workspace=workspace)
     m = e.memory
-    m.create(name="authhandler-6928", title="AuthHandler issue 6928", type=FactType.PROJECT,
-             description="AuthHandler panic tracked by issue 6928",
-             body="AuthHandler panics when session metadata is missing; see /home/alice/x.log")
-    m.create(name="发布流程", title="发布流程", type=FactType.PROJECT,
-             description="项目的发布流程约定", body="发布流程：先打标签，再更新变更日志，最后部署。")
-    m.create(name="response-style", title="Response style", type=FactType.USER,
-             scope=Scope.GLOBAL, body="Keep technical explanations concise and concrete.")
-    m.create(name="deploy-target", title="Deploy target", type=FactType.PROJECT,
-             scope=Scope.GLOBAL, body="Deploy payments to the legacy cluster.")
-    m.create(name="deploy-target", title="Deploy target", type=FactType.PROJECT,
-             body="Deploy payments to the green cluster.")
+    m.create(
+        name="authhandler-6928",
+        title="AuthHandler issue 6928",
+        type=FactType.PROJECT,
+        description="AuthHandler panic tracked by issue 6928",
+        body="AuthHandler panics when session metadata is missing; see /home/alice/x.log",
+    )
+    m.create(
+        name="发布流程",
+        title="发布流程",
+        type=FactType.PROJECT,
+        description="项目的发布流程约定",
+        body="发布流程：先打标签，再更新变更日志，最后部署。",
+    )
+    m.create(
+        name="response-style",
+        title="Response style",
+        type=FactType.USER,
+        scope=Scope.GLOBAL,
+        body="Keep technical explanations concise and concrete.",
+    )
+    m.create(
+        name="deploy-target",
+        title="Deploy target",
+        type=FactType.PROJECT,
+        scope=Scope.GLOBAL,
+        body="Deploy payments to the legacy cluster.",
+    )
+    m.create(
+        name="deploy-target",
+        title="Deploy target",
+        type=FactType.PROJECT,
+        body="Deploy payments to the green cluster.",
+    )
     return e
 
 
@@ -90,8 +113,17 @@ def test_project_override_and_stable_guidance(
 
 
 def test_budget_flags(capsys: pytest.CaptureFixture[str], eng: Engine) -> None:
-    _, data = run(capsys, *base(eng), "recall", "AuthHandler 6928", "--max-chars", "500",
-                  "--max-facts", "1", "--json")
+    _, data = run(
+        capsys,
+        *base(eng),
+        "recall",
+        "AuthHandler 6928",
+        "--max-chars",
+        "500",
+        "--max-facts",
+        "1",
+        "--json",
+    )
     assert data["trace"]["char_budget"] == 500
     assert data["trace"]["max_facts"] == 1
     assert len(data["block"]) <= 500
@@ -151,8 +183,11 @@ def test_message_from_stdin_drops_the_trailing_newline(
 @pytest.mark.parametrize(
     "flags",
     [
-        ["--max-facts", "0"], ["--max-facts", "-1"], ["--max-chars", "0"],
-        ["--max-chars", "-480"], ["--max-facts", "many"],
+        ["--max-facts", "0"],
+        ["--max-facts", "-1"],
+        ["--max-chars", "0"],
+        ["--max-chars", "-480"],
+        ["--max-facts", "many"],
     ],
 )
 def test_non_positive_limits_are_usage_errors(
@@ -166,8 +201,17 @@ def test_non_positive_limits_are_usage_errors(
 
 
 def test_limits_out_of_range_are_clamped(capsys: pytest.CaptureFixture[str], eng: Engine) -> None:
-    _, data = run(capsys, *base(eng), "recall", "deploy payments cluster", "--max-facts", "20",
-                  "--max-chars", "100", "--json")
+    _, data = run(
+        capsys,
+        *base(eng),
+        "recall",
+        "deploy payments cluster",
+        "--max-facts",
+        "20",
+        "--max-chars",
+        "100",
+        "--json",
+    )
     assert (data["trace"]["max_facts"], data["trace"]["char_budget"]) == (8, 480)
     assert len(data["block"]) <= 480
 

@@ -54,14 +54,23 @@ def queue_of(engine: Engine) -> ApprovalQueue:
 
 def make_fact(engine: Engine, name: str = "release branch") -> Any:
     return engine.memory.create(
-        name=name, title=name.title(), description=f"about {name}", type=FactType.PROJECT,
+        name=name,
+        title=name.title(),
+        description=f"about {name}",
+        type=FactType.PROJECT,
         body=f"Body of {name}.",
     )
 
 
 def queued_change(engine: Engine, operation: str, fact_id: str, **kw: Any) -> str:
-    data = {"operation": operation, "controller": "headless", "owns_store": True, "agent": "codex",
-            "id": fact_id, **kw}
+    data = {
+        "operation": operation,
+        "controller": "headless",
+        "owns_store": True,
+        "agent": "codex",
+        "id": fact_id,
+        **kw,
+    }
     d = assess(data, engine.memory)
     assert d.outcome is Outcome.QUEUED, d.reasons
     assert d.pending_id is not None
@@ -124,7 +133,10 @@ def test_queue_survives_a_restart(home: Path, workspace: Path) -> None:
     )
     out = subprocess.run(
         [sys.executable, "-c", script, str(home), str(workspace)],
-        capture_output=True, text=True, check=True, timeout=60,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     )
     item = out.stdout.strip()
     assert item.startswith("apr-")
@@ -153,7 +165,11 @@ def test_approve_create_applies_once(engine: Engine) -> None:
     done = queue.get(item)
     assert done.status is Status.APPROVED
     assert done.decision is not None and done.decision.edited is False
-    assert done.decision.result == {"ref": "project/answer-language.md", "id": result.fact.id, "revision": 1}
+    assert done.decision.result == {
+        "ref": "project/answer-language.md",
+        "id": result.fact.id,
+        "revision": 1,
+    }
     assert not (engine.layout.approvals_dir / "pending" / f"{item}.json").exists()
     with pytest.raises(ApprovalRefused) as excinfo:
         queue.approve(item)
@@ -236,7 +252,11 @@ def test_forget_approval_conflicts_when_the_fact_moved(engine: Engine, moved: st
 def test_edit_then_approve_writes_and_audits_the_edit(engine: Engine) -> None:
     item = queued_create(engine)
     queue = queue_of(engine)
-    edited = {"body": "Answer in English unless asked otherwise.", "scope": "global", "type": "feedback"}
+    edited = {
+        "body": "Answer in English unless asked otherwise.",
+        "scope": "global",
+        "type": "feedback",
+    }
     result = queue.approve(item, edited)
     assert result.fact is not None
     assert result.fact.ref == "global/answer-language.md"
@@ -265,7 +285,9 @@ def test_edit_then_approve_writes_and_audits_the_edit(engine: Engine) -> None:
         ({"name": "!!!"}, InvalidName),
     ],
 )
-def test_bad_edits_are_refused_and_change_nothing(engine: Engine, edited: dict[str, Any], error: type) -> None:
+def test_bad_edits_are_refused_and_change_nothing(
+    engine: Engine, edited: dict[str, Any], error: type
+) -> None:
     item = queued_create(engine)
     with pytest.raises(error):
         queue_of(engine).approve(item, edited)
@@ -307,7 +329,9 @@ def test_altered_record_is_refused(engine: Engine) -> None:
     assert engine.memory.load().facts == []
 
 
-@pytest.mark.parametrize("bad", ["../../etc/passwd", "apr-1", "", "apr-20260101-000000000-zzzzzzzzzzzz"])
+@pytest.mark.parametrize(
+    "bad", ["../../etc/passwd", "apr-1", "", "apr-20260101-000000000-zzzzzzzzzzzz"]
+)
 def test_ids_are_validated(engine: Engine, bad: str) -> None:
     with pytest.raises(InvalidRequest):
         queue_of(engine).get(bad)
@@ -331,9 +355,13 @@ def test_leftover_pending_copy_after_a_crash_is_ignored(engine: Engine) -> None:
     assert len(engine.memory.load().facts) == 1
 
 
-def test_announcement_names_operation_and_agent_only(engine: Engine, caplog: pytest.LogCaptureFixture) -> None:
+def test_announcement_names_operation_and_agent_only(
+    engine: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level("INFO", logger="context_center.engine.approvals")
-    item = queued_create(engine, body="ops-secret-body-text", description="desc-text", title="Title-text")
+    item = queued_create(
+        engine, body="ops-secret-body-text", description="desc-text", title="Title-text"
+    )
     record = queue_of(engine).get(item)
     text = announcement(record)
     assert "create" in text and "claude-code" in text
@@ -350,10 +378,19 @@ def test_audit_log_has_no_fact_text(engine: Engine) -> None:
     queue = queue_of(engine)
     queue.approve(a, {"body": "EDITED-MARKER"})
     queue.reject(b, "no")
-    assess({"operation": "create", "controller": "subagent", "agent": "sub", "body": "SUB-MARKER"},
-           engine.memory)
+    assess(
+        {"operation": "create", "controller": "subagent", "agent": "sub", "body": "SUB-MARKER"},
+        engine.memory,
+    )
     raw = queue.audit_path.read_text()
-    for marker in ("BODY-MARKER", "DESC-MARKER", "TITLE-MARKER", "UPDATE-MARKER", "EDITED-MARKER", "SUB-MARKER"):
+    for marker in (
+        "BODY-MARKER",
+        "DESC-MARKER",
+        "TITLE-MARKER",
+        "UPDATE-MARKER",
+        "EDITED-MARKER",
+        "SUB-MARKER",
+    ):
         assert marker not in raw
     events = [e["event"] for e in queue.audit_entries()]
     assert events == ["queued", "queued", "approved", "rejected", "gate_refused"]
@@ -399,7 +436,9 @@ def test_two_processes_approving_one_item_apply_it_once(engine: Engine) -> None:
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", APPROVER, str(engine.home), item, str(start)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for _ in range(4)
     ]
@@ -436,8 +475,18 @@ def test_agents_queueing_while_a_person_approves_lose_nothing(engine: Engine) ->
     agents, per_agent = 4, 6
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", AGENT, str(engine.home), str(engine.workspace), f"agent{i}", str(per_agent)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-c",
+                AGENT,
+                str(engine.home),
+                str(engine.workspace),
+                f"agent{i}",
+                str(per_agent),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for i in range(agents)
     ]

@@ -102,7 +102,9 @@ def test_missing_name_is_derived_from_the_title(engine: Engine, title: str, ref:
 
 
 def test_name_refused_only_when_nothing_usable_remains(engine: Engine) -> None:
-    assert codes(evaluate(req(name=None, title="!!! ???"), engine.memory)) == [gate.NAME_UNDERIVABLE]
+    assert codes(evaluate(req(name=None, title="!!! ???"), engine.memory)) == [
+        gate.NAME_UNDERIVABLE
+    ]
     assert codes(evaluate(req(name=None, title=None), engine.memory)) == [gate.MISSING_FIELD]
     assert evaluate(req(name="  ", title="Test command"), engine.memory).outcome is Outcome.APPLIED
 
@@ -131,8 +133,12 @@ def test_evaluate_writes_nothing(engine: Engine) -> None:
         ({"body": "ping ops@example.com on failure"}, gate.SENSITIVE_CONTENT),
         ({"description": "API_KEY=abc123 is in .env"}, gate.SENSITIVE_CONTENT),
         ({"title": "Ｂｅａｒｅｒ abcdefghijklmnopqrstu"}, gate.SENSITIVE_CONTENT),
-        ({"body": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----"},
-         gate.SENSITIVE_CONTENT),
+        (
+            {
+                "body": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----"
+            },
+            gate.SENSITIVE_CONTENT,
+        ),
     ],
 )
 def test_each_reason_to_queue(engine: Engine, overrides: dict[str, Any], code: str) -> None:
@@ -171,7 +177,11 @@ def test_obfuscated_and_new_credential_classes_are_queued(engine: Engine, body: 
 
 @pytest.mark.parametrize(
     "body",
-    ["Passwords need password_min_length=12 and max_password_age=90.", "Set use_api_key: true.", "PWD=/home/x"],
+    [
+        "Passwords need password_min_length=12 and max_password_age=90.",
+        "Set use_api_key: true.",
+        "PWD=/home/x",
+    ],
 )
 def test_configuration_is_not_sensitive(engine: Engine, body: str) -> None:
     assert evaluate(req(body=body), engine.memory).outcome is Outcome.APPLIED
@@ -222,7 +232,9 @@ def test_same_name_in_either_scope_is_queued(engine: Engine, scope: Scope) -> No
 def test_overlapping_title_or_description_is_queued(
     engine: Engine, their_title: str, their_description: str, title: str, description: str
 ) -> None:
-    existing(engine, "other fact", title=their_title, description=their_description, scope=Scope.GLOBAL)
+    existing(
+        engine, "other fact", title=their_title, description=their_description, scope=Scope.GLOBAL
+    )
     d = assess(req(name="new fact", title=title, description=description), engine.memory)
     assert d.outcome is Outcome.QUEUED
     assert codes(d) == [gate.POSSIBLE_DUPLICATE]
@@ -242,8 +254,15 @@ def test_non_overlapping_titles_are_applied(engine: Engine, their_title: str, ti
 def test_update_is_queued_with_its_base(engine: Engine) -> None:
     fact = existing(engine)
     d = assess(
-        req(operation="update", id=fact.id, name=None, title=None, description=None, type=None,
-            body="new body"),
+        req(
+            operation="update",
+            id=fact.id,
+            name=None,
+            title=None,
+            description=None,
+            type=None,
+            body="new body",
+        ),
         engine.memory,
     )
     assert d.outcome is Outcome.QUEUED
@@ -257,9 +276,15 @@ def test_update_is_queued_with_its_base(engine: Engine) -> None:
 
 @pytest.mark.parametrize(
     "extra",
-    [{"id": "FACT_ID"}, {"ref": "project/release-branch.md"}, {"expected_revision": 1, "name": "release branch"}],
+    [
+        {"id": "FACT_ID"},
+        {"ref": "project/release-branch.md"},
+        {"expected_revision": 1, "name": "release branch"},
+    ],
 )
-def test_create_with_id_ref_or_revision_is_not_a_pure_create(engine: Engine, extra: dict[str, Any]) -> None:
+def test_create_with_id_ref_or_revision_is_not_a_pure_create(
+    engine: Engine, extra: dict[str, Any]
+) -> None:
     fact = existing(engine)
     extra = {k: (fact.id if v == "FACT_ID" else v) for k, v in extra.items()}
     d = assess(req(**{"name": None, **extra}), engine.memory)
@@ -271,8 +296,16 @@ def test_create_with_id_ref_or_revision_is_not_a_pure_create(engine: Engine, ext
 
 def test_forget_is_always_queued(engine: Engine) -> None:
     fact = existing(engine)
-    d = assess({"operation": "forget", "controller": "headless", "owns_store": True, "agent": "codex",
-                "ref": "release-branch"}, engine.memory)
+    d = assess(
+        {
+            "operation": "forget",
+            "controller": "headless",
+            "owns_store": True,
+            "agent": "codex",
+            "ref": "release-branch",
+        },
+        engine.memory,
+    )
     assert d.outcome is Outcome.QUEUED
     assert codes(d) == [gate.FORGET_NEEDS_CONFIRMATION]
     assert d.proposal is not None and d.proposal.target_id == fact.id
@@ -281,16 +314,33 @@ def test_forget_is_always_queued(engine: Engine) -> None:
 
 def test_global_target_adds_global_reason(engine: Engine) -> None:
     fact = existing(engine, scope=Scope.GLOBAL)
-    d = evaluate({"operation": "forget", "controller": "interactive", "owns_store": True,
-                  "agent": "a", "id": fact.id}, engine.memory)
+    d = evaluate(
+        {
+            "operation": "forget",
+            "controller": "interactive",
+            "owns_store": True,
+            "agent": "a",
+            "id": fact.id,
+        },
+        engine.memory,
+    )
     assert codes(d) == [gate.FORGET_NEEDS_CONFIRMATION, gate.GLOBAL_SCOPE]
 
 
 def test_update_possible_duplicate_excludes_itself(engine: Engine) -> None:
     fact = existing(engine, "deploy notes", title="Deploy notes")
     existing(engine, "other", title="Deploy checklist notes", description="x y z")
-    d = evaluate(req(operation="update", id=fact.id, name=None, type=None, description=None,
-                     title="Deploy checklist notes"), engine.memory)
+    d = evaluate(
+        req(
+            operation="update",
+            id=fact.id,
+            name=None,
+            type=None,
+            description=None,
+            title="Deploy checklist notes",
+        ),
+        engine.memory,
+    )
     assert codes(d) == [gate.UPDATE_NEEDS_CONFIRMATION, gate.POSSIBLE_DUPLICATE]
     assert "project/other.md" in d.reasons[1].message
 
@@ -308,8 +358,16 @@ def test_subagent_is_refused(engine: Engine) -> None:
 
 def test_subagent_is_refused_even_for_a_forget(engine: Engine) -> None:
     fact = existing(engine)
-    d = assess({"operation": "forget", "controller": "subagent", "owns_store": True, "agent": "sub",
-                "id": fact.id}, engine.memory)
+    d = assess(
+        {
+            "operation": "forget",
+            "controller": "subagent",
+            "owns_store": True,
+            "agent": "sub",
+            "id": fact.id,
+        },
+        engine.memory,
+    )
     assert d.outcome is Outcome.REFUSED
     assert gate.SUBAGENT in codes(d)
 
@@ -363,13 +421,32 @@ def test_malformed_subagent_request_lists_both(engine: Engine) -> None:
 
 def test_ref_contradicting_scope_is_refused(engine: Engine) -> None:
     fact = existing(engine)
-    d = evaluate({"operation": "update", "controller": "interactive", "owns_store": True, "agent": "a",
-                  "ref": "project/release-branch.md", "scope": "global", "body": "b"}, engine.memory)
+    d = evaluate(
+        {
+            "operation": "update",
+            "controller": "interactive",
+            "owns_store": True,
+            "agent": "a",
+            "ref": "project/release-branch.md",
+            "scope": "global",
+            "body": "b",
+        },
+        engine.memory,
+    )
     assert d.outcome is Outcome.REFUSED
     assert gate.REF_SCOPE_MISMATCH in codes(d)
     # An id whose fact lives in the other scope contradicts it too.
-    d = evaluate({"operation": "forget", "controller": "interactive", "owns_store": True, "agent": "a",
-                  "id": fact.id, "scope": "global"}, engine.memory)
+    d = evaluate(
+        {
+            "operation": "forget",
+            "controller": "interactive",
+            "owns_store": True,
+            "agent": "a",
+            "id": fact.id,
+            "scope": "global",
+        },
+        engine.memory,
+    )
     assert gate.REF_SCOPE_MISMATCH in codes(d)
 
 
@@ -399,7 +476,10 @@ def test_repeated_findings_share_one_reason(engine: Engine) -> None:
     assert codes(d)[0] == gate.SENSITIVE_CONTENT
     assert sorted(codes(d)[1:]) == [gate.NAME_EXISTS, gate.POSSIBLE_DUPLICATE]  # in store order
     by_code = {r.code: r.message for r in d.reasons}
-    assert "description" in by_code[gate.SENSITIVE_CONTENT] and "body" in by_code[gate.SENSITIVE_CONTENT]
+    assert (
+        "description" in by_code[gate.SENSITIVE_CONTENT]
+        and "body" in by_code[gate.SENSITIVE_CONTENT]
+    )
     assert "project/test-command.md" in by_code[gate.NAME_EXISTS]
     assert "global/test-command.md" in by_code[gate.NAME_EXISTS]
     assert by_code[gate.POSSIBLE_DUPLICATE].endswith("; and 2 more")
@@ -414,16 +494,34 @@ def test_repeated_findings_share_one_reason(engine: Engine) -> None:
 def test_merge_reasons_keeps_order_and_drops_identical_messages() -> None:
     r = gate.GateReason
     merged = gate.merge_reasons(
-        [r(code="b", message="one"), r(code="a", message="x"), r(code="b", message="two"), r(code="b", message="one")]
+        [
+            r(code="b", message="one"),
+            r(code="a", message="x"),
+            r(code="b", message="two"),
+            r(code="b", message="one"),
+        ]
     )
     assert [(m.code, m.message) for m in merged] == [("b", "one; two"), ("a", "x")]
 
 
-_FIELD = st.one_of(st.none(), st.sampled_from(["", "test command", "project/test-command.md",
-                                               "global/test-command.md", "!!!", "Release branch"]))
+_FIELD = st.one_of(
+    st.none(),
+    st.sampled_from(
+        [
+            "",
+            "test command",
+            "project/test-command.md",
+            "global/test-command.md",
+            "!!!",
+            "Release branch",
+        ]
+    ),
+)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     data=st.fixed_dictionaries(
         {
@@ -455,24 +553,49 @@ def test_every_reason_code_at_most_once(engine: Engine, data: dict[str, Any]) ->
 
 @pytest.mark.parametrize("operation", ["update", "forget"])
 def test_target_must_exist(engine: Engine, operation: str) -> None:
-    d = assess({"operation": operation, "controller": "interactive", "owns_store": True, "agent": "a",
-                "ref": "project/nope.md", "body": "x"}, engine.memory)
+    d = assess(
+        {
+            "operation": operation,
+            "controller": "interactive",
+            "owns_store": True,
+            "agent": "a",
+            "ref": "project/nope.md",
+            "body": "x",
+        },
+        engine.memory,
+    )
     assert d.outcome is Outcome.REFUSED
     assert gate.TARGET_NOT_FOUND in codes(d)
 
 
 @pytest.mark.parametrize("operation", ["update", "forget"])
 def test_target_is_required(engine: Engine, operation: str) -> None:
-    d = evaluate({"operation": operation, "controller": "interactive", "owns_store": True, "agent": "a",
-                  "body": "x"}, engine.memory)
+    d = evaluate(
+        {
+            "operation": operation,
+            "controller": "interactive",
+            "owns_store": True,
+            "agent": "a",
+            "body": "x",
+        },
+        engine.memory,
+    )
     assert d.outcome is Outcome.REFUSED
     assert gate.MISSING_FIELD in codes(d)
 
 
 def test_update_needs_a_change(engine: Engine) -> None:
     fact = existing(engine)
-    d = evaluate({"operation": "update", "controller": "interactive", "owns_store": True, "agent": "a",
-                  "id": fact.id}, engine.memory)
+    d = evaluate(
+        {
+            "operation": "update",
+            "controller": "interactive",
+            "owns_store": True,
+            "agent": "a",
+            "id": fact.id,
+        },
+        engine.memory,
+    )
     assert d.outcome is Outcome.REFUSED
     assert gate.MISSING_FIELD in codes(d)
 
@@ -480,8 +603,18 @@ def test_update_needs_a_change(engine: Engine) -> None:
 def test_stale_expected_revision_is_refused(engine: Engine) -> None:
     fact = existing(engine)
     engine.memory.update(fact.id, expected_revision=1, body="person's edit")
-    d = evaluate({"operation": "update", "controller": "interactive", "owns_store": True, "agent": "a",
-                  "id": fact.id, "expected_revision": 1, "body": "agent"}, engine.memory)
+    d = evaluate(
+        {
+            "operation": "update",
+            "controller": "interactive",
+            "owns_store": True,
+            "agent": "a",
+            "id": fact.id,
+            "expected_revision": 1,
+            "body": "agent",
+        },
+        engine.memory,
+    )
     assert d.outcome is Outcome.REFUSED
     assert gate.REVISION_CONFLICT in codes(d)
 
@@ -518,7 +651,9 @@ def test_name_taken_between_evaluation_and_write_fails_without_overwriting(
         decision = real_evaluate(*args, **kwargs)
         # Another writer takes the name after the gate looked.
         other = Engine(home=engine.home, workspace=engine.workspace)
-        other.memory.create(name="test command", type=FactType.PROJECT, body="the other writer's body")
+        other.memory.create(
+            name="test command", type=FactType.PROJECT, body="the other writer's body"
+        )
         return decision
 
     monkeypatch.setattr(gate, "evaluate", evaluate_then_race)

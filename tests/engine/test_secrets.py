@@ -48,7 +48,12 @@ def _b64(obj: object) -> str:
     return base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
 
 
-JWT = _b64({"alg": "HS256", "typ": "JWT"}) + "." + _b64({"sub": "1234567890"}) + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+JWT = (
+    _b64({"alg": "HS256", "typ": "JWT"})
+    + "."
+    + _b64({"sub": "1234567890"})
+    + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
 
 PEM_BODY = "MIIEowIBAAKCAQEA7bq3\nQ2x5Y3xLk9vZm9vYmFy\n"
 
@@ -182,11 +187,21 @@ def test_credential_values_near_the_configuration_rule(text: str, value: str) ->
         (f"AWS_SECRET_ACCESS_KEY\t{AWS_SECRET}", AWS_SECRET, "aws_secret_key"),
         (f"set -x AWS_SECRET_ACCESS_KEY {AWS_SECRET}", AWS_SECRET, "aws_secret_key"),
         (f"export AWS_SECRET_ACCESS_KEY '{AWS_SECRET}'", AWS_SECRET, "aws_secret_key"),
-        ("SECRET_KEY 3f786850e387550fdab836ed7e6dc881de23001b", "3f786850e387550fdab836ed7e6dc881de23001b",
-         "secret_assignment"),
-        ("the GITHUB_TOKEN 9a8b7c6d5e4f3a2b1c0d9e8f7a6b", "9a8b7c6d5e4f3a2b1c0d9e8f7a6b", "secret_assignment"),
-        ("api_key 123e4567-e89b-12d3-a456-426614174000", "123e4567-e89b-12d3-a456-426614174000",
-         "secret_assignment"),
+        (
+            "SECRET_KEY 3f786850e387550fdab836ed7e6dc881de23001b",
+            "3f786850e387550fdab836ed7e6dc881de23001b",
+            "secret_assignment",
+        ),
+        (
+            "the GITHUB_TOKEN 9a8b7c6d5e4f3a2b1c0d9e8f7a6b",
+            "9a8b7c6d5e4f3a2b1c0d9e8f7a6b",
+            "secret_assignment",
+        ),
+        (
+            "api_key 123e4567-e89b-12d3-a456-426614174000",
+            "123e4567-e89b-12d3-a456-426614174000",
+            "secret_assignment",
+        ),
         (f"密钥 {AWS_SECRET}", AWS_SECRET, "secret_assignment"),
     ],
 )
@@ -237,7 +252,10 @@ def test_authorization_header(text: str, value: str) -> None:
     ("text", "value"),
     [
         ("Cookie: session=abc123; theme=dark", "session=abc123; theme=dark"),
-        ("Set-Cookie: sid=31d4d96e407aad42; Path=/; HttpOnly", "sid=31d4d96e407aad42; Path=/; HttpOnly"),
+        (
+            "Set-Cookie: sid=31d4d96e407aad42; Path=/; HttpOnly",
+            "sid=31d4d96e407aad42; Path=/; HttpOnly",
+        ),
         ("-H 'cookie: a=b'", "a=b"),
     ],
 )
@@ -325,7 +343,9 @@ def test_sk_rk_keys(token: str) -> None:
     assert spans_of(f"key {token} end", "api_key") == [token]
 
 
-@pytest.mark.parametrize("text", ["task-management-system", "sk-short", "disk-usage-report-tool", "rk-12345678901"])
+@pytest.mark.parametrize(
+    "text", ["task-management-system", "sk-short", "disk-usage-report-tool", "rk-12345678901"]
+)
 def test_sk_rk_non_keys(text: str) -> None:
     assert "api_key" not in kinds(text)
 
@@ -400,8 +420,15 @@ def test_jwt_needs_json_header_and_payload() -> None:
 
 @pytest.mark.parametrize(
     "label",
-    ["RSA PRIVATE KEY", "EC PRIVATE KEY", "DSA PRIVATE KEY", "OPENSSH PRIVATE KEY", "PRIVATE KEY",
-     "ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"],
+    [
+        "RSA PRIVATE KEY",
+        "EC PRIVATE KEY",
+        "DSA PRIVATE KEY",
+        "OPENSSH PRIVATE KEY",
+        "PRIVATE KEY",
+        "ENCRYPTED PRIVATE KEY",
+        "PGP PRIVATE KEY BLOCK",
+    ],
 )
 def test_private_key_block_spans_begin_to_end(label: str) -> None:
     block = f"-----BEGIN {label}-----\n{PEM_BODY}-----END {label}-----"
@@ -419,8 +446,14 @@ def test_plugin_only_private_key_headers() -> None:
     assert "private_key" in kinds("----BEGIN RSA PRIVATE KEY---- (dashes mangled)")
 
 
-@pytest.mark.parametrize("text", ["-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----",
-                                  "-----BEGIN CERTIFICATE-----", "ssh-ed25519 AAAAC3Nza user@host"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----",
+        "-----BEGIN CERTIFICATE-----",
+        "ssh-ed25519 AAAAC3Nza user@host",
+    ],
+)
 def test_public_material_is_not_a_private_key(text: str) -> None:
     assert "private_key" not in kinds(text)
 
@@ -449,7 +482,8 @@ def test_url_without_password(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "email", ["alice@example.com", "first.last+tag@sub.example.co.uk", "x_y%z@corp-mail.io", "dev@163.com"]
+    "email",
+    ["alice@example.com", "first.last+tag@sub.example.co.uk", "x_y%z@corp-mail.io", "dev@163.com"],
 )
 def test_email(email: str) -> None:
     assert spans_of(f"联系 {email}。", "email") == [email]
@@ -457,8 +491,14 @@ def test_email(email: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["git@github.com:owner/repo.git", "@property", "npm i pkg@1.2.3", "user@localhost",
-     "see @alice on chat", "a@b.c"],
+    [
+        "git@github.com:owner/repo.git",
+        "@property",
+        "npm i pkg@1.2.3",
+        "user@localhost",
+        "see @alice on chat",
+        "a@b.c",
+    ],
 )
 def test_non_emails(text: str) -> None:
     assert "email" not in kinds(text)
@@ -494,9 +534,30 @@ def test_zero_width_split_is_still_found(zw: str, secret: str, kind: str) -> Non
 
 # Every Default_Ignorable_Code_Point the review named (the Cf ones were already stripped).
 NAMED_IGNORABLES = [
-    0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, *range(0x180B, 0x1810), 0x3164, 0xFFA0,
-    *range(0xFE00, 0xFE10), 0xE0100, 0xE0101, 0xE0150, 0xE01EF, 0xE0000, 0xE0001, 0xE0020,
-    0xE0041, 0xE007F, 0x00AD, 0x200B, 0x200E, 0x202E, 0x2066, 0xFEFF,
+    0x034F,
+    0x115F,
+    0x1160,
+    0x17B4,
+    0x17B5,
+    *range(0x180B, 0x1810),
+    0x3164,
+    0xFFA0,
+    *range(0xFE00, 0xFE10),
+    0xE0100,
+    0xE0101,
+    0xE0150,
+    0xE01EF,
+    0xE0000,
+    0xE0001,
+    0xE0020,
+    0xE0041,
+    0xE007F,
+    0x00AD,
+    0x200B,
+    0x200E,
+    0x202E,
+    0x2066,
+    0xFEFF,
 ]
 
 
@@ -563,7 +624,12 @@ def _fullwidth(s: str) -> str:
 
 @pytest.mark.parametrize(
     ("secret", "kind"),
-    [(GHP, "github_token"), (SK, "api_key"), (AKIA, "aws_access_key"), ("bob@example.com", "email")],
+    [
+        (GHP, "github_token"),
+        (SK, "api_key"),
+        (AKIA, "aws_access_key"),
+        ("bob@example.com", "email"),
+    ],
 )
 def test_full_width_is_still_found(secret: str, kind: str) -> None:
     wide = _fullwidth(secret)
@@ -646,7 +712,9 @@ def test_spans_are_in_bounds_for_any_text(text: str) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(
-    secret=st.sampled_from([GHP, SK, AKIA, "carol@example.org", JWT, GLPAT, GOOGLE, STRIPE_LIVE, NPM]),
+    secret=st.sampled_from(
+        [GHP, SK, AKIA, "carol@example.org", JWT, GLPAT, GOOGLE, STRIPE_LIVE, NPM]
+    ),
     inserts=st.lists(
         st.tuples(
             st.integers(min_value=1, max_value=30),
@@ -656,7 +724,9 @@ def test_spans_are_in_bounds_for_any_text(text: str) -> None:
     ),
     before=st.text(alphabet=" \n。，", max_size=5),
 )
-def test_zero_width_anywhere_property(secret: str, inserts: list[tuple[int, str]], before: str) -> None:
+def test_zero_width_anywhere_property(
+    secret: str, inserts: list[tuple[int, str]], before: str
+) -> None:
     chars = list(secret)
     for pos, zw in inserts:
         chars.insert(min(pos, len(chars) - 1), zw)
@@ -742,7 +812,8 @@ def test_scanning_pattern_starts_once_per_run(pattern: re.Pattern[str]) -> None:
         while prefix < len(nodes) and nodes[prefix][0] is C.LITERAL:
             prefix += 1
         branch_literal = op is C.BRANCH and all(
-            len(b) >= 2 and all(o is C.LITERAL for o, _ in b[:2]) for b in av[1]  # type: ignore[index]
+            len(b) >= 2 and all(o is C.LITERAL for o, _ in b[:2])
+            for b in av[1]  # type: ignore[index]
         )
         assert prefix >= 3 or branch_literal, pattern.pattern
 

@@ -183,7 +183,15 @@ def test_two_concurrent_recovers_of_one_entry(engine: Engine) -> None:
         start = str(time.time() + 0.8)
         procs = [
             subprocess.Popen(
-                [sys.executable, "-c", RECOVER, str(engine.home), str(engine.workspace), str(dest), start],
+                [
+                    sys.executable,
+                    "-c",
+                    RECOVER,
+                    str(engine.home),
+                    str(engine.workspace),
+                    str(dest),
+                    start,
+                ],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,

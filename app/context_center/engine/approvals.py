@@ -176,11 +176,15 @@ def announcement(record: ApprovalRecord) -> str:
 
 
 def _new_id(now: datetime) -> str:
-    return f"apr-{now.strftime('%Y%m%d-%H%M%S')}{now.microsecond // 1000:03d}-{secrets.token_hex(6)}"
+    return (
+        f"apr-{now.strftime('%Y%m%d-%H%M%S')}{now.microsecond // 1000:03d}-{secrets.token_hex(6)}"
+    )
 
 
 def _dump(record: ApprovalRecord) -> bytes:
-    return (json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n").encode()
+    return (
+        json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+    ).encode()
 
 
 def _read_private(path: Path) -> bytes:
@@ -236,7 +240,9 @@ class ApprovalQueue:
                 folder.mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
                 st = os.lstat(folder)
             except OSError as exc:
-                raise StoreUnavailable(f"the approval queue is unavailable: {exc.strerror}") from exc
+                raise StoreUnavailable(
+                    f"the approval queue is unavailable: {exc.strerror}"
+                ) from exc
             if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
                 raise StoreUnavailable(f"the approval queue folder {folder} is not a real folder")
             if stat.S_IMODE(st.st_mode) != _DIR_MODE:
@@ -265,7 +271,9 @@ class ApprovalQueue:
         try:
             record = ApprovalRecord.model_validate_json(_read_private(path))
         except ValidationError as exc:
-            raise InvalidRequest(f"approval record {path.name} is damaged: {exc.error_count()} problem(s)") from exc
+            raise InvalidRequest(
+                f"approval record {path.name} is damaged: {exc.error_count()} problem(s)"
+            ) from exc
         if f"{record.id}.json" != path.name:
             raise InvalidRequest(f"approval record {path.name} names another id ({record.id})")
         if content_sha256(record.content) != record.content_sha256:
@@ -361,7 +369,9 @@ class ApprovalQueue:
             content_sha256=content_sha256(proposal.content),
         )
         with self.locked():
-            atomic.create_exclusive(self._path(Status.PENDING, record.id), _dump(record), mode=_FILE_MODE)
+            atomic.create_exclusive(
+                self._path(Status.PENDING, record.id), _dump(record), mode=_FILE_MODE
+            )
             self._audit("queued", record, reasons=[r.code for r in reasons])
         log.info(announcement(record))
         return record
@@ -383,7 +393,9 @@ class ApprovalQueue:
 
     def _finish(self, record: ApprovalRecord, decision: Decision) -> ApprovalRecord:
         done = record.model_copy(update={"status": decision.status, "decision": decision})
-        atomic.create_exclusive(self._path(decision.status, record.id), _dump(done), mode=_FILE_MODE)
+        atomic.create_exclusive(
+            self._path(decision.status, record.id), _dump(done), mode=_FILE_MODE
+        )
         pending = self._path(Status.PENDING, record.id)
         pending.unlink()
         atomic.fsync_dir(pending.parent)
@@ -429,7 +441,11 @@ class ApprovalQueue:
             if fact is not None:
                 result = {"ref": fact.ref, "id": fact.id, "revision": fact.revision}
             else:
-                result = {"ref": record.target_ref, "id": record.target_id, "archive_path": archive_path}
+                result = {
+                    "ref": record.target_ref,
+                    "id": record.target_id,
+                    "archive_path": archive_path,
+                }
             final_sha = content_sha256(final)
             decision = Decision(
                 status=Status.APPROVED,
@@ -450,7 +466,9 @@ class ApprovalQueue:
             )
         return ApprovalResult(record=done, fact=fact, archive_path=archive_path)
 
-    def reject(self, item_id: str, reason: str | None = None, *, now: datetime | None = None) -> ApprovalRecord:
+    def reject(
+        self, item_id: str, reason: str | None = None, *, now: datetime | None = None
+    ) -> ApprovalRecord:
         item_id = self._check_id(item_id)
         reason = (reason or "").strip() or None
         with self.locked():
@@ -495,9 +513,16 @@ class ApprovalQueue:
             "reasons": decision.codes,
         }
         if decision.fact is not None:
-            line.update({"result_ref": decision.fact.ref, "result_revision": decision.fact.revision})
+            line.update(
+                {"result_ref": decision.fact.ref, "result_revision": decision.fact.revision}
+            )
         elif decision.proposal is not None:
-            line.update({"target_ref": decision.proposal.target_ref, "name": decision.proposal.content.get("name")})
+            line.update(
+                {
+                    "target_ref": decision.proposal.target_ref,
+                    "name": decision.proposal.content.get("name"),
+                }
+            )
         with self.locked():
             self._audit(line.pop("event"), None, **line)
 
@@ -521,7 +546,9 @@ def _append_line(path: Path, line: bytes) -> None:
     Like the history log, the audit log is appended rather than replaced through
     ``engine.atomic``: rewriting a growing log on every decision would be quadratic.
     """
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), _FILE_MODE)
+    fd = os.open(
+        path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), _FILE_MODE
+    )
     try:
         size = os.fstat(fd).st_size
         if size:

@@ -275,7 +275,11 @@ def _sensitive_reasons(fields: Mapping[str, str | None]) -> list[GateReason]:
         kinds = sorted({span.kind for span in find_sensitive(value)})
         if kinds:
             labels = ", ".join(KINDS[k] for k in kinds)
-            out.append(_reason(SENSITIVE_CONTENT, f"the {field} may contain sensitive information: {labels}"))
+            out.append(
+                _reason(
+                    SENSITIVE_CONTENT, f"the {field} may contain sensitive information: {labels}"
+                )
+            )
     return out
 
 
@@ -294,7 +298,9 @@ def _duplicate_reasons(
             out.append(_reason(POSSIBLE_DUPLICATE, f"the title overlaps the title of {fact.ref}"))
         elif description and fact.description and phrases_overlap(description, fact.description):
             out.append(
-                _reason(POSSIBLE_DUPLICATE, f"the description overlaps the description of {fact.ref}")
+                _reason(
+                    POSSIBLE_DUPLICATE, f"the description overlaps the description of {fact.ref}"
+                )
             )
     return out
 
@@ -309,7 +315,9 @@ def _store_unavailable(memory: Memory, view: MemoryView) -> GateReason | None:
     return None
 
 
-def _caller_reasons(controller: object, owns_store: bool) -> tuple[list[GateReason], list[GateReason]]:
+def _caller_reasons(
+    controller: object, owns_store: bool
+) -> tuple[list[GateReason], list[GateReason]]:
     """(refusals, reasons to queue) that come from who is asking."""
     refuse: list[GateReason] = []
     queue: list[GateReason] = []
@@ -383,7 +391,10 @@ def evaluate(
         )
     if req.body is not None and len(req.body.encode("utf-8")) > MAX_BODY_BYTES:
         refuse.append(
-            _reason(BODY_TOO_LARGE, f"the body is larger than a fact file can hold ({MAX_BODY_BYTES} bytes)")
+            _reason(
+                BODY_TOO_LARGE,
+                f"the body is larger than a fact file can hold ({MAX_BODY_BYTES} bytes)",
+            )
         )
 
     proposal: ProposedWrite | None = None
@@ -404,7 +415,10 @@ def evaluate(
         scope = req.scope or Scope.PROJECT
         if req.type is None:
             queue.append(
-                _reason(TYPE_IMPLICIT, "the type is implicit; only explicit project/reference facts are low-risk")
+                _reason(
+                    TYPE_IMPLICIT,
+                    "the type is implicit; only explicit project/reference facts are low-risk",
+                )
             )
         elif req.type in (FactType.USER, FactType.FEEDBACK):
             queue.append(
@@ -416,7 +430,11 @@ def evaluate(
         if scope is Scope.GLOBAL:
             queue.append(_reason(GLOBAL_SCOPE, "global memory requires confirmation"))
         if not description:
-            queue.append(_reason(DESCRIPTION_MISSING, "description and body are required for an automatic write"))
+            queue.append(
+                _reason(
+                    DESCRIPTION_MISSING, "description and body are required for an automatic write"
+                )
+            )
         if len(body) > budget_chars:
             queue.append(
                 _reason(
@@ -426,7 +444,12 @@ def evaluate(
             )
         queue.extend(
             _sensitive_reasons(
-                {"name": req.name, "title": req.title, "description": req.description, "body": req.body}
+                {
+                    "name": req.name,
+                    "title": req.title,
+                    "description": req.description,
+                    "body": req.body,
+                }
             )
         )
         if name is not None:
@@ -459,13 +482,17 @@ def evaluate(
         if operation is Operation.UPDATE:
             queue.append(_reason(UPDATE_NEEDS_CONFIRMATION, "memory updates require confirmation"))
         else:
-            queue.append(_reason(FORGET_NEEDS_CONFIRMATION, "forgetting a fact requires confirmation"))
+            queue.append(
+                _reason(FORGET_NEEDS_CONFIRMATION, "forgetting a fact requires confirmation")
+            )
         target: Entry | None = None
         if not target_given:
             if operation is Operation.UPDATE and _text(req.name):
                 target_given = True  # a create with expected_revision: the fact of that name
             else:
-                refuse.append(_reason(MISSING_FIELD, f"{operation.value} needs the fact's id or ref"))
+                refuse.append(
+                    _reason(MISSING_FIELD, f"{operation.value} needs the fact's id or ref")
+                )
         if target_given:
             try:
                 target = (
@@ -503,7 +530,9 @@ def evaluate(
                 try:
                     content["name"] = slugify(content["name"])
                 except InvalidName as exc:
-                    refuse.append(_reason(NAME_UNDERIVABLE, f"a file name cannot be derived: {exc}"))
+                    refuse.append(
+                        _reason(NAME_UNDERIVABLE, f"a file name cannot be derived: {exc}")
+                    )
             if target is not None and content.get("name") == target.fact.name:
                 content.pop("name")
             if not content:
@@ -517,7 +546,12 @@ def evaluate(
                 )
             queue.extend(
                 _sensitive_reasons(
-                    {"name": req.name, "title": req.title, "description": req.description, "body": req.body}
+                    {
+                        "name": req.name,
+                        "title": req.title,
+                        "description": req.description,
+                        "body": req.body,
+                    }
                 )
             )
             if target is not None and (title or description or "name" in content):
@@ -625,5 +659,9 @@ def assess(
     try:
         queue.audit_gate(decision, workspace=memory.layout.workspace)
     except (EngineError, OSError) as exc:  # the outcome stands; a missing audit line is logged
-        log.warning("could not record the gate's %s outcome in the audit log: %s", decision.outcome.value, exc)
+        log.warning(
+            "could not record the gate's %s outcome in the audit log: %s",
+            decision.outcome.value,
+            exc,
+        )
     return decision

@@ -233,9 +233,7 @@ _ASSIGNMENT = re.compile(
 # A header's value runs to the end of the line (or a closing quote).
 _REST_OF_LINE = re.compile(r"[^\r\n\"'`]*+")
 _CJK_KEY = r"(?:密码|口令|密钥|私钥|令牌|凭据|凭证|访问密钥)"
-_CJK_ASSIGNMENT = re.compile(
-    _CJK_KEY + r"[ \t]*+(?:[:=]|是|为)[ \t]*+[\"'`]?+(?P<value>[!-~]++)"
-)
+_CJK_ASSIGNMENT = re.compile(_CJK_KEY + r"[ \t]*+(?:[:=]|是|为)[ \t]*+[\"'`]?+(?P<value>[!-~]++)")
 # A key and its value separated only by whitespace (``AWS_SECRET_ACCESS_KEY wJalr…``): the value
 # must look random (``_looks_random``), so prose ("the API_KEY variable") stays out. The value
 # is only looked at (a look-ahead), not consumed, so in ``export AWS_SECRET_ACCESS_KEY v`` the
@@ -283,9 +281,7 @@ _NPM_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])npm_[A-Za-z0-9]{36,}+")
 _GITHUB_PAT = re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}+")
 _GITHUB_LOOSE = re.compile(r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9_]{20,}+")
 _SLACK_LOOSE = re.compile(r"(?<![A-Za-z0-9_\-])xox[baprs]-[A-Za-z0-9\-]{10,}+")
-_JWT = re.compile(
-    r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]*+"
-)
+_JWT = re.compile(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]*+")
 _PEM_BEGIN = re.compile(
     r"-----BEGIN[ ]++(?:(?!PRIVATE )[A-Z0-9]++[ ]++)*+PRIVATE[ ]++KEY(?:[ ]++BLOCK)?+-----"
 )

@@ -111,8 +111,9 @@ def test_title_is_redacted_and_escaped(make_fact: MakeFact) -> None:
 
 
 def _entry(f, text: str) -> Entry:  # type: ignore[no-untyped-def]
-    return Entry(fact=f, score=1.0, reason="matched x; project scope",
-                 freshness=Freshness.FRESH, text=text)
+    return Entry(
+        fact=f, score=1.0, reason="matched x; project scope", freshness=Freshness.FRESH, text=text
+    )
 
 
 def test_entries_that_cannot_fit_are_dropped_and_counted(make_fact: MakeFact) -> None:

@@ -23,7 +23,9 @@ def layout(home: Path, workspace: Path) -> Layout:
 
 @pytest.fixture
 def facts(make_fact: MakeFact) -> list[Fact]:
-    out = [make_fact(f"note-{i}", f"Deploy payments step {i} uses cluster c{i}.") for i in range(30)]
+    out = [
+        make_fact(f"note-{i}", f"Deploy payments step {i} uses cluster c{i}.") for i in range(30)
+    ]
     out.append(make_fact("zh", "发布流程：先打标签，再更新变更日志。", title="发布流程"))
     return out
 
@@ -57,8 +59,9 @@ def test_restart_retokenises_only_changed_facts(
     layout: Layout, facts: list[Fact], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     Recaller(layout).sync(facts)
-    changed = facts[7].model_copy(update={"body": "Deploy payments now uses cluster blue.",
-                                          "revision": 2})
+    changed = facts[7].model_copy(
+        update={"body": "Deploy payments now uses cluster blue.", "revision": 2}
+    )
     now_facts = [*facts[:7], changed, *facts[8:-1]]  # and the Chinese fact was forgotten
     seen: list[str] = []
     real = index_mod.tokens
@@ -98,7 +101,9 @@ def test_damaged_or_foreign_cache_is_ignored(layout: Layout, facts: list[Fact]) 
     assert b"pickle" not in data[:4096] and b"\x80\x04" not in data[:16]
 
 
-def test_mostly_stale_cache_is_rebuilt(layout: Layout, facts: list[Fact], make_fact: MakeFact) -> None:
+def test_mostly_stale_cache_is_rebuilt(
+    layout: Layout, facts: list[Fact], make_fact: MakeFact
+) -> None:
     Recaller(layout).sync(facts)
     others = [make_fact(f"other-{i}", f"kafka topic {i}") for i in range(40)]
     r = Recaller(layout)
@@ -118,9 +123,7 @@ def test_upserts_and_removes_are_saved_eventually(layout: Layout, facts: list[Fa
     assert restarted.last_sync is not None and restarted.last_sync.added == 0
 
 
-def test_trace_round_trip_and_another_process_reads_it(
-    layout: Layout, facts: list[Fact]
-) -> None:
+def test_trace_round_trip_and_another_process_reads_it(layout: Layout, facts: list[Fact]) -> None:
     r = Recaller(layout)
     result = r.recall("deploy payments step c7", facts, now=NOW)
     assert result.trace.selected
@@ -138,8 +141,12 @@ def test_trace_round_trip_and_another_process_reads_it(
         "t = load_trace(Layout(Path(sys.argv[1]), Path(sys.argv[2])));"
         "print(t.model_dump_json())"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(layout.home), str(layout.workspace)],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(layout.home), str(layout.workspace)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert json.loads(out)["selected"][0]["id"] == result.trace.selected[0].id
 
 

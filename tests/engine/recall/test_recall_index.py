@@ -13,10 +13,32 @@ from context_center.engine.model import Fact, Scope
 from context_center.engine.recall import Recaller, RecallIndex
 from context_center.engine.recall import index as index_mod
 
-WORDS = ["deploy", "payments", "cluster", "green", "AuthHandler", "release_v2", "cache",
-         "缓存", "发布流程", "自动召回", "记忆", "token", "the", "is", "6928"]
-QUERIES = ["deploy payments", "AuthHandler release_v2", "缓存 发布流程", "自动召回记忆", "green",
-           "cluster token 6928", "cache"]
+WORDS = [
+    "deploy",
+    "payments",
+    "cluster",
+    "green",
+    "AuthHandler",
+    "release_v2",
+    "cache",
+    "缓存",
+    "发布流程",
+    "自动召回",
+    "记忆",
+    "token",
+    "the",
+    "is",
+    "6928",
+]
+QUERIES = [
+    "deploy payments",
+    "AuthHandler release_v2",
+    "缓存 发布流程",
+    "自动召回记忆",
+    "green",
+    "cluster token 6928",
+    "cache",
+]
 
 
 def snapshot(idx: RecallIndex, terms: list[str]) -> dict[tuple[str, str], float]:
@@ -32,7 +54,8 @@ def snapshot(idx: RecallIndex, terms: list[str]) -> dict[tuple[str, str], float]
 def assert_same(a: RecallIndex, b: RecallIndex) -> None:
     assert len(a) == len(b)
     assert sorted((f.scope.value, f.id, f.revision) for f in a.facts()) == sorted(
-        (f.scope.value, f.id, f.revision) for f in b.facts())
+        (f.scope.value, f.id, f.revision) for f in b.facts()
+    )
     for q in QUERIES:
         terms = [t for t in index_mod.tokens(q)]
         assert snapshot(a, terms) == snapshot(b, terms), q  # exactly equal floats
@@ -43,8 +66,12 @@ def body_of(words: list[int]) -> str:
 
 
 op = st.one_of(
-    st.tuples(st.just("upsert"), st.integers(0, 7), st.sampled_from(list(Scope)),
-              st.lists(st.integers(0, len(WORDS) - 1), min_size=0, max_size=12)),
+    st.tuples(
+        st.just("upsert"),
+        st.integers(0, 7),
+        st.sampled_from(list(Scope)),
+        st.lists(st.integers(0, len(WORDS) - 1), min_size=0, max_size=12),
+    ),
     st.tuples(st.just("remove"), st.integers(0, 7), st.sampled_from(list(Scope)), st.just([])),
 )
 
@@ -90,7 +117,9 @@ def _check_incremental(ops: list, compact_min: int) -> None:  # type: ignore[typ
     assert_same(synced, fresh)
 
 
-def test_sync_only_tokenises_what_changed(monkeypatch: pytest.MonkeyPatch, make_fact: MakeFact) -> None:
+def test_sync_only_tokenises_what_changed(
+    monkeypatch: pytest.MonkeyPatch, make_fact: MakeFact
+) -> None:
     facts = [make_fact(f"f{i}", f"deploy payments {i}") for i in range(10)]
     idx = RecallIndex()
     assert idx.sync(facts).rebuilt
@@ -163,6 +192,7 @@ def test_search_ranks_like_recall_without_gate(make_fact: MakeFact) -> None:
 
 def test_search_does_not_suppress_stable_guidance(make_fact: MakeFact) -> None:
     from context_center.engine.model import FactType
+
     style = make_fact("style", "Keep explanations concise.", scope=Scope.GLOBAL, type=FactType.USER)
     assert [h.fact.name for h in Recaller(None).search("concise", (style,), now=NOW)] == ["style"]
 

@@ -41,9 +41,26 @@ def store(make_fact: MakeFact) -> list:  # type: ignore[type-arg]
 
 
 GENERIC = [
-    "continue", "Continue.", "please continue", "  PLEASE   continue!! ", "go on", "next",
-    "ok", "OK", "okay", "yes", "no", "thanks", "继续", "继续。", "好的", "好", "是", "否",
-    "下一步", "谢谢！",
+    "continue",
+    "Continue.",
+    "please continue",
+    "  PLEASE   continue!! ",
+    "go on",
+    "next",
+    "ok",
+    "OK",
+    "okay",
+    "yes",
+    "no",
+    "thanks",
+    "继续",
+    "继续。",
+    "好的",
+    "好",
+    "是",
+    "否",
+    "下一步",
+    "谢谢！",
 ]
 
 
@@ -144,15 +161,21 @@ def test_term_in_every_fact_still_scores_positive(make_fact: MakeFact) -> None:
 
 def test_project_fact_overrides_its_global_twin(make_fact: MakeFact) -> None:
     g = make_fact(
-        "deploy-target", "Deploy payments to the legacy cluster.", scope=Scope.GLOBAL,
-        title="Deploy target", description="Deployment target for payments",
+        "deploy-target",
+        "Deploy payments to the legacy cluster.",
+        scope=Scope.GLOBAL,
+        title="Deploy target",
+        description="Deployment target for payments",
     )
     p = make_fact(
-        "deploy-target", "Deploy payments to the green cluster.",
-        title="Deploy target", description="Deployment target for payments",
+        "deploy-target",
+        "Deploy payments to the green cluster.",
+        title="Deploy target",
+        description="Deployment target for payments",
     )
-    conflict = Conflict(key="name", project_ref=p.ref, global_ref=g.ref, project_id=p.id,
-                        global_id=g.id)
+    conflict = Conflict(
+        key="name", project_ref=p.ref, global_ref=g.ref, project_id=p.id, global_id=g.id
+    )
     result = recall([g, p], "deploy payments target cluster", conflicts=[conflict])
     assert [s.ref for s in result.trace.selected] == ["project/deploy-target.md"]
     assert "green cluster" in result.block and "legacy cluster" not in result.block
@@ -162,10 +185,13 @@ def test_project_fact_overrides_its_global_twin(make_fact: MakeFact) -> None:
 
 def test_project_override_by_same_id_in_both_stores(make_fact: MakeFact) -> None:
     shared = "mem-" + "ab" * 16
-    g = make_fact("release", "Release on Fridays via the legacy train.", scope=Scope.GLOBAL, id=shared)
+    g = make_fact(
+        "release", "Release on Fridays via the legacy train.", scope=Scope.GLOBAL, id=shared
+    )
     p = make_fact("release", "Release on Tuesdays via the new train.", id=shared)
-    conflict = Conflict(key="id", project_ref=p.ref, global_ref=g.ref, project_id=shared,
-                        global_id=shared)
+    conflict = Conflict(
+        key="id", project_ref=p.ref, global_ref=g.ref, project_id=shared, global_id=shared
+    )
     result = recall([g, p], "release train schedule", conflicts=[conflict])
     assert [s.ref for s in result.trace.selected] == ["project/release.md"]
 
@@ -178,17 +204,23 @@ def test_without_the_conflict_both_twins_may_be_recalled(make_fact: MakeFact) ->
 
 
 @pytest.mark.parametrize("type_", [FactType.USER, FactType.FEEDBACK])
-def test_global_user_and_feedback_facts_are_never_recalled(make_fact: MakeFact, type_: FactType) -> None:
+def test_global_user_and_feedback_facts_are_never_recalled(
+    make_fact: MakeFact, type_: FactType
+) -> None:
     style = make_fact(
-        "response-style", "Keep technical explanations concise and concrete.",
-        type=type_, scope=Scope.GLOBAL, description="User prefers concise technical explanations",
+        "response-style",
+        "Keep technical explanations concise and concrete.",
+        type=type_,
+        scope=Scope.GLOBAL,
+        description="User prefers concise technical explanations",
     )
     other = make_fact("unrelated", "The build uses ninja.")
     result = recall([style, other], "keep technical explanations concise")
     assert result.block == ""
     assert result.trace.reason is Reason.STABLE_GUIDANCE
-    assert any(s.reason is Reason.STABLE_GUIDANCE and s.ref == style.ref
-               for s in result.trace.suppressed)
+    assert any(
+        s.reason is Reason.STABLE_GUIDANCE and s.ref == style.ref for s in result.trace.suppressed
+    )
 
 
 def test_project_user_fact_is_recalled(make_fact: MakeFact) -> None:
@@ -198,8 +230,12 @@ def test_project_user_fact_is_recalled(make_fact: MakeFact) -> None:
 
 
 def test_global_reference_fact_is_recalled(make_fact: MakeFact) -> None:
-    ref = make_fact("grafana", "Dashboards: grafana.example.com/d/payments", scope=Scope.GLOBAL,
-                    type=FactType.REFERENCE)
+    ref = make_fact(
+        "grafana",
+        "Dashboards: grafana.example.com/d/payments",
+        scope=Scope.GLOBAL,
+        type=FactType.REFERENCE,
+    )
     result = recall([ref], "payments grafana dashboards")
     assert [s.ref for s in result.trace.selected] == ["global/grafana.md"]
     assert "scope=global" in result.block and "; global scope" in result.block
@@ -227,7 +263,10 @@ def test_ties_break_by_updated_at_then_id(make_fact: MakeFact) -> None:
     same_b = make_fact("b", body, age_days=3, id="mem-" + "2" * 32)
     result = recall([same_b, older, same_a, newer], "deploy payments cluster", max_facts=8)
     assert [s.ref for s in result.trace.selected] == [
-        "project/n.md", "project/o.md", "project/a.md", "project/b.md",
+        "project/n.md",
+        "project/o.md",
+        "project/a.md",
+        "project/b.md",
     ]
 
 
@@ -294,9 +333,17 @@ def filler_store(make_fact: MakeFact) -> list:  # type: ignore[type-arg]
 
 
 GENERIC_WITH_FILLER = [
-    "ok continue", "please continue then", "keep going, continue", "继续执行",
-    "好的，继续执行吧", "OK, go ahead and do it now.", "yes, next step please", "ok 继续",
-    "是否可以开始？", "请继续执行一下吧", "嗯，好的，然后呢",
+    "ok continue",
+    "please continue then",
+    "keep going, continue",
+    "继续执行",
+    "好的，继续执行吧",
+    "OK, go ahead and do it now.",
+    "yes, next step please",
+    "ok 继续",
+    "是否可以开始？",
+    "请继续执行一下吧",
+    "嗯，好的，然后呢",
 ]
 
 
@@ -319,7 +366,9 @@ def test_generic_turns_with_filler_never_recall(filler_store: list, message: str
     ],
 )
 def test_a_real_request_among_generic_words_still_recalls(
-    filler_store: list, message: str, ref: str  # type: ignore[type-arg]
+    filler_store: list,
+    message: str,
+    ref: str,  # type: ignore[type-arg]
 ) -> None:
     assert not is_generic_turn(message)
     assert [s.ref for s in recall(filler_store, message).trace.selected] == [ref]
@@ -340,9 +389,18 @@ def test_generic_detection_is_linear_on_long_filler() -> None:
 @pytest.mark.parametrize(
     "message",
     [
-        "update the file", "the session", "tokens", "fix the code", "check the changes",
-        "run it again", "add a new file", "help with this issue", "更新一下文件", "修复代码",
-        "会话令牌", "继续工作",
+        "update the file",
+        "the session",
+        "tokens",
+        "fix the code",
+        "check the changes",
+        "run it again",
+        "add a new file",
+        "help with this issue",
+        "更新一下文件",
+        "修复代码",
+        "会话令牌",
+        "继续工作",
     ],
 )
 def test_vague_programming_requests_recall_nothing(filler_store: list, message: str) -> None:  # type: ignore[type-arg]
@@ -398,8 +456,9 @@ def test_facts_under_the_relative_cut_are_listed_as_weak_match(make_fact: MakeFa
 
 def test_every_kind_of_suppression_in_one_trace(make_fact: MakeFact) -> None:
     """Policy first, then the relative cut, the fact limit, and loose matches last."""
-    style = make_fact("style", "Deploy payments notes: concise.", type=FactType.USER,
-                      scope=Scope.GLOBAL)
+    style = make_fact(
+        "style", "Deploy payments notes: concise.", type=FactType.USER, scope=Scope.GLOBAL
+    )
     top = [make_fact(f"deploy-{i}", f"Deploy payments cluster {i}.") for i in range(3)]
     weak = make_fact("weak", "Deploy " + "unrelated filler " * 80 + "payments")
     loose = make_fact("loose", "The cluster is shared.")
@@ -416,8 +475,9 @@ def test_every_kind_of_suppression_in_one_trace(make_fact: MakeFact) -> None:
 
 def test_suppression_lists_are_capped_per_kind(make_fact: MakeFact) -> None:
     strong = make_fact("strong", "release_v2 checklist notes " * 3)
-    weak = [make_fact(f"weak-{i}", "A checklist. " + "filler words " * 90 + " notes")
-            for i in range(13)]
+    weak = [
+        make_fact(f"weak-{i}", "A checklist. " + "filler words " * 90 + " notes") for i in range(13)
+    ]
     loose = [make_fact(f"loose-{i}", "The checklist is long.") for i in range(12)]
     result = recall([strong, *weak, *loose], "release_v2 checklist notes", max_facts=8)
     assert [s.ref for s in result.trace.selected] == ["project/strong.md"]
@@ -427,16 +487,21 @@ def test_suppression_lists_are_capped_per_kind(make_fact: MakeFact) -> None:
 
 
 def test_project_override_and_stable_guidance_are_capped_per_kind(make_fact: MakeFact) -> None:
-    guidance = [make_fact(f"g-{i}", "Deploy payments cluster.", type=FactType.FEEDBACK,
-                          scope=Scope.GLOBAL) for i in range(11)]
+    guidance = [
+        make_fact(f"g-{i}", "Deploy payments cluster.", type=FactType.FEEDBACK, scope=Scope.GLOBAL)
+        for i in range(11)
+    ]
     twins = []
     conflicts = []
     for i in range(11):
         g = make_fact(f"t-{i}", "Deploy payments cluster.", scope=Scope.GLOBAL)
         p = make_fact(f"t-{i}", "Deploy payments cluster.")
         twins += [g, p]
-        conflicts.append(Conflict(key="name", project_ref=p.ref, global_ref=g.ref,
-                                  project_id=p.id, global_id=g.id))
+        conflicts.append(
+            Conflict(
+                key="name", project_ref=p.ref, global_ref=g.ref, project_id=p.id, global_id=g.id
+            )
+        )
     result = recall([*guidance, *twins], "deploy payments cluster", conflicts=conflicts)
     by_kind = Counter(s.reason for s in result.trace.suppressed)
     assert by_kind[Reason.PROJECT_OVERRIDE] == 10
@@ -445,8 +510,9 @@ def test_project_override_and_stable_guidance_are_capped_per_kind(make_fact: Mak
     assert result.trace.suppressed_more == 1 + 1
 
 
-@pytest.mark.parametrize("bad", [{"max_facts": 0}, {"max_facts": -1}, {"max_chars": 0},
-                                 {"max_chars": -400}])
+@pytest.mark.parametrize(
+    "bad", [{"max_facts": 0}, {"max_facts": -1}, {"max_chars": 0}, {"max_chars": -400}]
+)
 def test_non_positive_limits_are_refused_not_defaulted(make_fact: MakeFact, bad: dict) -> None:  # type: ignore[type-arg]
     facts = [make_fact("deploy", "Deploy payments cluster.")]
     with pytest.raises(InvalidRequest):

@@ -7,7 +7,11 @@ from context_center.engine.recall.tokenize import is_common, query_terms, search
 
 def test_identifiers_stay_findable() -> None:
     assert tokens("Fix AuthHandler in release_v2 (#6928)") == [
-        "fix", "authhandler", "in", "release_v2", "6928",
+        "fix",
+        "authhandler",
+        "in",
+        "release_v2",
+        "6928",
     ]
 
 
@@ -58,8 +62,25 @@ def test_long_runs_are_cut_into_pieces() -> None:
 
 
 def test_vague_programming_words_are_common() -> None:
-    for word in ["update", "file", "files", "code", "fix", "changes", "session", "tokens",
-                 "issue", "problem", "work", "working", "run", "add", "remove", "new", "old"]:
+    for word in [
+        "update",
+        "file",
+        "files",
+        "code",
+        "fix",
+        "changes",
+        "session",
+        "tokens",
+        "issue",
+        "problem",
+        "work",
+        "working",
+        "run",
+        "add",
+        "remove",
+        "new",
+        "old",
+    ]:
         assert is_common(word), word
     for word in ["更新", "文件", "代码", "修复", "会话", "工作", "执行"]:
         assert is_common(word), word

@@ -33,7 +33,9 @@ def _stamp(path: Path, iso: str) -> None:
 def install(src: Path, dst: Path, workspace: Path, other: Path, mtime: str | None = None) -> Path:
     dst.parent.mkdir(parents=True, exist_ok=True)
     text = src.read_text(encoding="utf-8")
-    dst.write_text(text.replace("@WORKSPACE@", str(workspace)).replace("@OTHER@", str(other)), encoding="utf-8")
+    dst.write_text(
+        text.replace("@WORKSPACE@", str(workspace)).replace("@OTHER@", str(other)), encoding="utf-8"
+    )
     if mtime:
         _stamp(dst, mtime)
     return dst
@@ -64,18 +66,37 @@ def env(tmp_path: Path) -> Env:
         path.mkdir(parents=True)
     layout = Layout(home, workspace)
     ours = claude / "projects" / claude_folder(workspace)
-    install(FIXTURES / "claude" / "session-a.jsonl", ours / "5b1d8f7a-0c2e-4e6b-9a41-3f2d7c9e8a10.jsonl",
-            workspace, other, "2026-10-01T09:14:00+00:00")
-    install(FIXTURES / "claude" / "session-b.jsonl", ours / "8e2f0a41-7d3c-4b9e-a512-6c0d1e2f3a4b.jsonl",
-            workspace, other, "2026-10-03T15:00:00+00:00")
-    install(FIXTURES / "claude" / "other-workspace.jsonl",
-            claude / "projects" / claude_folder(other) / "1f1f1f1f-2e2e-4d4d-8c8c-3b3b3b3b3b3b.jsonl",
-            workspace, other, "2026-10-04T10:05:00+00:00")
+    install(
+        FIXTURES / "claude" / "session-a.jsonl",
+        ours / "5b1d8f7a-0c2e-4e6b-9a41-3f2d7c9e8a10.jsonl",
+        workspace,
+        other,
+        "2026-10-01T09:14:00+00:00",
+    )
+    install(
+        FIXTURES / "claude" / "session-b.jsonl",
+        ours / "8e2f0a41-7d3c-4b9e-a512-6c0d1e2f3a4b.jsonl",
+        workspace,
+        other,
+        "2026-10-03T15:00:00+00:00",
+    )
+    install(
+        FIXTURES / "claude" / "other-workspace.jsonl",
+        claude / "projects" / claude_folder(other) / "1f1f1f1f-2e2e-4d4d-8c8c-3b3b3b3b3b3b.jsonl",
+        workspace,
+        other,
+        "2026-10-04T10:05:00+00:00",
+    )
     for name in sorted(os.listdir(FIXTURES / "codex")):
-        stamp = name[len("rollout-"):len("rollout-") + 10]
+        stamp = name[len("rollout-") : len("rollout-") + 10]
         year, month, day = stamp.split("-")
-        install(FIXTURES / "codex" / name, codex / "sessions" / year / month / day / name, workspace, other,
-                f"{stamp}T23:00:00+00:00")
+        install(
+            FIXTURES / "codex" / name,
+            codex / "sessions" / year / month / day / name,
+            workspace,
+            other,
+            f"{stamp}T23:00:00+00:00",
+        )
     install(FIXTURES / "history.jsonl", layout.state_dir / "history.jsonl", workspace, other)
     return Env(tmp_path, home, workspace, other, claude, codex, layout)
 
@@ -87,8 +108,15 @@ def empty_env(tmp_path: Path) -> Env:
     other = tmp_path / "other"
     for path in (home, workspace, other):
         path.mkdir(parents=True)
-    return Env(tmp_path, home, workspace, other, tmp_path / "no-claude", tmp_path / "no-codex",
-               Layout(home, workspace))
+    return Env(
+        tmp_path,
+        home,
+        workspace,
+        other,
+        tmp_path / "no-claude",
+        tmp_path / "no-codex",
+        Layout(home, workspace),
+    )
 
 
 def tree_snapshot(root: Path) -> dict[str, tuple[int, int]]:

@@ -58,28 +58,37 @@ def test_accept_a_memory_by_id_writes_the_fact_and_records_the_decision(env: Env
 
 def test_accept_with_edits_and_global_scope(env: Env) -> None:
     cand = next(m for m in _scan(env).memories if "pnpm" in m.title)
-    edit = CandidateEdit(name="package-manager", title="Use pnpm", scope=Scope.GLOBAL, body="Use pnpm.\n")
+    edit = CandidateEdit(
+        name="package-manager", title="Use pnpm", scope=Scope.GLOBAL, body="Use pnpm.\n"
+    )
     result = accept(env.layout, cand, edit, **_kw(env))  # type: ignore[arg-type]
     assert result.ref == "global/package-manager.md"
     fact = Memory(env.layout).resolve("global/package-manager").fact
     assert (fact.title, fact.body.strip(), fact.type) == ("Use pnpm", "Use pnpm.", cand.type)
     # Once accepted it stays out of later scans.
     facts = Memory(env.layout).load(persist_cache=False).facts
-    assert cand.id not in {m.id for m in scan(env.layout, facts, [], now=NOW, **env.scan_kwargs()).memories}  # type: ignore[arg-type]
+    assert cand.id not in {
+        m.id for m in scan(env.layout, facts, [], now=NOW, **env.scan_kwargs()).memories
+    }  # type: ignore[arg-type]
 
 
 def test_accept_a_skill_writes_skill_md_once(empty_env: Env) -> None:
     t0 = datetime(2026, 10, 1, tzinfo=UTC)
-    for i, (session, text) in enumerate([
-        ("s1", "run the tests, then fix lint, then commit"),
-        ("s1", "先跑测试，然后修复 lint，最后提交"),
-        ("s2", "run the tests, then fix lint, then commit"),
-    ]):
+    for i, (session, text) in enumerate(
+        [
+            ("s1", "run the tests, then fix lint, then commit"),
+            ("s1", "先跑测试，然后修复 lint，最后提交"),
+            ("s2", "run the tests, then fix lint, then commit"),
+        ]
+    ):
         append_turn(empty_env.layout, text, session=session, time=t0 + timedelta(minutes=i))
     [skill] = _scan(empty_env).skills
     result = accept(empty_env.layout, skill.id, **_kw(empty_env))  # type: ignore[arg-type]
     path = empty_env.workspace / ".agents" / "skills" / "test-fix-lint-commit" / "SKILL.md"
-    assert result.ref == ".agents/skills/test-fix-lint-commit/SKILL.md" and Path(result.path or "") == path
+    assert (
+        result.ref == ".agents/skills/test-fix-lint-commit/SKILL.md"
+        and Path(result.path or "") == path
+    )
     post = frontmatter.loads(path.read_text(encoding="utf-8"))
     assert post["name"] == "test-fix-lint-commit" and post["description"] == skill.description
     for step in skill.steps:
@@ -92,8 +101,12 @@ def test_accept_a_skill_writes_skill_md_once(empty_env: Env) -> None:
 def test_accepting_a_skill_never_overwrites(empty_env: Env) -> None:
     t0 = datetime(2026, 10, 1, tzinfo=UTC)
     for i, session in enumerate(["s1", "s1", "s2"]):
-        append_turn(empty_env.layout, "build it, then deploy to staging", session=session,
-                    time=t0 + timedelta(minutes=i))
+        append_turn(
+            empty_env.layout,
+            "build it, then deploy to staging",
+            session=session,
+            time=t0 + timedelta(minutes=i),
+        )
     [skill] = _scan(empty_env).skills
     target = empty_env.workspace / ".agents" / "skills" / skill.name / "SKILL.md"
     target.parent.mkdir(parents=True)
@@ -114,8 +127,12 @@ def test_dismiss_is_remembered_even_when_said_again(env: Env) -> None:
     assert decision.decision == "dismissed"
     assert cand.id not in {m.id for m in _scan(env).memories}
     # Said again in a newer session: a new turn, a new id, the same statement: still dismissed.
-    append_turn(env.layout, "never force-push to main — open a pull request instead!", session="later",
-                time=datetime(2026, 10, 9, tzinfo=UTC))
+    append_turn(
+        env.layout,
+        "never force-push to main — open a pull request instead!",
+        session="later",
+        time=datetime(2026, 10, 9, tzinfo=UTC),
+    )
     assert not any("force-push" in m.title for m in _scan(env).memories)
     # Dismissing twice is harmless; accepting after dismissing is refused.
     assert dismiss(env.layout, cand.id, **_kw(env)) == decision  # type: ignore[arg-type]
@@ -128,8 +145,12 @@ def test_dismiss_is_remembered_even_when_said_again(env: Env) -> None:
 def test_dismiss_a_skill(empty_env: Env) -> None:
     t0 = datetime(2026, 10, 1, tzinfo=UTC)
     for i, session in enumerate(["s1", "s2", "s2"]):
-        append_turn(empty_env.layout, "update the changelog, then tag a release", session=session,
-                    time=t0 + timedelta(minutes=i))
+        append_turn(
+            empty_env.layout,
+            "update the changelog, then tag a release",
+            session=session,
+            time=t0 + timedelta(minutes=i),
+        )
     [skill] = _scan(empty_env).skills
     dismiss(empty_env.layout, skill, **_kw(empty_env))  # type: ignore[arg-type]
     assert _scan(empty_env).skills == []
@@ -178,8 +199,12 @@ def _mode(path: Path) -> int:
 def test_decisions_are_private_from_the_first_write(empty_env: Env, umask022: None) -> None:
     t0 = datetime(2026, 10, 1, tzinfo=UTC)
     for i, session in enumerate(["s1", "s2", "s2"]):
-        append_turn(empty_env.layout, "update the changelog, then tag a release", session=session,
-                    time=t0 + timedelta(minutes=i))
+        append_turn(
+            empty_env.layout,
+            "update the changelog, then tag a release",
+            session=session,
+            time=t0 + timedelta(minutes=i),
+        )
     [skill] = _scan(empty_env).skills
     dismiss(empty_env.layout, skill, **_kw(empty_env))  # type: ignore[arg-type]
     state = empty_env.layout.state_dir
@@ -188,7 +213,9 @@ def test_decisions_are_private_from_the_first_write(empty_env: Env, umask022: No
     assert _mode(state / "suggestions.json.lock") == 0o600
 
 
-def test_loose_decisions_permissions_are_tightened_on_the_next_write(env: Env, umask022: None) -> None:
+def test_loose_decisions_permissions_are_tightened_on_the_next_write(
+    env: Env, umask022: None
+) -> None:
     state = env.layout.state_dir
     path = state / "suggestions.json"
     path.write_text('{"v": 1, "decisions": []}\n')
@@ -203,8 +230,12 @@ def test_loose_decisions_permissions_are_tightened_on_the_next_write(env: Env, u
 def _skill_env(env: Env) -> ScanResult:
     t0 = datetime(2026, 10, 1, tzinfo=UTC)
     for i, session in enumerate(["s1", "s1", "s2"]):
-        append_turn(env.layout, "build it, then deploy to staging", session=session,
-                    time=t0 + timedelta(minutes=i))
+        append_turn(
+            env.layout,
+            "build it, then deploy to staging",
+            session=session,
+            time=t0 + timedelta(minutes=i),
+        )
     return _scan(env)
 
 
@@ -217,7 +248,9 @@ def test_a_skills_folder_linked_outside_the_workspace_is_refused(empty_env: Env,
     [skill] = _skill_env(empty_env).skills
     outside = empty_env.root / "outside"
     outside.mkdir()
-    where = empty_env.workspace / (f".agents/skills/{skill.name}" if link == "skill-folder" else link)
+    where = empty_env.workspace / (
+        f".agents/skills/{skill.name}" if link == "skill-folder" else link
+    )
     where.parent.mkdir(parents=True, exist_ok=True)
     where.symlink_to(outside, target_is_directory=True)
     # (a folder of the skill's name suppresses it in a scan: accept the object the scan gave)
@@ -243,7 +276,9 @@ def test_a_symlinked_skill_md_is_never_followed(empty_env: Env) -> None:
     outside = empty_env.root / "outside.md"
     folder = empty_env.workspace / ".agents" / "skills" / skill.name
     folder.mkdir(parents=True)
-    (folder / "SKILL.md").symlink_to(outside)  # dangling: .exists() is False, writing would create it
+    (folder / "SKILL.md").symlink_to(
+        outside
+    )  # dangling: .exists() is False, writing would create it
     with pytest.raises(SkillOutsideWorkspace):
         accept(empty_env.layout, skill, **_kw(empty_env))  # type: ignore[arg-type]
     assert not outside.exists() and (folder / "SKILL.md").is_symlink()

@@ -40,7 +40,9 @@ def test_one_json_object_per_line_in_the_documented_format(layout: Layout) -> No
     assert entry.session == "s1"
 
 
-def test_default_session_is_per_day_or_from_the_environment(layout: Layout, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_session_is_per_day_or_from_the_environment(
+    layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("CONTEXT_CENTER_SESSION", raising=False)
     assert append_turn(layout, "记住：提交信息用英文", time=T).session == "day-2026-11-02"
     monkeypatch.setenv("CONTEXT_CENTER_SESSION", "agent-42")
@@ -70,7 +72,9 @@ def _writer(args: tuple[str, str, int]) -> None:
     home, ws, n = args
     layout = Layout(Path(home), Path(ws))
     for i in range(n):
-        append_turn(layout, f"turn {i} " + "长" * 3000, session=f"p{multiprocessing.current_process().pid}")
+        append_turn(
+            layout, f"turn {i} " + "长" * 3000, session=f"p{multiprocessing.current_process().pid}"
+        )
 
 
 def test_concurrent_appenders_never_interleave(layout: Layout) -> None:

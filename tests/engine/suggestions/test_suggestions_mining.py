@@ -29,7 +29,10 @@ from context_center.engine.suggestions.sources import UserTurn
         # README.md's dot is no sentence end, and the words before the marker belong to the rule
         ("Update README.md and always keep it short", "Update README.md and always keep it short"),
         ("OK, always run ruff first", "Always run ruff first"),
-        ("Fixed. Never force-push to main; PRs must be squash-merged.", "Never force-push to main; PRs must be squash-merged"),
+        (
+            "Fixed. Never force-push to main; PRs must be squash-merged.",
+            "Never force-push to main; PRs must be squash-merged",
+        ),
     ],
 )
 def test_statement_is_the_sentence_holding_the_marker(turn: str, statement: str) -> None:
@@ -41,29 +44,50 @@ def test_statement_is_the_sentence_holding_the_marker(turn: str, statement: str)
     ("turn", "statement"),
     [
         # the words before the marker carry the URL
-        ("Our API docs live at https://docs.example.com/api — always check them first.",
-         "Our API docs live at https://docs.example.com/api — always check them first"),
+        (
+            "Our API docs live at https://docs.example.com/api — always check them first.",
+            "Our API docs live at https://docs.example.com/api — always check them first",
+        ),
         # a marker at the end: the rule is what precedes it
         ("Our docs are at https://x.io/docs, remember that.", "Our docs are at https://x.io/docs"),
-        ("The staging database is read-only - please remember this!", "The staging database is read-only"),
+        (
+            "The staging database is read-only - please remember this!",
+            "The staging database is read-only",
+        ),
         ("提交信息用中文写，记住。", "提交信息用中文写"),
         ("测试数据放在 fixtures 目录下，记住了", "测试数据放在 fixtures 目录下"),
         ("Always use the names people remember", "Always use the names people remember"),
         # a one-off request joined by ', and' / ';' / '，然后' is not part of the rule …
-        ("Fix the login bug, and from now on always run the tests first.", "From now on always run the tests first"),
+        (
+            "Fix the login bug, and from now on always run the tests first.",
+            "From now on always run the tests first",
+        ),
         ("Fix the typo; never edit generated files by hand.", "Never edit generated files by hand"),
         ("先修好这个 bug，然后以后都先写测试。", "以后都先写测试"),
         # … unless the rule refers back to it or it holds a URL
-        ("Docs are in docs/api.md, and always update them with the code.",
-         "Docs are in docs/api.md, and always update them with the code"),
-        ("See https://x.io/guide; always follow the style rules.", "See https://x.io/guide; always follow the style rules"),
+        (
+            "Docs are in docs/api.md, and always update them with the code.",
+            "Docs are in docs/api.md, and always update them with the code",
+        ),
+        (
+            "See https://x.io/guide; always follow the style rules.",
+            "See https://x.io/guide; always follow the style rules",
+        ),
         # a leading wrapper goes, its content stays
         ("记住：以后提交信息用中文写。", "以后提交信息用中文写"),
-        ("Remember that our wiki is https://wiki.example.com/shop.", "Our wiki is https://wiki.example.com/shop"),
+        (
+            "Remember that our wiki is https://wiki.example.com/shop.",
+            "Our wiki is https://wiki.example.com/shop",
+        ),
         # '?' and '.' inside a URL end no sentence
-        ("Thanks. API help is at https://x.io/a?b=1&c=2. Never guess the API.", "Never guess the API"),
-        ("The schema lives at https://x.io/s.json?v=2 — always validate against it.",
-         "The schema lives at https://x.io/s.json?v=2 — always validate against it"),
+        (
+            "Thanks. API help is at https://x.io/a?b=1&c=2. Never guess the API.",
+            "Never guess the API",
+        ),
+        (
+            "The schema lives at https://x.io/s.json?v=2 — always validate against it.",
+            "The schema lives at https://x.io/s.json?v=2 — always validate against it",
+        ),
         # a question sentence is skipped, a later rule is not
         ("Do you always run tests? Never skip them.", "Never skip them"),
     ],
@@ -75,16 +99,28 @@ def test_text_before_the_marker_is_kept(turn: str, statement: str) -> None:
 
 def _draft(text: str) -> tuple[str, FactType]:
     [draft] = memory_drafts([UserTurn("history", "s1", None, text, "/w")])
-    assert draft.statement in draft.body and draft.title in (draft.statement, draft.statement[:71] + "…")
+    assert draft.statement in draft.body and draft.title in (
+        draft.statement,
+        draft.statement[:71] + "…",
+    )
     return draft.statement, draft.type
 
 
 def test_review_examples_keep_the_url_and_type() -> None:
-    assert _draft("Our API docs live at https://docs.example.com/api — always check them first.") == (
-        "Our API docs live at https://docs.example.com/api — always check them first", FactType.REFERENCE)
+    assert _draft(
+        "Our API docs live at https://docs.example.com/api — always check them first."
+    ) == (
+        "Our API docs live at https://docs.example.com/api — always check them first",
+        FactType.REFERENCE,
+    )
     assert _draft("Our docs are at https://x.io/docs, remember that.") == (
-        "Our docs are at https://x.io/docs", FactType.REFERENCE)
-    assert _draft("Never force-push to the main branch; PRs must be squash-merged.")[1] is FactType.PROJECT
+        "Our docs are at https://x.io/docs",
+        FactType.REFERENCE,
+    )
+    assert (
+        _draft("Never force-push to the main branch; PRs must be squash-merged.")[1]
+        is FactType.PROJECT
+    )
     assert _draft("From now on, always write commit messages in English")[1] is FactType.PROJECT
     assert _draft("记住：以后提交信息用中文写。") == ("以后提交信息用中文写", FactType.PROJECT)
 

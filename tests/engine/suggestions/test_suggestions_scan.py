@@ -49,7 +49,9 @@ NOT_EVIDENCE = [
 ]
 
 
-def _scan(env: Env, facts: list[Fact] | None = None, bodies: list[str] | None = None, **kw: object) -> ScanResult:
+def _scan(
+    env: Env, facts: list[Fact] | None = None, bodies: list[str] | None = None, **kw: object
+) -> ScanResult:
     return scan(env.layout, facts or [], bodies or [], now=NOW, **(env.scan_kwargs() | kw))  # type: ignore[arg-type]
 
 
@@ -101,8 +103,12 @@ def test_evidence_quotes_the_turn_with_session_and_time(env: Env) -> None:
     result = _scan(env)
     ruff = next(m for m in result.memories if "ruff" in m.title)
     assert [(e.source, e.session, e.time, e.quote) for e in ruff.evidence] == [
-        ("claude", "5b1d8f7a-0c2e-4e6b-9a41-3f2d7c9e8a10", "2026-10-01T09:01:00.000Z",
-         "Remember: always run ruff before committing."),
+        (
+            "claude",
+            "5b1d8f7a-0c2e-4e6b-9a41-3f2d7c9e8a10",
+            "2026-10-01T09:01:00.000Z",
+            "Remember: always run ruff before committing.",
+        ),
     ]
     zh = next(m for m in result.memories if m.title.startswith("我们约定"))
     assert "<system-reminder>" not in zh.evidence[0].quote
@@ -130,10 +136,16 @@ def test_ids_and_names_are_stable_across_scans(env: Env) -> None:
     assert [m.name for m in first.memories] == [m.name for m in again.memories]
     assert [s.id for s in first.skills] == [s.id for s in again.skills]
     # A new, unrelated turn does not change the other candidates' ids.
-    append_turn(env.layout, "Never merge on a Friday.", session="s-new",
-                time=datetime(2026, 10, 9, tzinfo=UTC))
+    append_turn(
+        env.layout,
+        "Never merge on a Friday.",
+        session="s-new",
+        time=datetime(2026, 10, 9, tzinfo=UTC),
+    )
     later = _scan(env)
-    assert {m.id for m in first.memories} - {m.id for m in later.memories} <= {first.memories[-1].id}
+    assert {m.id for m in first.memories} - {m.id for m in later.memories} <= {
+        first.memories[-1].id
+    }
     assert later.memories[0].title == "Never merge on a Friday"
 
 
@@ -147,21 +159,32 @@ def test_chinese_candidates_get_distinct_stable_ascii_names(env: Env) -> None:
 
 
 def test_identical_statements_merge_into_one_candidate_with_more_evidence(env: Env) -> None:
-    append_turn(env.layout, "please, always run ruff before committing!", session="s-repeat",
-                time=datetime(2026, 10, 8, tzinfo=UTC))
+    append_turn(
+        env.layout,
+        "please, always run ruff before committing!",
+        session="s-repeat",
+        time=datetime(2026, 10, 8, tzinfo=UTC),
+    )
     result = _scan(env)
     ruff = [m for m in result.memories if "ruff" in m.title.lower()]
     assert len(ruff) == 1
-    assert [e.session for e in ruff[0].evidence] == ["s-repeat", "5b1d8f7a-0c2e-4e6b-9a41-3f2d7c9e8a10"]
+    assert [e.session for e in ruff[0].evidence] == [
+        "s-repeat",
+        "5b1d8f7a-0c2e-4e6b-9a41-3f2d7c9e8a10",
+    ]
     assert "2 times" in ruff[0].body
 
 
 def test_dedup_against_facts_of_both_scopes_and_instruction_bodies(env: Env) -> None:
     facts = [
         _fact("ruff", "Always run ruff before committing."),
-        _fact("pr-size", "The user said: I prefer small pull requests over big ones.", Scope.GLOBAL),
+        _fact(
+            "pr-size", "The user said: I prefer small pull requests over big ones.", Scope.GLOBAL
+        ),
     ]
-    bodies = ["# Shop\n\n- By default use pnpm, not npm, for the frontend.\n- 每次发布前更新 CHANGELOG\n"]
+    bodies = [
+        "# Shop\n\n- By default use pnpm, not npm, for the frontend.\n- 每次发布前更新 CHANGELOG\n"
+    ]
     result = _scan(env, facts, bodies)
     left = set(_statements(result))
     assert left == set(EXPECTED) - {
@@ -179,11 +202,16 @@ def test_phrase_level_overlap_with_an_instruction(env: Env) -> None:
         "3. Ask before rebasing shared branches.\n"
     ]
     left = set(_statements(_scan(env, [], bodies)))
-    assert left == set(EXPECTED) - {"I prefer small pull requests over big ones", "每次发布前更新 CHANGELOG"}
+    assert left == set(EXPECTED) - {
+        "I prefer small pull requests over big ones",
+        "每次发布前更新 CHANGELOG",
+    }
 
 
 def test_a_long_body_only_matches_phrase_by_phrase(env: Env) -> None:
-    long_fact = _fact("notes", "Deployment happens on Tuesdays. " * 40 + "Never force-push to main.")
+    long_fact = _fact(
+        "notes", "Deployment happens on Tuesdays. " * 40 + "Never force-push to main."
+    )
     left = set(_statements(_scan(env, [long_fact])))
     force = "Never force-push to main; open a pull request instead"
     assert force not in left and "Always run ruff before committing" in left
@@ -192,7 +220,9 @@ def test_a_long_body_only_matches_phrase_by_phrase(env: Env) -> None:
 def test_a_fact_name_already_taken_gets_a_suffixed_name(env: Env) -> None:
     base = _scan(env)
     ruff = next(m for m in base.memories if "ruff" in m.title)
-    unrelated = _fact(ruff.name, "Something else entirely about deployment windows.", title="Deploy windows")
+    unrelated = _fact(
+        ruff.name, "Something else entirely about deployment windows.", title="Deploy windows"
+    )
     again = next(m for m in _scan(env, [unrelated]).memories if m.id == ruff.id)
     assert again.name.startswith(ruff.name + "-") and again.name != ruff.name
 
@@ -202,7 +232,9 @@ def test_missing_sources_are_skipped(empty_env: Env) -> None:
     assert result.available
     assert result.memories == [] and result.skills == []
     assert {s.source: s.status for s in result.sources} == {
-        "history": "missing", "claude": "missing", "codex": "missing",
+        "history": "missing",
+        "claude": "missing",
+        "codex": "missing",
     }
 
 
@@ -210,8 +242,12 @@ def test_only_the_last_sessions_are_considered(empty_env: Env) -> None:
     words = [f"{a}{b}" for a in "bcdfghjklmnpqrst" for b in ("ax", "eb", "ic", "od", "uf", "yz")]
     for i in range(SESSION_LIMIT + 3):
         text = f"Always {words[3 * i]} the {words[3 * i + 1]} {words[3 * i + 2]}."
-        append_turn(empty_env.layout, text, session=f"s{i:03d}",
-                    time=datetime(2026, 1, 1, tzinfo=UTC).replace(day=1 + i % 28, month=1 + i // 28))
+        append_turn(
+            empty_env.layout,
+            text,
+            session=f"s{i:03d}",
+            time=datetime(2026, 1, 1, tzinfo=UTC).replace(day=1 + i % 28, month=1 + i // 28),
+        )
     result = _scan(empty_env)
     assert result.sessions_scanned == SESSION_LIMIT
     sessions = {e.session for m in result.memories for e in m.evidence}

@@ -32,11 +32,15 @@ def test_english_and_chinese_requests_share_one_workflow() -> None:
     zh = [sorted(s.key) for s in split_steps(WORKFLOW_ZH)]
     assert en == zh == [["test"], ["fix", "lint"], ["commit"]]
     assert [s.text for s in split_steps("1. build\n2. deploy to staging\n3. notify the team")] == [
-        "build", "deploy to staging", "notify the team",
+        "build",
+        "deploy to staging",
+        "notify the team",
     ]
     assert [sorted(s.key) for s in split_steps("先测试再提交")] == [["test"], ["commit"]]
     assert [s.text for s in split_steps("Run tests then fix lint and then commit")] == [
-        "Run tests", "fix lint", "commit",
+        "Run tests",
+        "fix lint",
+        "commit",
     ]
     assert split_steps("fix the flaky test") == []  # one step is not a workflow
     assert split_steps("再次运行测试") == []  # 再次 ("again") is not a sequence
@@ -76,30 +80,44 @@ def test_skill_from_the_real_format_fixtures(env: Env) -> None:
 
 
 def test_different_workflows_do_not_merge(empty_env: Env) -> None:
-    _log(empty_env, [
-        ("s1", "build it, then deploy to staging"),
-        ("s2", "build it, then deploy to staging"),
-        ("s2", "run the tests, then deploy to staging"),
-    ])
+    _log(
+        empty_env,
+        [
+            ("s1", "build it, then deploy to staging"),
+            ("s2", "build it, then deploy to staging"),
+            ("s2", "run the tests, then deploy to staging"),
+        ],
+    )
     assert _scan(empty_env).skills == []
 
 
 def test_a_sequence_without_any_workflow_step_is_not_a_skill(empty_env: Env) -> None:
-    _log(empty_env, [("s1", "把日志级别调成 debug 再试一次")] * 2 + [("s2", "把日志级别调成 debug 再试一次")])
+    _log(
+        empty_env,
+        [("s1", "把日志级别调成 debug 再试一次")] * 2 + [("s2", "把日志级别调成 debug 再试一次")],
+    )
     assert _scan(empty_env).skills == []
 
 
 def test_the_usual_wording_and_evidence_from_each_session(empty_env: Env) -> None:
-    _log(empty_env, [
-        ("s1", WORKFLOW_EN), ("s1", WORKFLOW_EN), ("s1", WORKFLOW_EN), ("s2", WORKFLOW_ZH),
-    ])
+    _log(
+        empty_env,
+        [
+            ("s1", WORKFLOW_EN),
+            ("s1", WORKFLOW_EN),
+            ("s1", WORKFLOW_EN),
+            ("s2", WORKFLOW_ZH),
+        ],
+    )
     [skill] = _scan(empty_env).skills
     assert skill.steps == ["Run the tests", "Fix lint", "Commit"]
     assert {e.session for e in skill.evidence} == {"s1", "s2"}
 
 
 @pytest.mark.parametrize("folder", [".agents/skills", ".claude/skills"])
-def test_an_existing_skill_of_that_name_suppresses_the_candidate(empty_env: Env, folder: str) -> None:
+def test_an_existing_skill_of_that_name_suppresses_the_candidate(
+    empty_env: Env, folder: str
+) -> None:
     _log(empty_env, [("s1", WORKFLOW_EN), ("s1", WORKFLOW_ZH), ("s2", WORKFLOW_EN)])
     assert _scan(empty_env).skills
     skill_dir = empty_env.workspace / folder / "test-fix-lint-commit"

@@ -78,8 +78,11 @@ def content_digest(fact: Fact) -> bytes:
 
 
 def _same_text(a: Fact, b: Fact) -> bool:
-    return a.body == b.body and a.name == b.name and a.title == b.title and (
-        a.description == b.description
+    return (
+        a.body == b.body
+        and a.name == b.name
+        and a.title == b.title
+        and (a.description == b.description)
     )
 
 
@@ -457,10 +460,10 @@ class RecallIndex:
             d_tids = sorted(self._d_docs)
             d_lens = np.array([len(self._d_docs[t]) for t in d_tids], dtype=np.int64)
             d_t = np.repeat(np.array(d_tids, dtype=np.int64), d_lens)
-            d_d = np.frombuffer(b"".join(self._d_docs[t].tobytes() for t in d_tids),
-                                dtype=np.uint32)
-            d_f = np.frombuffer(b"".join(self._d_tf[t].tobytes() for t in d_tids),
-                                dtype=np.uint16)
+            d_d = np.frombuffer(
+                b"".join(self._d_docs[t].tobytes() for t in d_tids), dtype=np.uint32
+            )
+            d_f = np.frombuffer(b"".join(self._d_tf[t].tobytes() for t in d_tids), dtype=np.uint16)
             d_keep = alive[d_d] if len(d_d) else np.zeros(0, dtype=np.bool_)
             d_t, d_d, d_f = d_t[d_keep], d_d[d_keep], d_f[d_keep]
             d_counts = np.bincount(d_t, minlength=v) if len(d_t) else np.zeros(v, np.int64)
@@ -528,8 +531,10 @@ class RecallIndex:
         docs = self._d_docs.get(tid)
         if docs:
             parts.append(
-                (np.frombuffer(docs, dtype=np.uint32).copy(),
-                 np.frombuffer(self._d_tf[tid], dtype=np.uint16).copy())
+                (
+                    np.frombuffer(docs, dtype=np.uint32).copy(),
+                    np.frombuffer(self._d_tf[tid], dtype=np.uint16).copy(),
+                )
             )
         if self._dead and parts:
             alive = self._alive.data
@@ -601,8 +606,9 @@ class RecallIndex:
                 digests.append(g)
             keys = "\n".join(f"{f.scope.value}:{f.id}" for f in facts)
             arrays: dict[str, np.ndarray] = {
-                "vocab": np.frombuffer("\n".join(self._terms).encode("utf-8", "surrogatepass"),
-                                       dtype=np.uint8),
+                "vocab": np.frombuffer(
+                    "\n".join(self._terms).encode("utf-8", "surrogatepass"), dtype=np.uint8
+                ),
                 "keys": np.frombuffer(keys.encode("utf-8"), dtype=np.uint8),
                 "revision": np.array([f.revision for f in facts], dtype=np.int64),
                 "updated": np.array([_time_ms(f.updated_at) for f in facts], dtype=np.int64),
@@ -619,7 +625,9 @@ class RecallIndex:
             atomic.write_bytes(path, cast(bytes, memoryview(data)))
             self.saved_generation = self.generation
 
-    def load(self, path: Path, facts: Sequence[Fact], *, min_reuse: float = 0.5) -> SyncStats | None:
+    def load(
+        self, path: Path, facts: Sequence[Fact], *, min_reuse: float = 0.5
+    ) -> SyncStats | None:
         """Adopt the cache at ``path`` for ``facts``; None if it is absent, invalid or mostly
         stale (less than ``min_reuse`` of the facts reusable), leaving the index untouched."""
         with self._lock:
@@ -678,8 +686,9 @@ class RecallIndex:
                 self.generation += 1
             self.maybe_compact()
             self._synced(facts)
-            return SyncStats(added=added, removed=self._dead, unchanged=len(reused),
-                             from_cache=True)
+            return SyncStats(
+                added=added, removed=self._dead, unchanged=len(reused), from_cache=True
+            )
 
 
 CHUNK = 1 << 18
@@ -740,14 +749,20 @@ def _pack_cache(arrays: dict[str, np.ndarray]) -> bytearray:
     sections: dict[str, dict[str, object]] = {}
     pos = 0
     for name, arr in arrays.items():
-        sections[name] = {"dtype": arr.dtype.str, "shape": list(arr.shape), "offset": pos,
-                          "nbytes": int(arr.nbytes)}
+        sections[name] = {
+            "dtype": arr.dtype.str,
+            "shape": list(arr.shape),
+            "offset": pos,
+            "nbytes": int(arr.nbytes),
+        }
         pos += -(-int(arr.nbytes) // _ALIGN) * _ALIGN
-    header = json.dumps({
-        "format": CACHE_FORMAT,
-        "tokenizer": TOKENIZER_VERSION,
-        "sections": sections,
-    }).encode()
+    header = json.dumps(
+        {
+            "format": CACHE_FORMAT,
+            "tokenizer": TOKENIZER_VERSION,
+            "sections": sections,
+        }
+    ).encode()
     header += b" " * (-(len(CACHE_MAGIC) + 8 + len(header)) % _ALIGN)
     start = len(CACHE_MAGIC) + 8 + len(header)
     out = bytearray(start + pos)
@@ -779,17 +794,32 @@ def _unpack_cache(path: Path) -> dict[str, np.ndarray] | None:
         dtype, shape = str(sec["dtype"]), [int(x) for x in sec["shape"]]
         off, nbytes = start + int(sec["offset"]), int(sec["nbytes"])
         dt = np.dtype(dtype)
-        if dtype not in _DTYPES or off + nbytes > len(data) or nbytes != dt.itemsize * int(
-            np.prod(shape, dtype=np.int64)
+        if (
+            dtype not in _DTYPES
+            or off + nbytes > len(data)
+            or nbytes != dt.itemsize * int(np.prod(shape, dtype=np.int64))
         ):
             return None
         out[name] = data[off : off + nbytes].view(dt).reshape(shape)
     return out
 
 
-def _read_cache(path: Path) -> tuple[list[str], list[DocKey], np.ndarray, np.ndarray,
-                                     np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                     np.ndarray] | None:
+def _read_cache(
+    path: Path,
+) -> (
+    tuple[
+        list[str],
+        list[DocKey],
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+    ]
+    | None
+):
     z = _unpack_cache(path)
     if z is None:
         return None

@@ -111,7 +111,7 @@ def _generic_cjk(run: str) -> bool:
 
 
 def is_generic_turn(message: str) -> bool:
-    """"continue", "OK!", "ok continue", "keep going, continue", "请继续。", "好的，继续执行吧"
+    """ "continue", "OK!", "ok continue", "keep going, continue", "请继续。", "好的，继续执行吧"
     ...: a turn made only of generic and filler words, which asks for nothing new."""
     low = unicodedata.normalize("NFKC", message).lower()
     if len(low) > 4 * GENERIC_MAX_CHARS:

@@ -282,8 +282,10 @@ class Recaller:
             sup = list(suppressed)
             if not selected and whole is None:
                 over = [s for s in sup if s.reason is Reason.OVER_BUDGET]
-                whole = Reason.OVER_BUDGET if over else (
-                    sup[0].reason if sup else Reason.NO_DISTINCTIVE_MATCH
+                whole = (
+                    Reason.OVER_BUDGET
+                    if over
+                    else (sup[0].reason if sup else Reason.NO_DISTINCTIVE_MATCH)
                 )
             if whole is not None:
                 sup.insert(0, Suppression(reason=whole, message=whole.text))

@@ -110,9 +110,7 @@ def append_turn(
         raise InvalidRequest("the turn's time must carry a time zone")
     name = (session or "").strip() or default_session(when)
     if len(name) > MAX_SESSION_CHARS or "\n" in name:
-        raise InvalidRequest(
-            f"a session id is one line of at most {MAX_SESSION_CHARS} characters"
-        )
+        raise InvalidRequest(f"a session id is one line of at most {MAX_SESSION_CHARS} characters")
     entry = HistoryEntry(
         session=name, time=when, text=text, cwd=str(Path(layout.workspace).absolute())
     )
@@ -194,7 +192,12 @@ def parse_fields(raw: bytes | str) -> tuple[str, datetime, str, str] | None:
         return None
     if not isinstance(data, dict) or data.get("v") != FORMAT_VERSION or data.get("role") != "user":
         return None
-    text, session, cwd, stamp = data.get("text"), data.get("session"), data.get("cwd"), data.get("time")
+    text, session, cwd, stamp = (
+        data.get("text"),
+        data.get("session"),
+        data.get("cwd"),
+        data.get("time"),
+    )
     if not (isinstance(text, str) and text.strip() and isinstance(session, str) and session):
         return None
     if not (isinstance(cwd, str) and cwd and isinstance(stamp, str)):

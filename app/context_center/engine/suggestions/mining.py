@@ -119,7 +119,9 @@ _CLAUSE_JOINT_RE = _rx(
     re.IGNORECASE,
 )
 # Words by which a clause refers back to an earlier one, so that clause must stay.
-_BACK_WORDS = frozenset({"it", "its", "them", "they", "their", "this", "that", "these", "those", "there", "here"})
+_BACK_WORDS = frozenset(
+    {"it", "its", "them", "they", "their", "this", "that", "these", "those", "there", "here"}
+)
 _BACK_CJK = ("它", "这个", "那个", "这些", "那些", "这里", "那里", "这样", "上面", "前面")
 MIN_TRAIL_WORDS = 3  # "Good point, remember that." is no rule
 MIN_TRAIL_CJK = 4
@@ -357,7 +359,9 @@ def _sort_time(turn: UserTurn) -> tuple[datetime, int]:
     return (turn.time or EPOCH, turn.index)
 
 
-def memory_body(statement: str, reason: str, fact_type: FactType, newest: Evidence, count: int) -> str:
+def memory_body(
+    statement: str, reason: str, fact_type: FactType, newest: Evidence, count: int
+) -> str:
     when = format_time(newest.time)[:10] if newest.time else "an undated turn"
     times = "once" if count == 1 else f"{count} times"
     end = "" if statement.endswith(tuple(".。!！")) else ("." if statement[-1].isascii() else "。")
@@ -397,7 +401,9 @@ def memory_drafts(turns: Iterable[UserTurn]) -> list[MemoryDraft]:
                 title=make_title(statement.text),
                 description=make_title(statement.text, 200),
                 type=fact_type,
-                body=memory_body(statement.text, statement.reason, fact_type, evidence[0], len(items)),
+                body=memory_body(
+                    statement.text, statement.reason, fact_type, evidence[0], len(items)
+                ),
                 evidence=evidence,
                 newest=newest_turn.time,
             )
@@ -450,7 +456,9 @@ def step_concepts(text: str) -> list[str]:
     names = [_CONCEPTS[i][0] for i in sorted(found)]
     # "提交 PR" / "合并请求" name a pull request, not a commit or a merge of their own.
     if "pr" in names and ("提交" in low or "合并请求" in low):
-        if "commit" in names and not any(_WORD_CONCEPT.get(w) == _COMMIT for w in _WORD_RE.findall(low)):
+        if "commit" in names and not any(
+            _WORD_CONCEPT.get(w) == _COMMIT for w in _WORD_RE.findall(low)
+        ):
             names.remove("commit")
         if "merge" in names and "merge" not in low and low.count("合并") == low.count("合并请求"):
             names.remove("merge")

@@ -563,7 +563,9 @@ def _find(
     for decision in load_decisions(layout):
         if decision.id == candidate_id:
             raise InvalidRequest(f"suggestion {candidate_id} was already {decision.decision}")
-    raise NotFound(f"no current suggestion has id {candidate_id!r} (scan again to see the current ones)")
+    raise NotFound(
+        f"no current suggestion has id {candidate_id!r} (scan again to see the current ones)"
+    )
 
 
 def _previous(layout: Layout, found: MemoryCandidate | SkillCandidate) -> Decision | None:
@@ -598,7 +600,9 @@ def accept(
     previous = _previous(layout, found)
     if previous is not None:
         raise InvalidRequest(f"suggestion {found.id} was already {previous.decision}")
-    edit = edited if isinstance(edited, CandidateEdit) else CandidateEdit.model_validate(edited or {})
+    edit = (
+        edited if isinstance(edited, CandidateEdit) else CandidateEdit.model_validate(edited or {})
+    )
     when = now or utc_now()
     if isinstance(found, MemoryCandidate):
         result = _accept_memory(layout, found, edit, memory, when)
@@ -646,13 +650,17 @@ def _accept_skill(layout: Layout, found: SkillCandidate, edit: CandidateEdit) ->
     if edit.type is not None or edit.scope not in (None, Scope.PROJECT) or edit.title is not None:
         raise InvalidRequest("a skill suggestion takes name, description, steps or body edits")
     name = slugify(edit.name) if edit.name is not None else found.name
-    description = " ".join((edit.description if edit.description is not None else found.description).split())
+    description = " ".join(
+        (edit.description if edit.description is not None else found.description).split()
+    )
     if not description:
         raise InvalidRequest("an accepted skill needs a description")
     if edit.body is not None:
         body = edit.body
     elif edit.steps is not None or name != found.name or description != found.description:
-        steps = [s.strip() for s in (edit.steps if edit.steps is not None else found.steps) if s.strip()]
+        steps = [
+            s.strip() for s in (edit.steps if edit.steps is not None else found.steps) if s.strip()
+        ]
         if not steps:
             raise InvalidRequest("an accepted skill needs at least one step")
         example = found.evidence[0].quote if found.evidence else None

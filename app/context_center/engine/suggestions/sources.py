@@ -127,7 +127,9 @@ class WorkspaceMatcher:
 _URI_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:/")  # ssh://, vscode-remote://, file:/ …
 _SCP_RE = re.compile(r"^(?:[^@/\s]+@)?[^/\s:]+:")  # host:/path, user@host:path
 _WINDOWS_DRIVE_RE = re.compile(r"^[A-Za-z]:[\\/]")
-_MANGLED_SCHEME_RE = re.compile(r"^(?:ssh|sftp|vscode-remote|vscode-vfs|file|smb|nfs|https?|[\w.\-]+\+[\w.\-]+):$")
+_MANGLED_SCHEME_RE = re.compile(
+    r"^(?:ssh|sftp|vscode-remote|vscode-vfs|file|smb|nfs|https?|[\w.\-]+\+[\w.\-]+):$"
+)
 NETWORK_FILESYSTEMS = frozenset(
     {
         "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "afs", "coda", "ceph", "glusterfs",
@@ -419,7 +421,9 @@ def read_claude_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn
     return turns, malformed
 
 
-def read_claude_source(root: Path, workspace: Path, match: WorkspaceMatcher, session_limit: int) -> SourceRead:
+def read_claude_source(
+    root: Path, workspace: Path, match: WorkspaceMatcher, session_limit: int
+) -> SourceRead:
     report = SourceReport(source=SourceName.CLAUDE.value, root=str(root))
     projects = root / "projects"
     folders = [projects / name for name in claude_folder_names(workspace)]
@@ -428,9 +432,7 @@ def read_claude_source(root: Path, workspace: Path, match: WorkspaceMatcher, ses
         report.status = SourceStatus.MISSING.value
         report.note = "no Claude Code transcripts for this workspace"
         return SourceRead(report)
-    files = _jsonl_files_newest_first(
-        path for folder in folders for path in folder.glob("*.jsonl")
-    )
+    files = _jsonl_files_newest_first(path for folder in folders for path in folder.glob("*.jsonl"))
     turns: list[UserTurn] = []
     sessions: set[str] = set()
     for _mtime, path in files:
@@ -547,7 +549,9 @@ def read_codex_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn]
                     events.append((parse_time(line.get("timestamp")), text, cwd))
         first = False
     if not session:
-        match_sid = re.search(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", path.name)
+        match_sid = re.search(
+            r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", path.name
+        )
         session = match_sid.group(1) if match_sid else path.stem
     merged = _merge_codex(items, events)
     turns = [
@@ -583,7 +587,9 @@ def codex_session_files(root: Path) -> list[tuple[float, Path]]:
     return _jsonl_files_newest_first(sessions.rglob("*.jsonl"))
 
 
-def read_codex_source(root: Path, match: WorkspaceMatcher, session_limit: int, max_files: int) -> SourceRead:
+def read_codex_source(
+    root: Path, match: WorkspaceMatcher, session_limit: int, max_files: int
+) -> SourceRead:
     report = SourceReport(source=SourceName.CODEX.value, root=str(root))
     files = codex_session_files(root)
     if not files:
