@@ -1,6 +1,7 @@
-"""A thin, read-only table model over a list of immutable rows, described by columns.
+"""The one generic read-only table model over a list of immutable rows, described by columns.
 
-Used by the Activity, Approvals and Suggestions tabs, whose tables hold tens of rows: each
+Used by every small table (Activity, Approvals, Suggestions, Archive, Revisions, the
+Instructions diagnostics); the Memory table has its own model tuned for 50,000 rows. Each
 column says how to show a row (text, tooltip, alignment, colour). Rows arrive in the order
 the engine gives them; nothing sorts through a proxy that calls back per comparison.
 """
@@ -9,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
+
+R = TypeVar("R")
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 """``index.data(ROW_ROLE)`` is the row object itself."""
@@ -21,33 +24,41 @@ AnyIndex = QModelIndex | QPersistentModelIndex
 
 
 @dataclass(frozen=True)
-class Column:
+class Column(Generic[R]):
     """How one column shows a row."""
 
     header: str
-    text: Callable[[Any], str]
-    tooltip: Callable[[Any], str] | None = None  # default: the displayed text
+    text: Callable[[R], str]
+    tooltip: Callable[[R], str] | None = None  # default: the displayed text (see text_tooltips)
     numeric: bool = False  # right-aligned
-    colour: Callable[[Any], str | None] | None = None  # a foreground colour name, or None
+    colour: Callable[[R], str | None] | None = None  # a foreground colour name, or None
     header_tip: str = ""
 
 
-class RowTableModel(QAbstractTableModel):
-    """Rows of plain data shown through ``Column`` descriptions. Read-only and selectable."""
+class RowTableModel(QAbstractTableModel, Generic[R]):
+    """Rows of plain data shown through ``Column`` descriptions. Read-only and selectable.
 
-    def __init__(self, columns: Sequence[Column], parent: Any = None) -> None:
+    With ``text_tooltips`` (the default) a column without its own ``tooltip`` shows its
+    displayed text as the tooltip; without it such a column has no tooltip.
+    """
+
+    def __init__(
+        self, columns: Sequence[Column[R]], parent: Any = None, *, text_tooltips: bool = True
+    ) -> None:
         super().__init__(parent)
         self._columns = tuple(columns)
-        self._rows: list[Any] = []
+        self._text_tooltips = text_tooltips
+        self._rows: list[R] = []
+        self._brushes: dict[str, QBrush] = {}
 
     # -- data in ---------------------------------------------------------------------------
 
-    def set_rows(self, rows: Sequence[Any]) -> None:
+    def set_rows(self, rows: Sequence[R]) -> None:
         self.beginResetModel()
         self._rows = list(rows)
         self.endResetModel()
 
-    def remove_row_object(self, row: Any) -> bool:
+    def remove_row_object(self, row: R) -> bool:
         """Drop one row (by identity or equality); True when it was there."""
         for i, item in enumerate(self._rows):
             if item is row or item == row:
@@ -58,13 +69,13 @@ class RowTableModel(QAbstractTableModel):
         return False
 
     @property
-    def rows(self) -> list[Any]:
+    def rows(self) -> list[R]:
         return list(self._rows)
 
-    def row_at(self, row: int) -> Any:
+    def row_at(self, row: int) -> R:
         return self._rows[row]
 
-    def row_of(self, predicate: Callable[[Any], bool]) -> int:
+    def row_of(self, predicate: Callable[[R], bool]) -> int:
         """The index of the first row matching ``predicate``, or -1."""
         for i, item in enumerate(self._rows):
             if predicate(item):
@@ -89,16 +100,23 @@ class RowTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return col.text(row)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return (col.tooltip or col.text)(row) or None
+            tip = col.tooltip or (col.text if self._text_tooltips else None)
+            return (tip(row) or None) if tip is not None else None
         if role == Qt.ItemDataRole.TextAlignmentRole:
             horizontal = Qt.AlignmentFlag.AlignRight if col.numeric else Qt.AlignmentFlag.AlignLeft
             return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col.colour is not None:
-            name = col.colour(row)
-            return QBrush(QColor(name)) if name else None
+            return self._brush(col.colour(row))
         if role == ROW_ROLE:
             return row
         return None
+
+    def _brush(self, name: str | None) -> QBrush | None:
+        if not name:
+            return None
+        if name not in self._brushes:
+            self._brushes[name] = QBrush(QColor(name))
+        return self._brushes[name]
 
     def headerData(
         self,

@@ -27,7 +27,7 @@ from context_center.engine.facade import Engine
 from context_center.engine.model import Fact, format_time
 from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.models.facts import local_time
-from context_center.ui.models.rows import Column, RowTableModel
+from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
@@ -83,7 +83,7 @@ COLUMNS: list[Column[ArchiveRow]] = [
     ),
     Column("Title", lambda r: r.title),
     Column("Type", lambda r: r.fact.type.value if r.fact else ""),
-    Column("Rev", lambda r: str(r.fact.revision) if r.fact else "", right=True),
+    Column("Rev", lambda r: str(r.fact.revision) if r.fact else "", numeric=True),
 ]
 
 
@@ -93,7 +93,7 @@ class ArchiveTab(Tab):
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
-        self.model: RowTableModel[ArchiveRow] = RowTableModel(COLUMNS, self)
+        self.model: RowTableModel[ArchiveRow] = RowTableModel(COLUMNS, self, text_tooltips=False)
         fm = self.fontMetrics()
         self.table = make_table(
             self.model,

@@ -47,7 +47,7 @@ from context_center.engine.prefix import Prefix, build_prefix
 from context_center.engine.rules import RuleScope, add_rule
 from context_center.ui.context import FACTS, INSTRUCTIONS, WORKSPACE, AppContext, busy
 from context_center.ui.docfile import LoadedDoc, read_document, save_document
-from context_center.ui.models.rows import Column, RowTableModel
+from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.style import mono_font
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.elided import ElidedLabel
@@ -106,9 +106,9 @@ class DiagRow:
 
 
 DIAG_COLUMNS: list[Column[DiagRow]] = [
-    Column("Code", lambda r: r.code, color=lambda r: "#bc4c00"),
+    Column("Code", lambda r: r.code, colour=lambda r: "#bc4c00"),
     Column("File", lambda r: r.file),
-    Column("Line", lambda r: str(r.line) if r.line else "", right=True),
+    Column("Line", lambda r: str(r.line) if r.line else "", numeric=True),
     Column("Message", lambda r: r.message, tooltip=lambda r: r.message),
 ]
 
@@ -230,7 +230,9 @@ class InstructionsTab(Tab):
         self.chain_view.setUniformRowHeights(True)
         self.chain_view.setAlternatingRowColors(True)
         self.chain_view.clicked.connect(self._on_chain_clicked)
-        self.diag_model: RowTableModel[DiagRow] = RowTableModel(DIAG_COLUMNS, self)
+        self.diag_model: RowTableModel[DiagRow] = RowTableModel(
+            DIAG_COLUMNS, self, text_tooltips=False
+        )
         fm = self.fontMetrics()
         self.diag_table = make_table(
             self.diag_model,

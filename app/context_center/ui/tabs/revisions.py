@@ -30,7 +30,7 @@ from context_center.engine.store import RevisionEntry
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.stale_edit import fact_text
 from context_center.ui.models.facts import local_time
-from context_center.ui.models.rows import Column, RowTableModel
+from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.diff_view import DiffView
 from context_center.ui.widgets.tables import make_table
@@ -82,10 +82,10 @@ def _restore(engine: Engine, fact_id: str, revision: int) -> Fact:
 
 PICK_COLUMNS: list[Column[PickRow]] = [
     Column("Fact", lambda r: r.title, tooltip=lambda r: r.ref),
-    Column("Rev", lambda r: str(r.revision), right=True),
+    Column("Rev", lambda r: str(r.revision), numeric=True),
 ]
 REV_COLUMNS: list[Column[RevRow]] = [
-    Column("Rev", lambda r: str(r.revision), right=True),
+    Column("Rev", lambda r: str(r.revision), numeric=True),
     Column("Updated", lambda r: r.updated),
     Column("Title", lambda r: r.fact.display_title + ("   (current)" if r.current else "")),
 ]
@@ -113,7 +113,9 @@ class RevisionsTab(Tab):
         self._search_timer.setInterval(60)
         self._search_timer.timeout.connect(self._apply_search)
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
-        self.pick_model: RowTableModel[PickRow] = RowTableModel(PICK_COLUMNS, self)
+        self.pick_model: RowTableModel[PickRow] = RowTableModel(
+            PICK_COLUMNS, self, text_tooltips=False
+        )
         self.pick_table = make_table(
             self.pick_model,
             name="revisionFactList",
@@ -131,7 +133,9 @@ class RevisionsTab(Tab):
         self.heading = QLabel("Pick a fact")
         self.heading.setObjectName("detailTitle")
         self.heading.setWordWrap(True)
-        self.rev_model: RowTableModel[RevRow] = RowTableModel(REV_COLUMNS, self)
+        self.rev_model: RowTableModel[RevRow] = RowTableModel(
+            REV_COLUMNS, self, text_tooltips=False
+        )
         self.rev_table = make_table(
             self.rev_model,
             name="revisionTable",
