@@ -283,6 +283,30 @@ def _sensitive_reasons(fields: Mapping[str, str | None]) -> list[GateReason]:
     return out
 
 
+def _content_reasons(req: GateRequest, body: str, budget_chars: int) -> list[GateReason]:
+    """What a create and an update share about the new content: the body budget, then any
+    sensitive text in the name, title, description or body."""
+    reasons: list[GateReason] = []
+    if len(body) > budget_chars:
+        reasons.append(
+            _reason(
+                BODY_OVER_BUDGET,
+                f"the body has {len(body)} characters; the automatic-write budget is {budget_chars}",
+            )
+        )
+    reasons.extend(
+        _sensitive_reasons(
+            {
+                "name": req.name,
+                "title": req.title,
+                "description": req.description,
+                "body": req.body,
+            }
+        )
+    )
+    return reasons
+
+
 def _duplicate_reasons(
     view: MemoryView, *, name: str | None, title: str, description: str, exclude_id: str | None
 ) -> list[GateReason]:
@@ -435,23 +459,7 @@ def evaluate(
                     DESCRIPTION_MISSING, "description and body are required for an automatic write"
                 )
             )
-        if len(body) > budget_chars:
-            queue.append(
-                _reason(
-                    BODY_OVER_BUDGET,
-                    f"the body has {len(body)} characters; the automatic-write budget is {budget_chars}",
-                )
-            )
-        queue.extend(
-            _sensitive_reasons(
-                {
-                    "name": req.name,
-                    "title": req.title,
-                    "description": req.description,
-                    "body": req.body,
-                }
-            )
-        )
+        queue.extend(_content_reasons(req, body, budget_chars))
         if name is not None:
             view = memory.load(persist_cache=False)
             unavailable = _store_unavailable(memory, view)
@@ -537,23 +545,7 @@ def evaluate(
                 content.pop("name")
             if not content:
                 refuse.append(_reason(MISSING_FIELD, "an update needs at least one changed field"))
-            if len(body) > budget_chars:
-                queue.append(
-                    _reason(
-                        BODY_OVER_BUDGET,
-                        f"the body has {len(body)} characters; the automatic-write budget is {budget_chars}",
-                    )
-                )
-            queue.extend(
-                _sensitive_reasons(
-                    {
-                        "name": req.name,
-                        "title": req.title,
-                        "description": req.description,
-                        "body": req.body,
-                    }
-                )
-            )
+            queue.extend(_content_reasons(req, body, budget_chars))
             if target is not None and (title or description or "name" in content):
                 queue.extend(
                     _duplicate_reasons(
