@@ -36,11 +36,12 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from context_center.engine.paths import Layout
 from context_center.engine.suggestions.history import history_path, parse_fields
@@ -337,10 +338,17 @@ def claude_folder_names(workspace: Path) -> list[str]:
     return names
 
 
-def _claude_text(content: object) -> str | None:
-    """The person's text of a user message, '' when there is none, None when malformed."""
+def _content_text(
+    content: object,
+    clean: Callable[[str], str],
+    text_kinds: tuple[str, ...],
+    not_a_turn: tuple[str, ...] = (),
+) -> str | None:
+    """The person's text of a message's content (a string, or a list of typed blocks whose
+    ``text_kinds`` carry text): '' when there is none, None when malformed. A block of a kind
+    in ``not_a_turn`` makes the whole message ''."""
     if isinstance(content, str):
-        return _clean_claude_text(content)
+        return clean(content)
     if not isinstance(content, list):
         return None
     parts: list[str] = []
@@ -348,13 +356,19 @@ def _claude_text(content: object) -> str | None:
         if not isinstance(block, dict):
             return None
         kind = block.get("type")
-        if kind == "tool_result":
-            return ""  # tool output travels in user lines; it is never the person's turn
-        if kind == "text" and isinstance(block.get("text"), str):
-            cleaned = _clean_claude_text(block["text"])
+        if kind in not_a_turn:
+            return ""
+        if kind in text_kinds and isinstance(block.get("text"), str):
+            cleaned = clean(block["text"])
             if cleaned:
                 parts.append(cleaned)
     return "\n".join(parts)
+
+
+def _claude_text(content: object) -> str | None:
+    """The person's text of a user message, '' when there is none, None when malformed.
+    Tool output travels in user lines; it is never the person's turn."""
+    return _content_text(content, _clean_claude_text, ("text",), not_a_turn=("tool_result",))
 
 
 _CLAUDE_TELL_RE = re.compile(rb'"type": ?"user"')
@@ -365,6 +379,26 @@ def _whole_object(raw: bytes) -> bool:
     return raw.startswith(b"{") and raw.endswith(b"}")
 
 
+def _json_objects(
+    lines: Iterable[bytes], tell: re.Pattern[bytes]
+) -> Iterator[dict[str, Any] | None]:
+    """The JSON objects among ``lines`` that ``tell`` picks out, None for each malformed line.
+    Lines without the tell are skipped unparsed: most lines of a transcript are not the
+    person's turns, and a regular-expression search is far cheaper than ``json.loads``."""
+    for raw in lines:
+        if not _whole_object(raw):
+            yield None
+            continue
+        if tell.search(raw) is None:
+            continue
+        try:
+            entry = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            yield None
+            continue
+        yield entry if isinstance(entry, dict) else None
+
+
 def read_claude_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn], int]:
     turns: list[UserTurn] = []
     malformed = 0
@@ -372,18 +406,8 @@ def read_claude_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn
     if lines is None:
         return turns, 0
     fallback_session = path.stem
-    for raw in lines:
-        if not _whole_object(raw):
-            malformed += 1
-            continue
-        if _CLAUDE_TELL_RE.search(raw) is None:
-            continue
-        try:
-            entry = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            malformed += 1
-            continue
-        if not isinstance(entry, dict):
+    for entry in _json_objects(lines, _CLAUDE_TELL_RE):
+        if entry is None:
             malformed += 1
             continue
         if entry.get("type") != "user":
@@ -453,19 +477,7 @@ def read_claude_source(
 
 
 def _codex_message_text(content: object) -> str | None:
-    if isinstance(content, str):
-        return _clean_codex_text(content)
-    if not isinstance(content, list):
-        return None
-    parts: list[str] = []
-    for block in content:
-        if not isinstance(block, dict):
-            return None
-        if block.get("type") in ("input_text", "text") and isinstance(block.get("text"), str):
-            cleaned = _clean_codex_text(block["text"])
-            if cleaned:
-                parts.append(cleaned)
-    return "\n".join(parts)
+    return _content_text(content, _clean_codex_text, ("input_text", "text"))
 
 
 def _read_codex_lines(path: Path, match: WorkspaceMatcher) -> list[bytes] | None:
@@ -502,18 +514,8 @@ def read_codex_file(path: Path, match: WorkspaceMatcher) -> tuple[list[UserTurn]
     if lines is None:
         return [], 0, False
     first = True
-    for raw in lines:
-        if not _whole_object(raw):
-            malformed += 1
-            continue
-        if _CODEX_TELL_RE.search(raw) is None:
-            continue
-        try:
-            line = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            malformed += 1
-            continue
-        if not isinstance(line, dict) or not isinstance(line.get("payload"), dict):
+    for line in _json_objects(lines, _CODEX_TELL_RE):
+        if line is None or not isinstance(line.get("payload"), dict):
             malformed += 1
             continue
         kind = line.get("type")
