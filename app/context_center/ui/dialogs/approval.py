@@ -38,6 +38,7 @@ from context_center.engine.model import Fact, FactType, Scope
 from context_center.engine.secrets import SensitiveSpan, find_sensitive
 from context_center.ui.models.approval_models import OPERATION_LABELS, queued_at, target_label
 from context_center.ui.widgets.diff_view import DiffView, fact_document
+from context_center.ui.widgets.labels import plain_label
 
 DOC_FIELDS = ("name", "title", "description", "type", "scope")
 SENSITIVE_BG = "#ffd7d5"
@@ -180,18 +181,8 @@ class SensitiveHighlighter(QSyntaxHighlighter):
                 self.setFormat(lo, hi - lo, self._fmt)
 
 
-def _plain_label(text: str = "", name: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    if name:
-        label.setObjectName(name)
-    return label
-
-
 def _banner(name: str, background: str, border: str, colour: str) -> QLabel:
-    label = _plain_label(name=name)
+    label = plain_label(name=name)
     label.setStyleSheet(
         f"QLabel#{name} {{ background: {background}; color: {colour}; border: 1px solid {border};"
         " border-radius: 4px; padding: 8px; }"
@@ -250,7 +241,7 @@ class ApprovalDialog(QDialog):
             name.setObjectName("metaKey")
             name.setStyleSheet("color: #57606a;")
             name.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
-            val = _plain_label(value, f"meta_{key.lower().replace(' ', '_')}")
+            val = plain_label(value, f"meta_{key.lower().replace(' ', '_')}")
             self.meta_values[key] = val
             meta.addWidget(name, row, col * 2)
             meta.addWidget(val, row, col * 2 + 1)
@@ -262,7 +253,7 @@ class ApprovalDialog(QDialog):
         bold = reasons_title.font()
         bold.setBold(True)
         reasons_title.setFont(bold)
-        self.reasons = _plain_label(
+        self.reasons = plain_label(
             "\n".join(f"•  {r.message}" for r in record.reasons) or "•  (no reason recorded)",
             "gateReasons",
         )

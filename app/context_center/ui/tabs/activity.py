@@ -34,6 +34,7 @@ from context_center.engine.recall import Recaller, RecallTrace, load_trace
 from context_center.ui.context import FACTS, TRACE, WORKSPACE, busy
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.labels import plain_label
 
 # -- engine work (worker thread) ------------------------------------------------------------
 
@@ -50,16 +51,6 @@ def try_recall(recaller: Recaller, engine: Engine, message: str, reload: bool) -
 
 
 # -- widgets ----------------------------------------------------------------------------------
-
-
-def _label(text: str = "", name: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    if name:
-        label.setObjectName(name)
-    return label
 
 
 def _section(text: str) -> QLabel:
@@ -112,16 +103,16 @@ class TraceView(QWidget):
         super().__init__(parent)
         self.setObjectName(name)
         self.trace: RecallTrace | None = None
-        self.query = _label(name="traceQuery")
+        self.query = plain_label(name="traceQuery")
         font = self.query.font()
         font.setBold(True)
         self.query.setFont(font)
-        self.outcome = _label(name="traceOutcome")
+        self.outcome = plain_label(name="traceOutcome")
         self.hits_model = HitsModel(self)
         self.hits = _table(self.hits_model, "hitsTable", 4)
         self.suppressions_model = SuppressionsModel(self)
         self.suppressions = _table(self.suppressions_model, "suppressionsTable", 1)
-        self.more = _label(name="suppressedMore")
+        self.more = plain_label(name="suppressedMore")
         self.block = QPlainTextEdit()
         self.block.setObjectName("recallBlock")
         self.block.setReadOnly(True)
@@ -147,7 +138,7 @@ class TraceView(QWidget):
         for i, stretch in enumerate((2, 2, 3)):
             self.parts.setStretchFactor(i, stretch)
 
-        self.empty = _label(name="traceEmpty")
+        self.empty = plain_label(name="traceEmpty")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
@@ -207,7 +198,7 @@ class ActivityTab(Tab):
         last_layout.setSpacing(6)
         bar = QHBoxLayout()
         bar.addWidget(
-            _label(
+            plain_label(
                 "The latest user turn an agent recalled memory for, and why each fact was or "
                 "was not added.",
                 "hint",

@@ -38,6 +38,7 @@ from context_center.ui.dialogs.approval import ApprovalDialog, Review
 from context_center.ui.models.approval_models import PendingWritesModel, target_label
 from context_center.ui.models.row_table import ROW_ROLE
 from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.labels import tab_heading
 
 # -- engine work (worker thread) ------------------------------------------------------------
 
@@ -115,12 +116,7 @@ class ApprovalsTab(Tab):
         self.dialog: ApprovalDialog | None = None
         self.pending_count = -1
 
-        heading = QLabel("Approval inbox")
-        heading.setObjectName("tabHeading")
-        font = heading.font()
-        font.setPointSizeF(font.pointSizeF() * 1.2)
-        font.setBold(True)
-        heading.setFont(font)
+        heading = tab_heading("Approval inbox")
         self.count_label = QLabel()
         self.count_label.setObjectName("countLabel")
         self.refresh_button = QPushButton("Reload")

@@ -56,6 +56,7 @@ from context_center.ui.models.suggestion_models import (
     SourceCountsModel,
 )
 from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.labels import plain_label, tab_heading
 from context_center.ui.widgets.markdown_view import SafeBrowser
 
 Candidate = MemoryCandidate | SkillCandidate
@@ -103,16 +104,6 @@ def evidence_html(candidate: Candidate) -> str:
     return "".join(parts) or "<p>No quoted turns.</p>"
 
 
-def _wrap_label(text: str = "", name: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    if name:
-        label.setObjectName(name)
-    return label
-
-
 class CandidateEditor(QWidget):
     """The editable copy of one candidate. Reads back a ``CandidateEdit`` of what changed."""
 
@@ -131,7 +122,7 @@ class CandidateEditor(QWidget):
         font.setBold(True)
         self.heading.setFont(font)
         self.heading.setWordWrap(True)
-        self.reason = _wrap_label(name="candidateReason")
+        self.reason = plain_label(name="candidateReason")
 
         self.name_edit = QLineEdit()
         self.name_edit.setObjectName("candName")
@@ -155,7 +146,7 @@ class CandidateEditor(QWidget):
         self.steps_edit.setObjectName("candSteps")
         self.steps_edit.setTabChangesFocus(True)
         self.steps_edit.setPlaceholderText("One step per line")
-        self.target = _wrap_label(name="candTarget")
+        self.target = plain_label(name="candTarget")
 
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -287,12 +278,7 @@ class SuggestionsTab(Tab):
         self._drafts: dict[str, CandidateEdit] = {}
         self.scan_count = 0
 
-        heading = QLabel("Suggestions from your past sessions")
-        heading.setObjectName("tabHeading")
-        font = heading.font()
-        font.setPointSizeF(font.pointSizeF() * 1.2)
-        font.setBold(True)
-        heading.setFont(font)
+        heading = tab_heading("Suggestions from your past sessions")
         self.progress = QProgressBar()
         self.progress.setObjectName("scanProgress")
         self.progress.setRange(0, 0)
@@ -312,13 +298,13 @@ class SuggestionsTab(Tab):
         top.addWidget(self.progress)
         top.addWidget(self.scan_button)
 
-        self.summary = _wrap_label(
+        self.summary = plain_label(
             "Context Center reads what you typed in recent sessions of this workspace and "
             "proposes rules worth remembering and workflows worth a skill. Scanning never "
             "writes anything; nothing is saved until you accept it.",
             "hint",
         )
-        self.notice = _wrap_label(name="failClosedNotice")
+        self.notice = plain_label(name="failClosedNotice")
         self.notice.setFrameShape(QFrame.Shape.StyledPanel)
         self.notice.setStyleSheet(
             "QLabel#failClosedNotice { background: #fff4e5; color: #5c3b00;"
@@ -373,7 +359,7 @@ class SuggestionsTab(Tab):
         detail_layout.addWidget(self.editor, 1)
         detail_layout.addLayout(buttons)
 
-        self.empty = _wrap_label(name="emptySuggestions")
+        self.empty = plain_label(name="emptySuggestions")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setContentsMargins(24, 24, 24, 24)
         self.stack = QStackedWidget()
@@ -394,7 +380,7 @@ class SuggestionsTab(Tab):
         self.sources.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.sources.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.sources.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.sources_note = _wrap_label(name="hint")
+        self.sources_note = plain_label(name="hint")
         sources_title = QLabel("Where your turns came from")
         sources_title.setObjectName("sectionCaption")
 
