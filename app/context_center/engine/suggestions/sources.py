@@ -457,12 +457,30 @@ def read_claude_source(
         report.note = "no Claude Code transcripts for this workspace"
         return SourceRead(report)
     files = _jsonl_files_newest_first(path for folder in folders for path in folder.glob("*.jsonl"))
+    return _read_newest_sessions(
+        report, files, lambda path: read_claude_file(path, match), session_limit
+    )
+
+
+def _read_newest_sessions(
+    report: SourceReport,
+    files: list[tuple[float, Path]],
+    read: Callable[[Path], tuple[list[UserTurn], int] | None],
+    session_limit: int,
+    max_files: int | None = None,
+) -> SourceRead:
+    """Read ``files`` (newest first) until ``session_limit`` sessions are in or ``max_files``
+    files were examined. ``read`` gives a file's (turns, malformed lines), or None for a file
+    of another workspace, which the report does not count."""
     turns: list[UserTurn] = []
     sessions: set[str] = set()
-    for _mtime, path in files:
-        if len(sessions) >= session_limit:
+    for examined, (_mtime, path) in enumerate(files):
+        if len(sessions) >= session_limit or (max_files is not None and examined >= max_files):
             break
-        found, bad = read_claude_file(path, match)
+        got = read(path)
+        if got is None:
+            continue
+        found, bad = got
         report.files += 1
         report.malformed += bad
         if found:
@@ -598,22 +616,12 @@ def read_codex_source(
         report.status = SourceStatus.MISSING.value
         report.note = "no Codex CLI sessions"
         return SourceRead(report)
-    turns: list[UserTurn] = []
-    sessions: set[str] = set()
-    for examined, (_mtime, path) in enumerate(files):
-        if len(sessions) >= session_limit or examined >= max_files:
-            break
+
+    def read(path: Path) -> tuple[list[UserTurn], int] | None:
         found, bad, ours = read_codex_file(path, match)
-        if not ours:
-            continue
-        report.files += 1
-        report.malformed += bad
-        if found:
-            turns.extend(found)
-            sessions.update(turn.session for turn in found)
-    report.sessions = len(sessions)
-    report.turns = len(turns)
-    return SourceRead(report, turns)
+        return (found, bad) if ours else None
+
+    return _read_newest_sessions(report, files, read, session_limit, max_files)
 
 
 # ---------------------------------------------------------------- all sources
