@@ -8,11 +8,9 @@ refused. A person's own writes use ``memory save`` / ``memory forget`` instead.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from context_center.cli.common import Output, add_command, read_text_arg
-from context_center.engine.errors import InvalidRequest
+from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
 from context_center.engine.facade import Engine
 from context_center.engine.gate import Controller, GateDecision, Outcome, assess
 
@@ -67,13 +65,7 @@ def _caller(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_remember(args: argparse.Namespace, engine: Engine) -> Output:
-    raw = read_text_arg(args.json_input)
-    try:
-        loaded = json.loads(raw)
-    except ValueError as exc:
-        raise InvalidRequest(f"--json-input is not valid JSON: {exc}") from exc
-    if not isinstance(loaded, dict):
-        raise InvalidRequest("--json-input must be a JSON object")
+    loaded = json_object_arg(read_text_arg(args.json_input), "--json-input")
     request: dict[str, Any] = {"operation": "create", **loaded, **_caller(args)}
     if args.agent:
         request["agent"] = args.agent

@@ -9,12 +9,11 @@ own write. There is deliberately no flag, environment variable or mode that skip
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import unicodedata
 from typing import Any
 
-from context_center.cli.common import Output, add_command, read_text_arg
+from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
 from context_center.engine.approvals import ApprovalQueue, ApprovalRecord, Status, final_content
 from context_center.engine.errors import ApprovalRefused, InvalidRequest
 from context_center.engine.facade import Engine
@@ -120,13 +119,9 @@ def _read_edited(value: str | None) -> dict[str, Any] | None:
         raise InvalidRequest(
             "--edited needs a file: standard input is where you confirm the approval"
         )
-    try:
-        loaded = json.loads(read_text_arg(value))
-    except ValueError as exc:
-        raise InvalidRequest(f"--edited is not valid JSON: {exc}") from exc
-    if not isinstance(loaded, dict):
-        raise InvalidRequest("--edited must be a JSON object of the fields to change")
-    return loaded
+    return json_object_arg(
+        read_text_arg(value), "--edited", "--edited must be a JSON object of the fields to change"
+    )
 
 
 def require_terminal() -> None:

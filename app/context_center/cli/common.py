@@ -85,3 +85,18 @@ def read_text_arg(value: str) -> str:
         from context_center.engine.errors import InvalidRequest
 
         raise InvalidRequest(f"{value} is not valid UTF-8") from exc
+
+
+def json_object_arg(raw: str, option: str, not_object: str = "") -> dict[str, Any]:
+    """``raw`` (the text an ``option`` gave) parsed as a JSON object; InvalidRequest naming the
+    option when it is not JSON, or ``not_object`` (default "<option> must be a JSON object")
+    when it is JSON but not an object."""
+    from context_center.engine.errors import InvalidRequest
+
+    try:
+        loaded = json.loads(raw)
+    except ValueError as exc:
+        raise InvalidRequest(f"{option} is not valid JSON: {exc}") from exc
+    if not isinstance(loaded, dict):
+        raise InvalidRequest(not_object or f"{option} must be a JSON object")
+    return loaded

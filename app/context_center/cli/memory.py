@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from context_center.cli.common import Output, add_command, read_text_arg
+from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
 from context_center.engine.errors import InvalidRequest
 from context_center.engine.facade import Engine
 from context_center.engine.model import Fact, FactType, Scope, format_time
@@ -82,13 +81,7 @@ def cmd_read(args: argparse.Namespace, engine: Engine) -> Output:
 def _save_fields(args: argparse.Namespace) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     if args.json_input:
-        raw = read_text_arg(args.json_input)
-        try:
-            loaded = json.loads(raw)
-        except ValueError as exc:
-            raise InvalidRequest(f"--json-input is not valid JSON: {exc}") from exc
-        if not isinstance(loaded, dict):
-            raise InvalidRequest("--json-input must be a JSON object")
+        loaded = json_object_arg(read_text_arg(args.json_input), "--json-input")
         allowed = {
             "name",
             "title",

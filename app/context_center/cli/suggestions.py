@@ -18,14 +18,13 @@ Claude Code and Codex CLI data are read from ``--claude-root`` / ``--codex-root`
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 import frontmatter
 from pydantic import ValidationError
 
-from context_center.cli.common import Output, add_command, read_text_arg
+from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
 from context_center.engine.errors import InvalidRequest
 from context_center.engine.facade import Engine
 from context_center.engine.model import format_time
@@ -114,13 +113,7 @@ def _read_edit(value: str | None) -> CandidateEdit | None:
     raw = read_text_arg(value)
     fields: dict[str, Any]
     if raw.lstrip().startswith("{"):
-        try:
-            loaded = json.loads(raw)
-        except ValueError as exc:
-            raise InvalidRequest(f"--edited is not valid JSON: {exc}") from exc
-        if not isinstance(loaded, dict):
-            raise InvalidRequest("--edited must hold a JSON object")
-        fields = loaded
+        fields = json_object_arg(raw, "--edited", "--edited must hold a JSON object")
     else:
         try:
             post = frontmatter.loads(raw)
