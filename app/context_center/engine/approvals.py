@@ -543,24 +543,14 @@ class ApprovalQueue:
 def _append_line(path: Path, line: bytes) -> None:
     """Append one JSON line with a single ``O_APPEND`` write (caller holds the queue lock).
 
-    Like the history log, the audit log is appended rather than replaced through
-    ``engine.atomic``: rewriting a growing log on every decision would be quadratic.
+    Like the history log, the audit log is appended (``atomic.append_line``) rather than
+    replaced: rewriting a growing log on every decision would be quadratic.
     """
     fd = os.open(
         path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), _FILE_MODE
     )
     try:
-        size = os.fstat(fd).st_size
-        if size:
-            with open(path, "rb") as handle:
-                handle.seek(size - 1)
-                if handle.read(1) != b"\n":
-                    line = b"\n" + line  # a writer killed mid-line: start on a fresh line
-        view = memoryview(line)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
+        atomic.append_line(fd, path, line)
     finally:
         os.close(fd)
 

@@ -2,6 +2,7 @@
 
 A reader never sees a torn file: it sees the old content or the new content. A process killed
 mid-write leaves at most a stray ``.tmp-*`` file, which loaders ignore and ``sweep_temp`` removes.
+Growing logs (history, approval audit) are the exception: ``append_line`` appends to them.
 """
 
 from __future__ import annotations
@@ -114,3 +115,23 @@ def sweep_temp(directory: Path, *, older_than_s: float = 60.0) -> int:
         except OSError:
             continue
     return removed
+
+
+def append_line(fd: int, path: Path, line: bytes) -> None:
+    """Append ``line`` to ``path``, open as ``fd`` with ``O_APPEND``, then fsync.
+
+    For logs that grow (replacing them on every line would be quadratic): one ``O_APPEND``
+    write, so concurrent writers holding the caller's lock never interleave. A writer killed
+    mid-line leaves no newline at the end; the new line then starts on a fresh line.
+    """
+    size = os.fstat(fd).st_size
+    if size:
+        with open(path, "rb") as handle:
+            handle.seek(size - 1)
+            if handle.read(1) != b"\n":
+                line = b"\n" + line
+    view = memoryview(line)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+    os.fsync(fd)

@@ -34,6 +34,7 @@ from pathlib import Path
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field
 
+from context_center.engine import atomic
 from context_center.engine.errors import InvalidRequest, StoreUnavailable
 from context_center.engine.model import format_time, utc_now
 from context_center.engine.paths import Layout
@@ -139,18 +140,7 @@ def _append_line(path: Path, line: bytes) -> None:
         raise StoreUnavailable(f"cannot open the history log {path.name}: {exc.strerror}") from exc
     try:
         tighten_fd(fd)
-        size = os.fstat(fd).st_size
-        if size:
-            # A writer killed mid-line leaves no newline at the end: start on a fresh line.
-            with open(path, "rb") as handle:
-                handle.seek(size - 1)
-                if handle.read(1) != b"\n":
-                    line = b"\n" + line
-        view = memoryview(line)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
+        atomic.append_line(fd, path, line)
     finally:
         os.close(fd)
 
