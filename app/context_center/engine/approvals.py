@@ -68,6 +68,7 @@ from context_center.engine.gate import (
     Outcome,
     ProposedWrite,
 )
+from context_center.engine.locking import hold
 from context_center.engine.memory import Memory
 from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
 from context_center.engine.paths import Layout, slugify
@@ -254,13 +255,8 @@ class ApprovalQueue:
         self._ensure_dirs()
         if self._lock is None:
             self._lock = FileLock(str(self.root / ".lock"), timeout=LOCK_TIMEOUT_S, mode=_FILE_MODE)
-        try:
-            with self._lock:
-                yield
-        except TimeoutError as exc:  # filelock.Timeout subclasses TimeoutError
-            raise StoreUnavailable(
-                f"the approval queue is busy (lock held > {LOCK_TIMEOUT_S:.0f}s)"
-            ) from exc
+        with hold(self._lock, "the approval queue"):
+            yield
 
     # -- reading ---------------------------------------------------------------------------
 

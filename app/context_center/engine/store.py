@@ -42,6 +42,7 @@ from context_center.engine.factfile import (
     parse_fact_bytes,
     render_fact,
 )
+from context_center.engine.locking import hold
 from context_center.engine.model import Diagnostic, Fact, FactType, Scope, new_fact_id, utc_now
 
 CACHE_VERSION = 2
@@ -208,13 +209,8 @@ class FactStore:
             ) from exc
         if self._lock is None:
             self._lock = FileLock(str(self.root / ".lock"), timeout=LOCK_TIMEOUT_S)
-        try:
-            with self._lock:
-                yield
-        except TimeoutError as exc:  # filelock.Timeout subclasses TimeoutError
-            raise StoreUnavailable(
-                f"the {self.scope.value} store is busy (lock held > {LOCK_TIMEOUT_S:.0f}s)"
-            ) from exc
+        with hold(self._lock, f"the {self.scope.value} store"):
+            yield
 
     # -- loading ---------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from context_center.engine import atomic
 from context_center.engine.errors import InvalidRequest, StoreUnavailable
+from context_center.engine.locking import hold
 from context_center.engine.model import format_time, utc_now
 from context_center.engine.paths import Layout
 from context_center.engine.suggestions.private import (
@@ -119,13 +120,8 @@ def append_turn(
     path = history_path(layout)
     ensure_private_dir(path.parent)
     lock = FileLock(str(path) + LOCK_SUFFIX, timeout=LOCK_TIMEOUT_S, mode=FILE_MODE)
-    try:
-        with lock:
-            _append_line(path, line)
-    except TimeoutError as exc:  # filelock.Timeout subclasses TimeoutError
-        raise StoreUnavailable(
-            f"the history log is locked by another process ({path.name}); try again"
-        ) from exc
+    with hold(lock, f"the history log ({path.name})"):
+        _append_line(path, line)
     return entry
 
 

@@ -43,6 +43,7 @@ from context_center.engine.errors import (
     NotFound,
     StoreUnavailable,
 )
+from context_center.engine.locking import hold
 from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
 from context_center.engine.overlap import normalise, phrases_overlap, tokens
 from context_center.engine.paths import Layout, slugify
@@ -246,19 +247,17 @@ def load_decisions(layout: Layout, *, strict: bool = False) -> list[Decision]:
 def _record(layout: Layout, decision: Decision) -> None:
     path = decisions_path(layout)
     ensure_private_dir(path.parent)
-    try:
-        with FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S, mode=FILE_MODE):
-            rows = [d for d in load_decisions(layout, strict=True) if d.id != decision.id]
-            rows.append(decision)
-            payload = {
-                "v": DECISIONS_VERSION,
-                "decisions": [d.model_dump(mode="json") for d in rows],
-            }
-            # replaced whole, so a file an older version left 0644 comes back 0600
-            text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
-            atomic.write_text(path, text, mode=FILE_MODE)
-    except TimeoutError as exc:
-        raise StoreUnavailable(f"{path.name} is locked by another process; try again") from exc
+    lock = FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S, mode=FILE_MODE)
+    with hold(lock, f"the suggestion decisions ({path.name})"):
+        rows = [d for d in load_decisions(layout, strict=True) if d.id != decision.id]
+        rows.append(decision)
+        payload = {
+            "v": DECISIONS_VERSION,
+            "decisions": [d.model_dump(mode="json") for d in rows],
+        }
+        # replaced whole, so a file an older version left 0644 comes back 0600
+        text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+        atomic.write_text(path, text, mode=FILE_MODE)
 
 
 # ---------------------------------------------------------------- scanning
