@@ -34,7 +34,7 @@ from qasync import asyncSlot
 from context_center.engine.errors import EngineError, NotFound, RevisionConflict
 from context_center.engine.facade import Engine
 from context_center.engine.model import Conflict, Fact, FactType, Freshness, Scope, format_time
-from context_center.engine.store import Entry
+from context_center.engine.store import Entry, gc_paused
 from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
 from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
@@ -71,9 +71,10 @@ class MemoryData:
 def load_memory(engine: Engine) -> MemoryData:
     """Both stores, as table rows. Conflicts come in a second step (``load_conflicts``) so the
     table is usable as soon as the files are read."""
-    project = engine.memory.project.load()
-    global_ = engine.memory.global_.load()
-    rows = build_rows([*project.entries.values(), *global_.entries.values()], datetime.now(UTC))
+    with gc_paused():  # 50k facts and rows: no cycles, and the cyclic GC would rescan them often
+        project = engine.memory.project.load()
+        global_ = engine.memory.global_.load()
+        rows = build_rows([*project.entries.values(), *global_.entries.values()], datetime.now(UTC))
     return MemoryData(
         rows,
         len(project.diagnostics) + len(global_.diagnostics),
