@@ -238,8 +238,10 @@ def test_edit_then_approve_in_a_terminal(base: list[str], engine: Engine, tmp_pa
     )
     text = output.decode()
     assert code == 0, (text, err)
-    assert "Answer in the user's language." in text  # the edited version is what was shown
-    assert "your edited version" in text
+    # with --json the review goes to stderr (the terminal in real use); stdout is only JSON
+    assert "Answer in the user's language." in err  # the edited version is what was shown
+    assert "your edited version" in err
+    assert json.loads(text[text.index("{") :])["action"] == "approved"
     fact = engine.memory.resolve("answer-language").fact
     assert (fact.body, fact.type) == ("Answer in the user's language.", FactType.FEEDBACK)
     record = ApprovalQueue.for_layout(engine.layout).get(item)

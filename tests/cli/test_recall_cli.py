@@ -229,3 +229,30 @@ def test_trace_time_and_suppressions_in_the_output(
     ]
     _, out = run(capsys, *base(eng), "memory", "recall")
     assert "no_distinctive_match" in out and "project/authhandler-6928.md" in out
+
+
+def test_search_limit_must_be_positive(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    for bad in ("0", "-3", "x"):
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "context_center",
+                "--home",
+                str(tmp_path / "h"),
+                "--workspace",
+                str(tmp_path),
+                "memory",
+                "search",
+                "q",
+                "--limit",
+                bad,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 2, bad

@@ -9,7 +9,7 @@ import pytest
 
 from context_center.engine.facade import Engine
 from context_center.engine.factfile import legacy_id
-from context_center.engine.model import FactType, Scope
+from context_center.engine.model import FactType, Freshness, Scope
 from context_center.engine.paths import workspace_slug
 
 FIXTURE = Path(__file__).parent / "fixtures" / "reasonix-home"
@@ -107,10 +107,14 @@ def test_missing_fields_are_filled_from_the_file(engine: Engine) -> None:
     os.utime(path, (1_700_000_000, 1_700_000_000))
     fact = engine.memory.load().facts[0]
     assert fact.revision == 1 and fact.scope is Scope.PROJECT
-    assert fact.updated_at is not None and int(fact.updated_at.timestamp()) == 1_700_000_000
+    # a missing time is missing until migration: freshness counts it as current
+    assert fact.updated_at is None and fact.freshness() is Freshness.CURRENT
+    assert fact.created_at is not None and int(fact.created_at.timestamp()) == 1_700_000_000
     assert engine.memory.migrate() == ["project/bare.md"]
     migrated = engine.memory.resolve("bare").fact
-    assert migrated.id == fact.id and migrated.updated_at == fact.updated_at
+    assert migrated.id == fact.id and migrated.updated_at is not None
+    assert int(migrated.updated_at.timestamp()) == 1_700_000_000  # migration: the file's mtime
+    assert engine.memory.migrate() == []
     assert migrated.body == "Just a body, no frontmatter."
 
 

@@ -8,6 +8,7 @@ refused. A person's own writes use ``memory save`` / ``memory forget`` instead.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
@@ -50,6 +51,9 @@ def render_decision(decision: GateDecision) -> str:
 
 
 def _output(decision: GateDecision) -> Output:
+    if decision.outcome is Outcome.REFUSED:
+        codes = ", ".join(r.code for r in decision.reasons) or "refused"
+        sys.stderr.write(f"context-center: refused: {codes}\n")
     return Output(
         decision.public_dict(),
         render_decision(decision),

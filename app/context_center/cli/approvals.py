@@ -143,11 +143,14 @@ def cmd_approve(args: argparse.Namespace, engine: Engine) -> Output:
         )
     edited = _read_edited(args.edited)
     final = final_content(record, edited) if edited else None  # checks the edit before asking
-    sys.stdout.write(render_record(record, final) + "\n")
+    # The review and the question go to the terminal; with --json they use stderr (also the
+    # terminal) so that stdout carries only the JSON result.
+    screen = sys.stderr if getattr(args, "json_out", False) else sys.stdout
+    screen.write(render_record(record, final) + "\n")
     if edited:
-        sys.stdout.write("(this is your edited version; it is what will be written)\n")
-    sys.stdout.write(f"Type '{CONFIRM_WORD}' to approve this write: ")
-    sys.stdout.flush()
+        screen.write("(this is your edited version; it is what will be written)\n")
+    screen.write(f"Type '{CONFIRM_WORD}' to approve this write: ")
+    screen.flush()
     answer = sys.stdin.readline()
     if answer.strip() != CONFIRM_WORD:
         raise ApprovalRefused(

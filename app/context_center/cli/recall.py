@@ -133,4 +133,6 @@ def register_memory(subparsers: Any) -> None:
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--scope", choices=SCOPES)
     p.add_argument("--type", choices=TYPES)
-    p.add_argument("--limit", type=int, default=20, metavar="N", help="at most N hits (20)")
+    p.add_argument(
+        "--limit", type=positive_int, default=20, metavar="N", help="at most N hits (20)"
+    )

@@ -255,9 +255,10 @@ def parse_fact_bytes(
     created = _parse_time(front.get("created_at"), "created_at")
     updated = _parse_time(front.get("updated_at"), "updated_at")
     if created is None or updated is None:
+        # Until migration writes the file's mtime into it, a missing update time stays
+        # missing, so freshness counts it as current rather than guessing from the mtime.
         legacy = True
         created = created or updated or mtime
-        updated = updated or mtime
 
     fm_name = _str_field(front, "name")
     if prefer_declared_name and re.fullmatch(r"\w[\w-]*", fm_name):

@@ -770,7 +770,10 @@ class FactStore:
                 return False
             if fresh.sha256 != entry.sha256 or not fresh.legacy:
                 return False
-            data = render_fact(fresh.fact)
+            fact = fresh.fact
+            if fact.updated_at is None:  # the legacy rule: a missing time becomes the mtime
+                fact = fact.model_copy(update={"updated_at": _mtime(os.stat(fresh.path))})
+            data = render_fact(fact)
             self._record_head(
                 fresh.fact.id, hashlib.sha256(data).hexdigest(), previous=fresh.sha256
             )

@@ -50,6 +50,7 @@ from context_center.engine import atomic
 from context_center.engine.model import Fact, FactType, Scope
 from context_center.engine.recall.policy import K1, B
 from context_center.engine.recall.tokenize import TOKENIZER_VERSION, tokens
+from context_center.engine.suggestions.private import FILE_MODE, ensure_private_dir
 
 CACHE_FORMAT = 1
 TF_MAX = 65535
@@ -622,7 +623,8 @@ class RecallIndex:
             del arrays
             # atomic.write_bytes only needs a buffer it can memoryview and slice; passing the
             # view avoids another copy of a cache that can be tens of megabytes.
-            atomic.write_bytes(path, cast(bytes, memoryview(data)))
+            ensure_private_dir(path.parent)  # derived from private facts: 0700 / 0600
+            atomic.write_bytes(path, cast(bytes, memoryview(data)), mode=FILE_MODE)
             self.saved_generation = self.generation
 
     def load(

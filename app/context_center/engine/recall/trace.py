@@ -16,6 +16,7 @@ from context_center.engine import atomic
 from context_center.engine.model import FactType, Freshness, Scope, format_time
 from context_center.engine.paths import Layout
 from context_center.engine.recall.policy import Reason
+from context_center.engine.suggestions.private import FILE_MODE, ensure_private_dir
 
 TRACE_FILE = "recall-trace.json"
 TRACE_VERSION = 1
@@ -101,7 +102,8 @@ def trace_path(layout: Layout) -> Path:
 
 def save_trace(layout: Layout, trace: RecallTrace) -> Path:
     path = trace_path(layout)
-    atomic.write_text(path, trace.model_dump_json(indent=2) + "\n")
+    ensure_private_dir(path.parent)  # the trace quotes the user's message: 0700 / 0600
+    atomic.write_text(path, trace.model_dump_json(indent=2) + "\n", mode=FILE_MODE)
     return path
 
 
