@@ -57,7 +57,6 @@ from context_center.engine.errors import (
     InvalidRequest,
     NotFound,
     RevisionConflict,
-    StoreUnavailable,
 )
 from context_center.engine.gate import (
     DEFAULT_TYPE,
@@ -72,6 +71,8 @@ from context_center.engine.locking import hold
 from context_center.engine.memory import Memory
 from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
 from context_center.engine.paths import Layout, slugify
+from context_center.engine.private import FILE_MODE as _FILE_MODE
+from context_center.engine.private import ensure_private_dir
 
 log = logging.getLogger(__name__)
 
@@ -79,8 +80,6 @@ RECORD_VERSION = 1
 AUDIT_FILE = "audit.jsonl"
 LOCK_TIMEOUT_S = 30.0
 ID_RE = re.compile(r"^apr-[0-9]{8}-[0-9]{9}-[0-9a-f]{12}$")
-_DIR_MODE = 0o700
-_FILE_MODE = 0o600
 
 CREATE_FIELDS = ("name", "title", "description", "type", "scope", "body")
 UPDATE_FIELDS = ("name", "title", "description", "type", "body")
@@ -237,18 +236,7 @@ class ApprovalQueue:
 
     def _ensure_dirs(self) -> None:
         for folder in (self.root, *(self.folder(s) for s in Status)):
-            try:
-                folder.mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
-                st = os.lstat(folder)
-            except OSError as exc:
-                raise StoreUnavailable(
-                    f"the approval queue is unavailable: {exc.strerror}"
-                ) from exc
-            if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
-                raise StoreUnavailable(f"the approval queue folder {folder} is not a real folder")
-            if stat.S_IMODE(st.st_mode) != _DIR_MODE:
-                with contextlib.suppress(OSError):
-                    os.chmod(folder, _DIR_MODE)
+            ensure_private_dir(folder, "the approval queue folder")
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:

@@ -107,8 +107,17 @@ class Engine:
         if self._approvals is None:
             from context_center.engine.approvals import ApprovalQueue
 
-            self._approvals = ApprovalQueue.for_layout(self.layout)
+            self._approvals = ApprovalQueue(
+                self.home, root=self.layout.approvals_dir, memory_for=self._memory_for
+            )
         return self._approvals
+
+    def _memory_for(self, workspace: Path) -> Memory:
+        """Approving a write for this workspace goes through this engine's own stores, so
+        their in-memory state sees it at once; other workspaces get stores of their own."""
+        if str(workspace) == str(self.workspace):
+            return self.memory
+        return Memory(Layout(self.home, Path(workspace)))
 
     # -- suggestions -------------------------------------------------------------------------
 

@@ -48,9 +48,9 @@ import numpy as np
 
 from context_center.engine import atomic
 from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.private import FILE_MODE, ensure_private_dir
 from context_center.engine.recall.policy import K1, B
 from context_center.engine.recall.tokenize import TOKENIZER_VERSION, tokens
-from context_center.engine.suggestions.private import FILE_MODE, ensure_private_dir
 
 CACHE_FORMAT = 1
 TF_MAX = 65535

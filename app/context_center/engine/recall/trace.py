@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer
 from context_center.engine import atomic
 from context_center.engine.model import FactType, Freshness, Scope, format_time
 from context_center.engine.paths import Layout
+from context_center.engine.private import FILE_MODE, ensure_private_dir
 from context_center.engine.recall.policy import Reason
-from context_center.engine.suggestions.private import FILE_MODE, ensure_private_dir
 
 TRACE_FILE = "recall-trace.json"
 TRACE_VERSION = 1

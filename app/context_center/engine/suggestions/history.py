@@ -39,7 +39,7 @@ from context_center.engine.errors import InvalidRequest, StoreUnavailable
 from context_center.engine.locking import hold
 from context_center.engine.model import format_time, utc_now
 from context_center.engine.paths import Layout
-from context_center.engine.suggestions.private import (
+from context_center.engine.private import (
     FILE_MODE,
     O_NOFOLLOW,
     ensure_private_dir,

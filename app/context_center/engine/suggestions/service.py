@@ -47,8 +47,8 @@ from context_center.engine.locking import hold
 from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
 from context_center.engine.overlap import normalise, phrases_overlap, tokens
 from context_center.engine.paths import Layout, slugify
+from context_center.engine.private import FILE_MODE, ensure_private_dir
 from context_center.engine.suggestions import mining
-from context_center.engine.suggestions.private import FILE_MODE, ensure_private_dir
 from context_center.engine.suggestions.sources import (
     SourceReport,
     UserTurn,

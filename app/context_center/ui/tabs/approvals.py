@@ -31,8 +31,6 @@ from context_center.engine.approvals import ApprovalQueue, ApprovalRecord, Appro
 from context_center.engine.errors import EngineError, NotFound
 from context_center.engine.facade import Engine
 from context_center.engine.gate import Operation
-from context_center.engine.memory import Memory
-from context_center.engine.paths import Layout
 from context_center.ui.context import APPROVALS, ARCHIVE, FACTS, WORKSPACE, busy
 from context_center.ui.dialogs.approval import ApprovalDialog, Review
 from context_center.ui.models.approval_models import PendingWritesModel, target_label
@@ -47,19 +45,8 @@ def _is_here(engine: Engine, workspace: str | Path) -> bool:
     return str(workspace) == str(engine.workspace)
 
 
-def _memory_for(engine: Engine, workspace: str | Path) -> Memory:
-    """This window's own stores for its workspace (so its views see the write at once)."""
-    if _is_here(engine, workspace):
-        return engine.memory
-    return Memory(Layout(engine.home, Path(workspace)))
-
-
 def approval_queue(engine: Engine) -> ApprovalQueue:
-    return ApprovalQueue(
-        engine.home,
-        root=engine.layout.approvals_dir,
-        memory_for=lambda workspace: _memory_for(engine, workspace),
-    )
+    return engine.approvals
 
 
 def list_pending(engine: Engine) -> list[ApprovalRecord]:
@@ -71,7 +58,7 @@ def load_review(engine: Engine, record: ApprovalRecord) -> Review:
     here = _is_here(engine, record.workspace)
     if record.operation is Operation.CREATE or not record.target_id:
         return Review(record, None, here)
-    memory = _memory_for(engine, record.workspace)
+    memory = engine.approvals.memory_for(Path(record.workspace))
     try:
         try:
             entry = memory.resolve(record.target_id)

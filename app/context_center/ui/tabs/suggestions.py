@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
 from qasync import asyncSlot
 
 from context_center.engine.facade import Engine
-from context_center.engine.instructions import resolve_instructions
 from context_center.engine.model import FactType, Scope
 from context_center.engine.suggestions import (
     AcceptResult,
@@ -46,7 +45,6 @@ from context_center.engine.suggestions import (
     SkillCandidate,
     accept,
     dismiss,
-    scan,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, SUGGESTIONS, WORKSPACE, busy
 from context_center.ui.models.row_table import ROW_ROLE
@@ -66,15 +64,7 @@ Candidate = MemoryCandidate | SkillCandidate
 
 def scan_workspace(engine: Engine) -> ScanResult:
     """Scan this workspace's user turns, deduplicated against its facts and instructions."""
-    # Fresh (another process may have saved facts) and write-free: scanning never writes,
-    # not even the store's parse cache.
-    facts = engine.memory.load(persist_cache=False).facts
-    try:
-        resolution = resolve_instructions(engine.home, engine.workspace, engine.workspace)
-        bodies = [doc.body for doc in resolution.documents]
-    except Exception:  # a workspace that is not a local directory: scan fails closed anyway
-        bodies = []
-    return scan(engine.layout, facts, bodies)
+    return engine.scan_suggestions()
 
 
 def accept_candidate(engine: Engine, candidate: Candidate, edit: CandidateEdit) -> AcceptResult:

@@ -1,8 +1,8 @@
-"""Keep this workspace's suggestion state private: the state folder 0700, its files 0600.
+"""Private folders and files: 0700 folders, 0600 files, for what other local users must not read.
 
-The history log holds what a person typed and the decisions file what they accepted or
-dismissed, so neither should be readable by other local users (the approval queue uses the
-same modes). Folders and files created with looser modes, or by an older version, are
+The history log holds what a person typed, the decisions file what they accepted or
+dismissed, the recall trace the user's message, and the approval queue proposed memory; none
+should be readable by other local users. Folders and files created with looser modes, or by an older version, are
 tightened on the next write. A symlink in place of the log or the folder is refused rather
 than followed, so a write never lands (or changes modes) somewhere else.
 """
@@ -22,16 +22,19 @@ FILE_MODE = 0o600
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def ensure_private_dir(folder: Path) -> None:
-    """Create ``folder`` (and its parents) and make ``folder`` itself 0700."""
+def ensure_private_dir(folder: Path, what: str = "the state folder") -> None:
+    """Create ``folder`` (and its parents) and make ``folder`` itself 0700.
+
+    ``what`` names the folder in errors; a symlink or non-folder in its place is refused.
+    """
     try:
         folder.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
         st = os.lstat(folder)
     except OSError as exc:
-        raise StoreUnavailable(f"cannot create the state folder {folder}: {exc.strerror}") from exc
+        raise StoreUnavailable(f"cannot create {what} {folder}: {exc.strerror}") from exc
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
         raise StoreUnavailable(
-            f"the state folder {folder} is a symbolic link or not a folder; refusing to write there"
+            f"{what} {folder} is a symbolic link or not a folder; refusing to write there"
         )
     if stat.S_IMODE(st.st_mode) != DIR_MODE:
         with contextlib.suppress(OSError):  # not ours to change (another owner): leave it
