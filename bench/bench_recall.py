@@ -88,7 +88,7 @@ def _changed(fact, i: int):  # type: ignore[no-untyped-def]
 def worker_engine(n: int, work: Path, repeat: int) -> dict[str, object]:
     from bench.corpus import QUERIES, generate_list
 
-    from context_center.engine.paths import Layout
+    from context_center.engine.store.paths import Layout
     from context_center.engine.recall import Recaller
 
     imports_s = time.perf_counter() - _T_START
@@ -134,7 +134,7 @@ def worker_engine(n: int, work: Path, repeat: int) -> dict[str, object]:
 def cold_engine(n: int, work: Path) -> dict[str, object]:
     from bench.corpus import QUERIES, generate_list
 
-    from context_center.engine.paths import Layout
+    from context_center.engine.store.paths import Layout
     from context_center.engine.recall import Recaller
 
     imports_s = time.perf_counter() - _T_START

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from context_center.engine.secrets import OWN_PATTERNS, find_sensitive, plugin_patterns
+from context_center.engine.gate.secrets import OWN_PATTERNS, find_sensitive, plugin_patterns
 
 # name -> function of the target size in characters
 INPUTS: dict[str, Callable[[int], str]] = {

@@ -75,7 +75,7 @@ ZH = [
 
 
 def write_corpus(store: Path, n: int, seed: int = 7) -> None:
-    from context_center.engine.factfile import render_fact
+    from context_center.engine.store.factfile import render_fact
     from context_center.engine.model import Fact, FactType, Scope, new_fact_id
 
     rng = random.Random(seed)
@@ -125,7 +125,7 @@ def median_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
 
 def run_size(n: int) -> dict[str, float]:
     from context_center.engine.model import FactType, Scope
-    from context_center.engine.store import FactStore
+    from context_center.engine.store.factstore import FactStore
 
     with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
         store_dir = Path(tmp) / "memory"

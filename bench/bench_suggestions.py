@@ -23,7 +23,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from context_center.engine.paths import Layout
+from context_center.engine.store.paths import Layout
 from context_center.engine.suggestions import scan
 from context_center.engine.suggestions.service import SESSION_LIMIT
 

@@ -38,8 +38,8 @@ sys.path.insert(0, str(ROOT))
 def write_home(home: Path, workspace: Path, n: int) -> None:
     from bench.corpus import generate
 
-    from context_center.engine.factfile import render_fact
-    from context_center.engine.paths import Layout
+    from context_center.engine.store.factfile import render_fact
+    from context_center.engine.store.paths import Layout
 
     layout = Layout(home, workspace)
     stores = {"project": layout.project_store, "global": layout.global_store}

@@ -22,9 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from context_center.engine import atomic
-from context_center.engine.facade import Engine
-from context_center.engine.model import FactType, Scope
+from context_center.engine import Engine, FactType, Scope, atomic
 
 
 @dataclass(frozen=True)
@@ -273,7 +271,7 @@ def _facts(engine: Engine, now: datetime) -> None:
 
 def _approvals(engine: Engine) -> None:
     try:
-        from context_center.engine.gate import assess
+        from context_center.engine import assess
     except ImportError:  # the gate is part of the engine; tolerate older trees
         return
     view = engine.memory.load(persist_cache=False)
@@ -345,7 +343,7 @@ HISTORY = [
 
 def _history(engine: Engine, now: datetime) -> None:
     try:
-        from context_center.engine.suggestions.history import append_turn
+        from context_center.engine import append_turn
     except ImportError:
         return
     for session, ago, text in HISTORY:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from context_center.cli import main
-from context_center.engine.paths import Layout
+from context_center.engine.store.paths import Layout
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from context_center.engine.approvals import (
+from context_center.engine.gate.approvals import (
     ApprovalConflict,
     ApprovalQueue,
     Status,
@@ -23,7 +23,7 @@ from context_center.engine.approvals import (
 )
 from context_center.engine.errors import ApprovalRefused, InvalidName, InvalidRequest, NotFound
 from context_center.engine.facade import Engine
-from context_center.engine.gate import Outcome, assess
+from context_center.engine.gate.decision import Outcome, assess
 from context_center.engine.model import FactType, Scope
 
 BODY = "Always answer in English; the user reads logs in English only."
@@ -125,7 +125,7 @@ def test_queue_survives_a_restart(home: Path, workspace: Path) -> None:
     script = (
         "import sys\n"
         "from context_center.engine.facade import Engine\n"
-        "from context_center.engine.gate import assess\n"
+        "from context_center.engine.gate.decision import assess\n"
         "e = Engine(home=sys.argv[1], workspace=sys.argv[2])\n"
         "d = assess({'operation': 'create', 'controller': 'headless', 'owns_store': True,"
         " 'agent': 'codex', 'name': 'n', 'title': 'T', 'description': 'd', 'body': 'b'}, e.memory)\n"
@@ -358,7 +358,7 @@ def test_leftover_pending_copy_after_a_crash_is_ignored(engine: Engine) -> None:
 def test_announcement_names_operation_and_agent_only(
     engine: Engine, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level("INFO", logger="context_center.engine.approvals")
+    caplog.set_level("INFO", logger="context_center.engine.gate.approvals")
     item = queued_create(
         engine, body="ops-secret-body-text", description="desc-text", title="Title-text"
     )
@@ -415,7 +415,7 @@ def test_pending_can_be_filtered_by_workspace(home: Path, tmp_path: Path) -> Non
 
 APPROVER = r"""
 import json, sys, time
-from context_center.engine.approvals import ApprovalQueue
+from context_center.engine.gate.approvals import ApprovalQueue
 from context_center.engine.errors import EngineError
 home, item, start = sys.argv[1:4]
 queue = ApprovalQueue(home)
@@ -456,7 +456,7 @@ def test_two_processes_approving_one_item_apply_it_once(engine: Engine) -> None:
 AGENT = r"""
 import json, sys
 from context_center.engine.facade import Engine
-from context_center.engine.gate import assess
+from context_center.engine.gate.decision import assess
 home, ws, tag, n = sys.argv[1:5]
 engine = Engine(home=home, workspace=ws)
 ids = []

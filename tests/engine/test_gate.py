@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from context_center.engine import gate
-from context_center.engine.approvals import ApprovalQueue
+from context_center.engine.gate import decision as gate
+from context_center.engine.gate.approvals import ApprovalQueue
 from context_center.engine.facade import Engine
-from context_center.engine.gate import (
+from context_center.engine.gate.decision import (
     AUTO_WRITE_BUDGET_CHARS,
     GateRequest,
     Outcome,
@@ -666,7 +666,7 @@ def test_name_taken_between_evaluation_and_write_fails_without_overwriting(
 RACER = r"""
 import json, sys, time
 from context_center.engine.facade import Engine
-from context_center.engine.gate import assess
+from context_center.engine.gate.decision import assess
 home, ws, tag, start = sys.argv[1:5]
 engine = Engine(home=home, workspace=ws)
 request = {"operation": "create", "controller": "headless", "owns_store": True, "agent": tag,

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from context_center.engine import instructions
-from context_center.engine.instructions import (
+from context_center.engine.instructions import resolve as instructions
+from context_center.engine.instructions.resolve import (
     MAX_IMPORT_DEPTH,
     ImportStatus,
     InstructionScope,

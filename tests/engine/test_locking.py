@@ -8,7 +8,7 @@ import pytest
 from filelock import FileLock
 
 from context_center.engine.errors import StoreUnavailable
-from context_center.engine.locking import hold
+from context_center.engine.store.locking import hold
 
 
 def test_a_busy_lock_is_a_known_error(tmp_path: Path) -> None:

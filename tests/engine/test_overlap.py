@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_center.engine.overlap import is_cjk, normalise, phrases_overlap, tokens
+from context_center.engine.gate.overlap import is_cjk, normalise, phrases_overlap, tokens
 
 
 def test_normalise() -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from context_center.engine.instructions import resolve_instructions
-from context_center.engine.memory import find_conflicts
+from context_center.engine.instructions.resolve import resolve_instructions
+from context_center.engine.store.memory import find_conflicts
 from context_center.engine.model import Conflict, Fact, FactType, Scope
-from context_center.engine.prefix import (
+from context_center.engine.instructions.prefix import (
     INDEX_PREAMBLE,
     INSTRUCTIONS_PREAMBLE,
     LOCAL_HOME,

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_center.engine.secrets import (
+from context_center.engine.gate.secrets import (
     ANCHORED_PATTERNS,
     DEFAULT_IGNORABLE_RANGES,
     KINDS,

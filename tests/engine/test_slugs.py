@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from context_center.engine.errors import InvalidName
-from context_center.engine.factfile import parse_fact_bytes, render_fact
+from context_center.engine.store.factfile import parse_fact_bytes, render_fact
 from context_center.engine.model import Fact, FactType, Scope, normalise_body
-from context_center.engine.paths import SLUG_MAX_BYTES, slugify
+from context_center.engine.store.paths import SLUG_MAX_BYTES, slugify
 
 
 @given(st.text(max_size=400))

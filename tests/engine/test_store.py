@@ -18,7 +18,7 @@ from context_center.engine.errors import (
     RevisionConflict,
 )
 from context_center.engine.facade import Engine
-from context_center.engine.factfile import parse_fact_bytes
+from context_center.engine.store.factfile import parse_fact_bytes
 from context_center.engine.model import Fact, FactType, Freshness, Scope, freshness_of
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from context_center.demo import generate
 from context_center.engine.facade import Engine
-from context_center.engine.instructions import resolve_instructions
+from context_center.engine.instructions.resolve import resolve_instructions
 from context_center.engine.model import FactType, Freshness, Scope
 from context_center.ui.launch import NO_DISPLAY_MESSAGE, has_display, launch
 
@@ -89,7 +89,7 @@ def test_demo_has_everything_the_window_shows(tmp_path: Path) -> None:
     ]
     assert [d.code for d in res.diagnostics] == ["import_outside_source"]
     assert any(imp.depth == 2 for d in res.documents for imp in d.imports)
-    from context_center.engine.approvals import ApprovalQueue
+    from context_center.engine.gate.approvals import ApprovalQueue
 
     assert len(ApprovalQueue.for_layout(engine.layout).pending()) == 4
     assert (engine.layout.state_dir / "history.jsonl").is_file()

@@ -80,7 +80,7 @@ def test_cli_write_in_another_process_appears(
 
 
 def test_queued_agent_write_updates_badge(qtbot, window: MainWindow, engine: Engine) -> None:
-    from context_center.engine.gate import assess
+    from context_center.engine.gate.decision import assess
 
     assert window.pending_count == 0 and window.badge.text() == "Approvals"
     other = Engine(home=engine.home, workspace=engine.workspace)  # another process's engine

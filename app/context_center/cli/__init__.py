@@ -19,7 +19,7 @@ from types import ModuleType
 
 from context_center import APP_DISPLAY_NAME, __version__
 from context_center.cli.common import emit, emit_error, engine_for
-from context_center.engine.errors import EngineError
+from context_center.engine import EngineError
 
 GROUPS = ("memory", "instructions", "recall", "agent", "approvals", "suggestions")
 

@@ -12,8 +12,7 @@ import sys
 from typing import Any
 
 from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
-from context_center.engine.facade import Engine
-from context_center.engine.gate import Controller, GateDecision, Outcome, assess
+from context_center.engine import Controller, Engine, GateDecision, Outcome, assess
 
 CONTROLLERS = [c.value for c in Controller]
 DEFAULT_AGENT = "agent"

@@ -14,10 +14,16 @@ import unicodedata
 from typing import Any
 
 from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
-from context_center.engine.approvals import ApprovalQueue, ApprovalRecord, Status, final_content
-from context_center.engine.errors import ApprovalRefused, InvalidRequest
-from context_center.engine.facade import Engine
-from context_center.engine.gate import DEFAULT_TYPE
+from context_center.engine import (
+    DEFAULT_TYPE,
+    ApprovalQueue,
+    ApprovalRecord,
+    ApprovalRefused,
+    Engine,
+    InvalidRequest,
+    Status,
+    final_content,
+)
 
 CONFIRM_WORD = "yes"
 

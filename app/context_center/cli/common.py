@@ -9,8 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from context_center.engine.errors import EngineError
-from context_center.engine.facade import Engine
+from context_center.engine import Engine, EngineError
 
 
 @dataclass
@@ -78,11 +77,11 @@ def read_text_arg(value: str) -> str:
         with open(value, encoding="utf-8") as handle:
             return handle.read()
     except OSError as exc:
-        from context_center.engine.errors import InvalidRequest
+        from context_center.engine import InvalidRequest
 
         raise InvalidRequest(f"cannot read {value}: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
-        from context_center.engine.errors import InvalidRequest
+        from context_center.engine import InvalidRequest
 
         raise InvalidRequest(f"{value} is not valid UTF-8") from exc
 
@@ -91,7 +90,7 @@ def json_object_arg(raw: str, option: str, not_object: str = "") -> dict[str, An
     """``raw`` (the text an ``option`` gave) parsed as a JSON object; InvalidRequest naming the
     option when it is not JSON, or ``not_object`` (default "<option> must be a JSON object")
     when it is JSON but not an object."""
-    from context_center.engine.errors import InvalidRequest
+    from context_center.engine import InvalidRequest
 
     try:
         loaded = json.loads(raw)

@@ -16,10 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from context_center.cli.common import Output, add_command
-from context_center.engine.facade import Engine
-from context_center.engine.instructions import Resolution, find_workspace_root
-from context_center.engine.prefix import render_instructions_json
-from context_center.engine.rules import RuleScope, add_rule, normalize_note
+from context_center.engine import (
+    Engine,
+    Resolution,
+    RuleScope,
+    add_rule,
+    find_workspace_root,
+    normalize_note,
+    render_instructions_json,
+)
 
 
 def _explicit_workspace(args: argparse.Namespace) -> Path | None:

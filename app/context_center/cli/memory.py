@@ -6,10 +6,16 @@ import argparse
 from typing import Any
 
 from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
-from context_center.engine.errors import InvalidRequest
-from context_center.engine.facade import Engine
-from context_center.engine.model import Fact, FactType, Scope, format_time
-from context_center.engine.store import ArchivedEntry, Entry
+from context_center.engine import (
+    ArchivedEntry,
+    Engine,
+    Entry,
+    Fact,
+    FactType,
+    InvalidRequest,
+    Scope,
+    format_time,
+)
 
 TYPES = [t.value for t in FactType]
 SCOPES = [s.value for s in Scope]

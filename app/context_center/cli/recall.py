@@ -13,14 +13,16 @@ import argparse
 from typing import Any
 
 from context_center.cli.common import Output, add_command, read_text_arg
-from context_center.engine.facade import Engine
-from context_center.engine.model import FactType, Scope
-from context_center.engine.recall import RecallTrace, load_trace
-from context_center.engine.recall.policy import (
+from context_center.engine import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MAX_FACTS,
     MAX_MAX_FACTS,
     MIN_MAX_CHARS,
+    Engine,
+    FactType,
+    RecallTrace,
+    Scope,
+    load_trace,
 )
 
 TYPES = [t.value for t in FactType]

@@ -25,20 +25,20 @@ import frontmatter
 from pydantic import ValidationError
 
 from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
-from context_center.engine.errors import InvalidRequest
-from context_center.engine.facade import Engine
-from context_center.engine.model import format_time
-from context_center.engine.suggestions import (
+from context_center.engine import (
     CandidateEdit,
+    Engine,
+    InvalidRequest,
     MemoryCandidate,
     ScanResult,
     SkillCandidate,
     accept,
     append_turn,
+    default_roots,
     dismiss,
+    format_time,
     remote_reason,
 )
-from context_center.engine.suggestions.service import default_roots
 
 
 def _roots(args: argparse.Namespace) -> dict[str, Path]:

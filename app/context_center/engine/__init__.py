@@ -1,4 +1,338 @@
 """The Qt-free context engine: fact store, instructions, recall, write gate, suggestions.
 
+This package is the one way in for every front end (the CLI, the window, the agent server):
+they import names from ``context_center.engine`` only, never from its submodules
+(tests/test_boundary.py enforces it). Names are loaded on first use, so importing the package
+costs nothing and a recall process pulls in only what recall needs.
+
 Nothing in this package may import PySide6 or qasync (tests/engine/test_no_qt.py).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from context_center.engine.errors import (
+        AlreadyExists as AlreadyExists,
+    )
+    from context_center.engine.errors import (
+        ApprovalRefused as ApprovalRefused,
+    )
+    from context_center.engine.errors import (
+        ArchiveRefused as ArchiveRefused,
+    )
+    from context_center.engine.errors import (
+        ContentConflict as ContentConflict,
+    )
+    from context_center.engine.errors import (
+        EngineError as EngineError,
+    )
+    from context_center.engine.errors import (
+        InvalidName as InvalidName,
+    )
+    from context_center.engine.errors import (
+        InvalidRequest as InvalidRequest,
+    )
+    from context_center.engine.errors import (
+        NotFound as NotFound,
+    )
+    from context_center.engine.errors import (
+        RevisionConflict as RevisionConflict,
+    )
+    from context_center.engine.errors import (
+        StoreUnavailable as StoreUnavailable,
+    )
+    from context_center.engine.facade import (
+        Engine as Engine,
+    )
+    from context_center.engine.gate.approvals import (
+        CREATE_FIELDS as CREATE_FIELDS,
+    )
+    from context_center.engine.gate.approvals import (
+        UPDATE_FIELDS as UPDATE_FIELDS,
+    )
+    from context_center.engine.gate.approvals import (
+        ApprovalQueue as ApprovalQueue,
+    )
+    from context_center.engine.gate.approvals import (
+        ApprovalRecord as ApprovalRecord,
+    )
+    from context_center.engine.gate.approvals import (
+        ApprovalResult as ApprovalResult,
+    )
+    from context_center.engine.gate.approvals import (
+        Status as Status,
+    )
+    from context_center.engine.gate.approvals import (
+        final_content as final_content,
+    )
+    from context_center.engine.gate.decision import (
+        DEFAULT_TYPE as DEFAULT_TYPE,
+    )
+    from context_center.engine.gate.decision import (
+        Controller as Controller,
+    )
+    from context_center.engine.gate.decision import (
+        GateDecision as GateDecision,
+    )
+    from context_center.engine.gate.decision import (
+        Operation as Operation,
+    )
+    from context_center.engine.gate.decision import (
+        Outcome as Outcome,
+    )
+    from context_center.engine.gate.decision import (
+        assess as assess,
+    )
+    from context_center.engine.gate.secrets import (
+        SensitiveSpan as SensitiveSpan,
+    )
+    from context_center.engine.gate.secrets import (
+        find_sensitive as find_sensitive,
+    )
+    from context_center.engine.instructions.docfile import (
+        LoadedDoc as LoadedDoc,
+    )
+    from context_center.engine.instructions.docfile import (
+        read_document as read_document,
+    )
+    from context_center.engine.instructions.docfile import (
+        save_document as save_document,
+    )
+    from context_center.engine.instructions.prefix import (
+        Prefix as Prefix,
+    )
+    from context_center.engine.instructions.prefix import (
+        build_prefix as build_prefix,
+    )
+    from context_center.engine.instructions.prefix import (
+        render_instructions_json as render_instructions_json,
+    )
+    from context_center.engine.instructions.resolve import (
+        DOCUMENT_NAMES as DOCUMENT_NAMES,
+    )
+    from context_center.engine.instructions.resolve import (
+        LOCAL_DOCUMENT_NAMES as LOCAL_DOCUMENT_NAMES,
+    )
+    from context_center.engine.instructions.resolve import (
+        ImportStatus as ImportStatus,
+    )
+    from context_center.engine.instructions.resolve import (
+        InstructionDiagnostic as InstructionDiagnostic,
+    )
+    from context_center.engine.instructions.resolve import (
+        InstructionDocument as InstructionDocument,
+    )
+    from context_center.engine.instructions.resolve import (
+        Resolution as Resolution,
+    )
+    from context_center.engine.instructions.resolve import (
+        find_workspace_root as find_workspace_root,
+    )
+    from context_center.engine.instructions.rules import (
+        RuleScope as RuleScope,
+    )
+    from context_center.engine.instructions.rules import (
+        add_rule as add_rule,
+    )
+    from context_center.engine.instructions.rules import (
+        normalize_note as normalize_note,
+    )
+    from context_center.engine.model import (
+        Conflict as Conflict,
+    )
+    from context_center.engine.model import (
+        Diagnostic as Diagnostic,
+    )
+    from context_center.engine.model import (
+        Fact as Fact,
+    )
+    from context_center.engine.model import (
+        FactType as FactType,
+    )
+    from context_center.engine.model import (
+        Freshness as Freshness,
+    )
+    from context_center.engine.model import (
+        Scope as Scope,
+    )
+    from context_center.engine.model import (
+        format_time as format_time,
+    )
+    from context_center.engine.model import (
+        utc_now as utc_now,
+    )
+    from context_center.engine.recall import (
+        Recaller as Recaller,
+    )
+    from context_center.engine.recall import (
+        RecallTrace as RecallTrace,
+    )
+    from context_center.engine.recall import (
+        SelectedFact as SelectedFact,
+    )
+    from context_center.engine.recall import (
+        Suppression as Suppression,
+    )
+    from context_center.engine.recall import (
+        load_trace as load_trace,
+    )
+    from context_center.engine.recall.policy import (
+        DEFAULT_MAX_CHARS as DEFAULT_MAX_CHARS,
+    )
+    from context_center.engine.recall.policy import (
+        DEFAULT_MAX_FACTS as DEFAULT_MAX_FACTS,
+    )
+    from context_center.engine.recall.policy import (
+        MAX_MAX_FACTS as MAX_MAX_FACTS,
+    )
+    from context_center.engine.recall.policy import (
+        MIN_MAX_CHARS as MIN_MAX_CHARS,
+    )
+    from context_center.engine.store import (
+        atomic as atomic,
+    )
+    from context_center.engine.store.factstore import (
+        ArchivedEntry as ArchivedEntry,
+    )
+    from context_center.engine.store.factstore import (
+        Entry as Entry,
+    )
+    from context_center.engine.store.factstore import (
+        RevisionEntry as RevisionEntry,
+    )
+    from context_center.engine.store.factstore import (
+        gc_paused as gc_paused,
+    )
+    from context_center.engine.suggestions import (
+        AcceptResult as AcceptResult,
+    )
+    from context_center.engine.suggestions import (
+        CandidateEdit as CandidateEdit,
+    )
+    from context_center.engine.suggestions import (
+        Decision as Decision,
+    )
+    from context_center.engine.suggestions import (
+        MemoryCandidate as MemoryCandidate,
+    )
+    from context_center.engine.suggestions import (
+        ScanResult as ScanResult,
+    )
+    from context_center.engine.suggestions import (
+        SkillCandidate as SkillCandidate,
+    )
+    from context_center.engine.suggestions import (
+        SourceCount as SourceCount,
+    )
+    from context_center.engine.suggestions import (
+        accept as accept,
+    )
+    from context_center.engine.suggestions import (
+        append_turn as append_turn,
+    )
+    from context_center.engine.suggestions import (
+        dismiss as dismiss,
+    )
+    from context_center.engine.suggestions import (
+        remote_reason as remote_reason,
+    )
+    from context_center.engine.suggestions.service import (
+        default_roots as default_roots,
+    )
+
+_EXPORTS: dict[str, str] = {
+    "AlreadyExists": "context_center.engine.errors",
+    "ApprovalRefused": "context_center.engine.errors",
+    "ArchiveRefused": "context_center.engine.errors",
+    "ContentConflict": "context_center.engine.errors",
+    "EngineError": "context_center.engine.errors",
+    "InvalidName": "context_center.engine.errors",
+    "InvalidRequest": "context_center.engine.errors",
+    "NotFound": "context_center.engine.errors",
+    "RevisionConflict": "context_center.engine.errors",
+    "StoreUnavailable": "context_center.engine.errors",
+    "Engine": "context_center.engine.facade",
+    "ApprovalQueue": "context_center.engine.gate.approvals",
+    "ApprovalRecord": "context_center.engine.gate.approvals",
+    "ApprovalResult": "context_center.engine.gate.approvals",
+    "CREATE_FIELDS": "context_center.engine.gate.approvals",
+    "Status": "context_center.engine.gate.approvals",
+    "UPDATE_FIELDS": "context_center.engine.gate.approvals",
+    "final_content": "context_center.engine.gate.approvals",
+    "Controller": "context_center.engine.gate.decision",
+    "DEFAULT_TYPE": "context_center.engine.gate.decision",
+    "GateDecision": "context_center.engine.gate.decision",
+    "Operation": "context_center.engine.gate.decision",
+    "Outcome": "context_center.engine.gate.decision",
+    "assess": "context_center.engine.gate.decision",
+    "SensitiveSpan": "context_center.engine.gate.secrets",
+    "find_sensitive": "context_center.engine.gate.secrets",
+    "LoadedDoc": "context_center.engine.instructions.docfile",
+    "read_document": "context_center.engine.instructions.docfile",
+    "save_document": "context_center.engine.instructions.docfile",
+    "Prefix": "context_center.engine.instructions.prefix",
+    "build_prefix": "context_center.engine.instructions.prefix",
+    "render_instructions_json": "context_center.engine.instructions.prefix",
+    "DOCUMENT_NAMES": "context_center.engine.instructions.resolve",
+    "ImportStatus": "context_center.engine.instructions.resolve",
+    "InstructionDiagnostic": "context_center.engine.instructions.resolve",
+    "InstructionDocument": "context_center.engine.instructions.resolve",
+    "LOCAL_DOCUMENT_NAMES": "context_center.engine.instructions.resolve",
+    "Resolution": "context_center.engine.instructions.resolve",
+    "find_workspace_root": "context_center.engine.instructions.resolve",
+    "RuleScope": "context_center.engine.instructions.rules",
+    "add_rule": "context_center.engine.instructions.rules",
+    "normalize_note": "context_center.engine.instructions.rules",
+    "Conflict": "context_center.engine.model",
+    "Diagnostic": "context_center.engine.model",
+    "Fact": "context_center.engine.model",
+    "FactType": "context_center.engine.model",
+    "Freshness": "context_center.engine.model",
+    "Scope": "context_center.engine.model",
+    "format_time": "context_center.engine.model",
+    "utc_now": "context_center.engine.model",
+    "RecallTrace": "context_center.engine.recall",
+    "Recaller": "context_center.engine.recall",
+    "SelectedFact": "context_center.engine.recall",
+    "Suppression": "context_center.engine.recall",
+    "load_trace": "context_center.engine.recall",
+    "DEFAULT_MAX_CHARS": "context_center.engine.recall.policy",
+    "DEFAULT_MAX_FACTS": "context_center.engine.recall.policy",
+    "MAX_MAX_FACTS": "context_center.engine.recall.policy",
+    "MIN_MAX_CHARS": "context_center.engine.recall.policy",
+    "atomic": "context_center.engine.store",
+    "ArchivedEntry": "context_center.engine.store.factstore",
+    "Entry": "context_center.engine.store.factstore",
+    "RevisionEntry": "context_center.engine.store.factstore",
+    "gc_paused": "context_center.engine.store.factstore",
+    "AcceptResult": "context_center.engine.suggestions",
+    "CandidateEdit": "context_center.engine.suggestions",
+    "Decision": "context_center.engine.suggestions",
+    "MemoryCandidate": "context_center.engine.suggestions",
+    "ScanResult": "context_center.engine.suggestions",
+    "SkillCandidate": "context_center.engine.suggestions",
+    "SourceCount": "context_center.engine.suggestions",
+    "accept": "context_center.engine.suggestions",
+    "append_turn": "context_center.engine.suggestions",
+    "dismiss": "context_center.engine.suggestions",
+    "remote_reason": "context_center.engine.suggestions",
+    "default_roots": "context_center.engine.suggestions.service",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from context_center.engine.memory import Memory, MemoryView
-from context_center.engine.paths import Layout, resolve_home
+from context_center.engine.store.memory import Memory, MemoryView
+from context_center.engine.store.paths import Layout, resolve_home
 
 if TYPE_CHECKING:
-    from context_center.engine.approvals import ApprovalQueue
-    from context_center.engine.instructions import Resolution
-    from context_center.engine.prefix import Prefix
+    from context_center.engine.gate.approvals import ApprovalQueue
+    from context_center.engine.instructions.resolve import Resolution
+    from context_center.engine.instructions.prefix import Prefix
     from context_center.engine.recall import Recaller, RecallResult
     from context_center.engine.suggestions import ScanResult
 
@@ -33,7 +33,7 @@ class Engine:
         if workspace:
             self.workspace = Path(workspace).expanduser().absolute()
         else:
-            from context_center.engine.instructions import find_workspace_root
+            from context_center.engine.instructions.resolve import find_workspace_root
 
             self.workspace = find_workspace_root(Path.cwd().absolute())
         self.layout = Layout(self.home, self.workspace)
@@ -56,7 +56,7 @@ class Engine:
     def instructions(self, target: str | Path | None = None) -> Resolution:
         """The instruction chain that applies to ``target``: by default the current directory
         when it lies inside the workspace, else the workspace root."""
-        from context_center.engine.instructions import resolve_instructions
+        from context_center.engine.instructions.resolve import resolve_instructions
 
         if target:
             where = Path(target).expanduser().absolute()
@@ -70,7 +70,7 @@ class Engine:
 
     def prefix(self, target: str | Path | None = None, view: MemoryView | None = None) -> Prefix:
         """The provider-visible stable prefix: stable guidance, instructions, memory index."""
-        from context_center.engine.prefix import build_prefix
+        from context_center.engine.instructions.prefix import build_prefix
 
         view = view if view is not None else self.memory.load(persist_cache=False)
         return build_prefix(self.instructions(target), view.facts, view.conflicts)
@@ -105,7 +105,7 @@ class Engine:
     @property
     def approvals(self) -> ApprovalQueue:
         if self._approvals is None:
-            from context_center.engine.approvals import ApprovalQueue
+            from context_center.engine.gate.approvals import ApprovalQueue
 
             self._approvals = ApprovalQueue(
                 self.home, root=self.layout.approvals_dir, memory_for=self._memory_for

@@ -40,8 +40,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
-from context_center.engine.errors import EngineError
-from context_center.engine.facade import Engine
+from context_center.engine import Engine, EngineError
 
 log = logging.getLogger(__name__)
 

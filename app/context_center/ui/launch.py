@@ -111,7 +111,7 @@ async def _run(
     from PySide6.QtCore import QEvent as _QEvent
     from PySide6.QtCore import QObject, QSettings, QTimer
 
-    from context_center.engine.facade import Engine
+    from context_center.engine import Engine
     from context_center.ui.context import AppContext
     from context_center.ui.main_window import MainWindow
 

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from qasync import asyncSlot
 
 from context_center import APP_DISPLAY_NAME
-from context_center.engine.facade import Engine
+from context_center.engine import Engine
 from context_center.ui.context import APPROVALS, WORKSPACE, AppContext
 from context_center.ui.tabs.approvals import ApprovalsTab
 from context_center.ui.tabs.archive import ArchiveTab

@@ -21,8 +21,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 
-from context_center.engine.facade import Engine
-from context_center.engine.instructions import DOCUMENT_NAMES, LOCAL_DOCUMENT_NAMES
+from context_center.engine import DOCUMENT_NAMES, LOCAL_DOCUMENT_NAMES, Engine
 from context_center.ui.context import (
     APPROVALS,
     ARCHIVE,

@@ -8,7 +8,7 @@ import pytest
 from recall_env import NOW, MakeFact
 
 from context_center.engine.model import FactType, Freshness
-from context_center.engine.paths import Layout
+from context_center.engine.store.paths import Layout
 from context_center.engine.recall import Reason, Recaller, redact_home
 from context_center.engine.recall.block import CLOSE, OPEN, PREAMBLE, Entry, pack, snippet
 

@@ -11,7 +11,7 @@ import pytest
 from recall_env import NOW, MakeFact
 
 from context_center.engine.model import Fact
-from context_center.engine.paths import Layout
+from context_center.engine.store.paths import Layout
 from context_center.engine.recall import CACHE_FILE, Recaller, load_trace, trace_path
 from context_center.engine.recall import index as index_mod
 
@@ -136,7 +136,7 @@ def test_trace_round_trip_and_another_process_reads_it(layout: Layout, facts: li
     assert str(layout.project_store) not in text and str(layout.home) not in text
     code = (
         "import sys; from pathlib import Path;"
-        "from context_center.engine.paths import Layout;"
+        "from context_center.engine.store.paths import Layout;"
         "from context_center.engine.recall import load_trace;"
         "t = load_trace(Layout(Path(sys.argv[1]), Path(sys.argv[2])));"
         "print(t.model_dump_json())"

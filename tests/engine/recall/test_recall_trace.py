@@ -9,7 +9,7 @@ from pathlib import Path
 
 from recall_env import MakeFact
 
-from context_center.engine.paths import Layout
+from context_center.engine.store.paths import Layout
 from context_center.engine.recall import Recaller, load_trace, trace_path
 
 AT = datetime(2026, 7, 27, 12, 0, 30, 813456, tzinfo=UTC)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from context_center.engine.paths import Layout
+from context_center.engine.store.paths import Layout
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LOCAL_MOUNTS = [("/", "ext4")]

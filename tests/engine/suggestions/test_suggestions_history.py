@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from context_center.engine.errors import InvalidRequest, StoreUnavailable
-from context_center.engine.paths import Layout
+from context_center.engine.store.paths import Layout
 from context_center.engine.suggestions import append_turn, history_path, read_history
 
 T = datetime(2026, 11, 2, 9, 14, 3, 120000, tzinfo=UTC)

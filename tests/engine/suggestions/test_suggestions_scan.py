@@ -9,7 +9,7 @@ import pytest
 from sugg_env import Env, tree_snapshot
 
 from context_center.engine.model import Fact, FactType, Scope
-from context_center.engine.paths import Layout
+from context_center.engine.store.paths import Layout
 from context_center.engine.suggestions import ScanResult, append_turn, scan
 from context_center.engine.suggestions.service import SESSION_LIMIT
 

@@ -27,7 +27,7 @@ from context_center.engine.model import (
     Scope,
     utc_now,
 )
-from context_center.engine.paths import Layout
+from context_center.engine.store.paths import Layout
 from context_center.engine.recall import block as blk
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex, SyncStats
 from context_center.engine.recall.policy import (

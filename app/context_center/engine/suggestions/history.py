@@ -34,12 +34,12 @@ from pathlib import Path
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field
 
-from context_center.engine import atomic
+from context_center.engine.store import atomic
 from context_center.engine.errors import InvalidRequest, StoreUnavailable
-from context_center.engine.locking import hold
+from context_center.engine.store.locking import hold
 from context_center.engine.model import format_time, utc_now
-from context_center.engine.paths import Layout
-from context_center.engine.private import (
+from context_center.engine.store.paths import Layout
+from context_center.engine.store.private import (
     FILE_MODE,
     O_NOFOLLOW,
     ensure_private_dir,

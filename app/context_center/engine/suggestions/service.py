@@ -35,7 +35,7 @@ import yaml
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from context_center.engine import atomic
+from context_center.engine.store import atomic
 from context_center.engine.errors import (
     AlreadyExists,
     EngineError,
@@ -43,11 +43,11 @@ from context_center.engine.errors import (
     NotFound,
     StoreUnavailable,
 )
-from context_center.engine.locking import hold
+from context_center.engine.store.locking import hold
 from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
-from context_center.engine.overlap import normalise, phrases_overlap, tokens
-from context_center.engine.paths import Layout, slugify
-from context_center.engine.private import FILE_MODE, ensure_private_dir
+from context_center.engine.gate.overlap import normalise, phrases_overlap, tokens
+from context_center.engine.store.paths import Layout, slugify
+from context_center.engine.store.private import FILE_MODE, ensure_private_dir
 from context_center.engine.suggestions import mining
 from context_center.engine.suggestions.sources import (
     SourceReport,
@@ -627,7 +627,7 @@ def _accept_memory(
     if edit.steps is not None:
         raise InvalidRequest("steps belong to skill suggestions, not memory suggestions")
     if memory is None:
-        from context_center.engine.memory import Memory
+        from context_center.engine.store.memory import Memory
 
         memory = Memory(layout)
     body = edit.body if edit.body is not None else found.body

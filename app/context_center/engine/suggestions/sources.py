@@ -43,7 +43,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from context_center.engine.paths import Layout
+from context_center.engine.store.paths import Layout
 from context_center.engine.suggestions.history import history_path, parse_fields
 
 

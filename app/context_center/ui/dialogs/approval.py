@@ -32,10 +32,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from context_center.engine.approvals import CREATE_FIELDS, UPDATE_FIELDS, ApprovalRecord
-from context_center.engine.gate import DEFAULT_TYPE, Operation
-from context_center.engine.model import Fact, FactType, Scope
-from context_center.engine.secrets import SensitiveSpan, find_sensitive
+from context_center.engine import (
+    CREATE_FIELDS,
+    DEFAULT_TYPE,
+    UPDATE_FIELDS,
+    ApprovalRecord,
+    Fact,
+    FactType,
+    Operation,
+    Scope,
+    SensitiveSpan,
+    find_sensitive,
+)
 from context_center.ui.models.approval_models import OPERATION_LABELS, queued_at, target_label
 from context_center.ui.widgets.diff_view import DiffView, fact_document
 from context_center.ui.widgets.labels import plain_label

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine import Fact, FactType, Scope
 
 TYPE_HELP = {
     FactType.USER: "who the person is, or what they prefer",

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from context_center.engine.model import Fact
+from context_center.engine import Fact
 from context_center.ui.dialogs.fact_editor import FactDraft
 from context_center.ui.widgets.diff_view import DiffView, fact_document
 from context_center.ui.widgets.markdown_view import escape

@@ -6,8 +6,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from context_center.engine.approvals import ApprovalRecord
-from context_center.engine.gate import DEFAULT_TYPE, Operation
+from context_center.engine import DEFAULT_TYPE, ApprovalRecord, Operation
 from context_center.ui.models.row_table import Column, RowTableModel
 
 OPERATION_LABELS = {

@@ -16,8 +16,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
-from context_center.engine.model import Fact
-from context_center.engine.store import Entry
+from context_center.engine import Entry, Fact
 
 COLUMNS = ("Title", "Type", "Scope", "Freshness", "Rev", "Updated")
 COL_TITLE, COL_TYPE, COL_SCOPE, COL_FRESHNESS, COL_REVISION, COL_UPDATED = range(6)

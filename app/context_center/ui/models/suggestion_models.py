@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from context_center.engine.suggestions import MemoryCandidate, SkillCandidate, SourceCount
+from context_center.engine import MemoryCandidate, SkillCandidate, SourceCount
 from context_center.ui.models.row_table import Column, RowTableModel
 
 SOURCE_LABELS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from context_center.engine.recall import SelectedFact, Suppression
+from context_center.engine import SelectedFact, Suppression
 from context_center.ui.models.row_table import Column, RowTableModel
 
 FRESHNESS_COLOURS = {"fresh": "#1e7d32", "current": None, "stale": "#a15c00"}

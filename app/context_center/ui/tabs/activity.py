@@ -29,8 +29,7 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine.facade import Engine
-from context_center.engine.recall import Recaller, RecallTrace, load_trace
+from context_center.engine import Engine, Recaller, RecallTrace, load_trace
 from context_center.ui.context import FACTS, TRACE, WORKSPACE, busy
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.tabs.base import Tab

@@ -27,10 +27,15 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine.approvals import ApprovalQueue, ApprovalRecord, ApprovalResult
-from context_center.engine.errors import EngineError, NotFound
-from context_center.engine.facade import Engine
-from context_center.engine.gate import Operation
+from context_center.engine import (
+    ApprovalQueue,
+    ApprovalRecord,
+    ApprovalResult,
+    Engine,
+    EngineError,
+    NotFound,
+    Operation,
+)
 from context_center.ui.context import APPROVALS, ARCHIVE, FACTS, WORKSPACE, busy
 from context_center.ui.dialogs.approval import ApprovalDialog, Review
 from context_center.ui.models.approval_models import PendingWritesModel, target_label

@@ -22,9 +22,7 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine.errors import ArchiveRefused
-from context_center.engine.facade import Engine
-from context_center.engine.model import Fact, format_time
+from context_center.engine import ArchiveRefused, Engine, Fact, format_time
 from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel

@@ -34,19 +34,23 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine.facade import Engine
-from context_center.engine.instructions import (
+from context_center.engine import (
     DOCUMENT_NAMES,
     LOCAL_DOCUMENT_NAMES,
+    Engine,
     ImportStatus,
     InstructionDiagnostic,
     InstructionDocument,
+    LoadedDoc,
+    Prefix,
     Resolution,
+    RuleScope,
+    add_rule,
+    build_prefix,
+    read_document,
+    save_document,
 )
-from context_center.engine.prefix import Prefix, build_prefix
-from context_center.engine.rules import RuleScope, add_rule
 from context_center.ui.context import FACTS, INSTRUCTIONS, WORKSPACE, AppContext, busy
-from context_center.ui.docfile import LoadedDoc, read_document, save_document
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.style import mono_font
 from context_center.ui.tabs.base import Tab

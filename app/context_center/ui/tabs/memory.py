@@ -31,10 +31,20 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine.errors import EngineError, NotFound, RevisionConflict
-from context_center.engine.facade import Engine
-from context_center.engine.model import Conflict, Fact, FactType, Freshness, Scope, format_time
-from context_center.engine.store import Entry, gc_paused
+from context_center.engine import (
+    Conflict,
+    Engine,
+    EngineError,
+    Entry,
+    Fact,
+    FactType,
+    Freshness,
+    NotFound,
+    RevisionConflict,
+    Scope,
+    format_time,
+    gc_paused,
+)
 from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
 from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog

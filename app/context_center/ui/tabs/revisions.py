@@ -23,10 +23,7 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine.errors import NotFound
-from context_center.engine.facade import Engine
-from context_center.engine.model import Fact
-from context_center.engine.store import RevisionEntry
+from context_center.engine import Engine, Fact, NotFound, RevisionEntry
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.stale_edit import fact_text
 from context_center.ui.models.facts import local_time

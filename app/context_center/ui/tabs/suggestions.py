@@ -34,14 +34,15 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine.facade import Engine
-from context_center.engine.model import FactType, Scope
-from context_center.engine.suggestions import (
+from context_center.engine import (
     AcceptResult,
     CandidateEdit,
     Decision,
+    Engine,
+    FactType,
     MemoryCandidate,
     ScanResult,
+    Scope,
     SkillCandidate,
     accept,
     dismiss,

@@ -37,16 +37,16 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from context_center.engine.errors import AlreadyExists, EngineError, InvalidName, NotFound
-from context_center.engine.factfile import MAX_FILE_BYTES
-from context_center.engine.memory import Memory, MemoryView, name_key
+from context_center.engine.store.factfile import MAX_FILE_BYTES
+from context_center.engine.store.memory import Memory, MemoryView, name_key
 from context_center.engine.model import Fact, FactType, Scope
-from context_center.engine.overlap import phrases_overlap
-from context_center.engine.paths import slugify
-from context_center.engine.secrets import KINDS, find_sensitive
-from context_center.engine.store import Entry
+from context_center.engine.gate.overlap import phrases_overlap
+from context_center.engine.store.paths import slugify
+from context_center.engine.gate.secrets import KINDS, find_sensitive
+from context_center.engine.store.factstore import Entry
 
 if TYPE_CHECKING:
-    from context_center.engine.approvals import ApprovalQueue
+    from context_center.engine.gate.approvals import ApprovalQueue
 
 log = logging.getLogger(__name__)
 
@@ -607,7 +607,7 @@ def assess(
 ) -> GateDecision:
     """Evaluate an agent's write and act on it: apply the low-risk create, queue the rest for a
     person (``queue`` defaults to the home's approval queue), or refuse."""
-    from context_center.engine.approvals import ApprovalQueue
+    from context_center.engine.gate.approvals import ApprovalQueue
 
     decision = evaluate(request, memory, budget_chars=budget_chars)
     queue = queue or ApprovalQueue.for_layout(memory.layout)

@@ -15,7 +15,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from context_center.engine import atomic
+from context_center.engine.store import atomic
 from context_center.engine.errors import ContentConflict, InvalidRequest, NotFound
 
 MAX_EDIT_BYTES = 1024 * 1024

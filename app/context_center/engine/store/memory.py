@@ -12,8 +12,14 @@ from pathlib import Path
 
 from context_center.engine.errors import ArchiveRefused, InvalidRequest, NotFound
 from context_center.engine.model import Conflict, Diagnostic, Fact, FactType, Scope
-from context_center.engine.paths import Layout, slugify
-from context_center.engine.store import ArchivedEntry, Entry, FactStore, RevisionEntry, gc_paused
+from context_center.engine.store.paths import Layout, slugify
+from context_center.engine.store.factstore import (
+    ArchivedEntry,
+    Entry,
+    FactStore,
+    RevisionEntry,
+    gc_paused,
+)
 
 _REF = re.compile(r"^(?P<scope>project|global)/(?P<name>[^/\\]+?)(?:\.md)?$")
 _ID = re.compile(r"^(mem-[0-9a-f]{32}|legacy-[0-9a-f]{8,64})$")

@@ -49,7 +49,7 @@ from typing import Any
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from context_center.engine import atomic
+from context_center.engine.store import atomic
 from context_center.engine.errors import (
     AlreadyExists,
     ApprovalRefused,
@@ -58,7 +58,7 @@ from context_center.engine.errors import (
     NotFound,
     RevisionConflict,
 )
-from context_center.engine.gate import (
+from context_center.engine.gate.decision import (
     DEFAULT_TYPE,
     Controller,
     GateDecision,
@@ -67,12 +67,12 @@ from context_center.engine.gate import (
     Outcome,
     ProposedWrite,
 )
-from context_center.engine.locking import hold
-from context_center.engine.memory import Memory
+from context_center.engine.store.locking import hold
+from context_center.engine.store.memory import Memory
 from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
-from context_center.engine.paths import Layout, slugify
-from context_center.engine.private import FILE_MODE as _FILE_MODE
-from context_center.engine.private import ensure_private_dir
+from context_center.engine.store.paths import Layout, slugify
+from context_center.engine.store.private import FILE_MODE as _FILE_MODE
+from context_center.engine.store.private import ensure_private_dir
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from context_center.engine import atomic
+from context_center.engine.store import atomic
 from context_center.engine.model import Fact
 
 INDEX_NAME = "MEMORY.md"

@@ -26,7 +26,8 @@ from typing import Any
 
 from filelock import FileLock
 
-from context_center.engine import atomic, memory_index
+from context_center.engine.store import atomic
+from context_center.engine.store import memory_index
 from context_center.engine.errors import (
     AlreadyExists,
     ArchiveRefused,
@@ -36,13 +37,13 @@ from context_center.engine.errors import (
     RevisionConflict,
     StoreUnavailable,
 )
-from context_center.engine.factfile import (
+from context_center.engine.store.factfile import (
     MAX_FILE_BYTES,
     FactFileError,
     parse_fact_bytes,
     render_fact,
 )
-from context_center.engine.locking import hold
+from context_center.engine.store.locking import hold
 from context_center.engine.model import Diagnostic, Fact, FactType, Scope, new_fact_id, utc_now
 
 CACHE_VERSION = 2

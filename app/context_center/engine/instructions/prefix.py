@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from context_center.engine.instructions import (
+from context_center.engine.instructions.resolve import (
     IMPORT_ABSOLUTE_PATH,
     IMPORT_HOME_PATH,
     REJECTED_NOTE_RE,
