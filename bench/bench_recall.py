@@ -88,8 +88,8 @@ def _changed(fact, i: int):  # type: ignore[no-untyped-def]
 def worker_engine(n: int, work: Path, repeat: int) -> dict[str, object]:
     from bench.corpus import QUERIES, generate_list
 
-    from context_center.engine.store.paths import Layout
     from context_center.engine.recall import Recaller
+    from context_center.engine.store.paths import Layout
 
     imports_s = time.perf_counter() - _T_START
     facts = tuple(generate_list(n))
@@ -134,8 +134,8 @@ def worker_engine(n: int, work: Path, repeat: int) -> dict[str, object]:
 def cold_engine(n: int, work: Path) -> dict[str, object]:
     from bench.corpus import QUERIES, generate_list
 
-    from context_center.engine.store.paths import Layout
     from context_center.engine.recall import Recaller
+    from context_center.engine.store.paths import Layout
 
     imports_s = time.perf_counter() - _T_START
     facts = tuple(generate_list(n))

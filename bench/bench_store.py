@@ -75,8 +75,8 @@ ZH = [
 
 
 def write_corpus(store: Path, n: int, seed: int = 7) -> None:
-    from context_center.engine.store.factfile import render_fact
     from context_center.engine.model import Fact, FactType, Scope, new_fact_id
+    from context_center.engine.store.factfile import render_fact
 
     rng = random.Random(seed)
     store.mkdir(parents=True, exist_ok=True)

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from context_center.cli import main
-from context_center.engine.gate.approvals import ApprovalQueue
 from context_center.engine.facade import Engine
+from context_center.engine.gate.approvals import ApprovalQueue
 from context_center.engine.model import FactType
 
 

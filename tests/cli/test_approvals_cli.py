@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from context_center.cli import main
-from context_center.engine.gate.approvals import ApprovalQueue, Status
 from context_center.engine.facade import Engine
+from context_center.engine.gate.approvals import ApprovalQueue, Status
 from context_center.engine.gate.decision import assess
 from context_center.engine.model import FactType
 

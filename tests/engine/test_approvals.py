@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from context_center.engine.errors import ApprovalRefused, InvalidName, InvalidRequest, NotFound
+from context_center.engine.facade import Engine
 from context_center.engine.gate.approvals import (
     ApprovalConflict,
     ApprovalQueue,
@@ -21,8 +23,6 @@ from context_center.engine.gate.approvals import (
     announcement,
     content_sha256,
 )
-from context_center.engine.errors import ApprovalRefused, InvalidName, InvalidRequest, NotFound
-from context_center.engine.facade import Engine
 from context_center.engine.gate.decision import Outcome, assess
 from context_center.engine.model import FactType, Scope
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from context_center.engine.facade import Engine
 from context_center.engine.gate import decision as gate
 from context_center.engine.gate.approvals import ApprovalQueue
-from context_center.engine.facade import Engine
 from context_center.engine.gate.decision import (
     AUTO_WRITE_BUDGET_CHARS,
     GateRequest,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from context_center.engine.facade import Engine
-from context_center.engine.store.factfile import legacy_id
 from context_center.engine.model import FactType, Freshness, Scope
+from context_center.engine.store.factfile import legacy_id
 from context_center.engine.store.paths import workspace_slug
 
 FIXTURE = Path(__file__).parent / "fixtures" / "reasonix-home"

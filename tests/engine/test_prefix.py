@@ -10,9 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from context_center.engine.instructions.resolve import resolve_instructions
-from context_center.engine.store.memory import find_conflicts
-from context_center.engine.model import Conflict, Fact, FactType, Scope
 from context_center.engine.instructions.prefix import (
     INDEX_PREAMBLE,
     INSTRUCTIONS_PREAMBLE,
@@ -20,6 +17,9 @@ from context_center.engine.instructions.prefix import (
     build_prefix,
     render_instructions_json,
 )
+from context_center.engine.instructions.resolve import resolve_instructions
+from context_center.engine.model import Conflict, Fact, FactType, Scope
+from context_center.engine.store.memory import find_conflicts
 
 GOLDEN = Path(__file__).parent / "golden" / "prefix"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"

@@ -10,7 +10,12 @@ import pytest
 
 from context_center.engine.errors import InvalidRequest
 from context_center.engine.instructions.resolve import resolve_instructions
-from context_center.engine.instructions.rules import MAX_NOTE_CHARS, RuleScope, add_rule, normalize_note
+from context_center.engine.instructions.rules import (
+    MAX_NOTE_CHARS,
+    RuleScope,
+    add_rule,
+    normalize_note,
+)
 
 
 @pytest.fixture

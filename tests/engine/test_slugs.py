@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from context_center.engine.errors import InvalidName
-from context_center.engine.store.factfile import parse_fact_bytes, render_fact
 from context_center.engine.model import Fact, FactType, Scope, normalise_body
+from context_center.engine.store.factfile import parse_fact_bytes, render_fact
 from context_center.engine.store.paths import SLUG_MAX_BYTES, slugify
 
 

@@ -18,8 +18,8 @@ from context_center.engine.errors import (
     RevisionConflict,
 )
 from context_center.engine.facade import Engine
-from context_center.engine.store.factfile import parse_fact_bytes
 from context_center.engine.model import Fact, FactType, Freshness, Scope, freshness_of
+from context_center.engine.store.factfile import parse_fact_bytes
 
 
 def make(engine: Engine, name: str = "Release branch", **kw: object) -> Fact:

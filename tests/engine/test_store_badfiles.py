@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from context_center.engine.facade import Engine
-from context_center.engine.store.factfile import MAX_FILE_BYTES
 from context_center.engine.model import FactType, Scope
+from context_center.engine.store.factfile import MAX_FILE_BYTES
 
 GOOD = "---\nid: mem-{hex}\nrevision: 1\ncreated_at: 2026-01-01T00:00:00.000Z\nupdated_at: 2026-01-01T00:00:00.000Z\nname: {name}\ntitle: {name}\ndescription: d\nmetadata:\n  type: project\n  scope: project\n---\n\nbody\n"
 

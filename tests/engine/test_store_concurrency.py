@@ -13,8 +13,8 @@ import time
 import pytest
 
 from context_center.engine.facade import Engine
-from context_center.engine.store.factfile import parse_fact_bytes
 from context_center.engine.model import FactType, Scope, utc_now
+from context_center.engine.store.factfile import parse_fact_bytes
 
 pytestmark = pytest.mark.slow
 

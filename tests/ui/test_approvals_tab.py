@@ -14,8 +14,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 
-from context_center.engine.gate.approvals import ApprovalQueue, Status
 from context_center.engine.facade import Engine
+from context_center.engine.gate.approvals import ApprovalQueue, Status
 from context_center.engine.gate.decision import Outcome, assess
 from context_center.engine.model import FactType, Scope
 from context_center.ui.context import APPROVALS, ARCHIVE, FACTS

@@ -15,8 +15,8 @@ from context_center.engine.store.paths import Layout, resolve_home
 
 if TYPE_CHECKING:
     from context_center.engine.gate.approvals import ApprovalQueue
-    from context_center.engine.instructions.resolve import Resolution
     from context_center.engine.instructions.prefix import Prefix
+    from context_center.engine.instructions.resolve import Resolution
     from context_center.engine.recall import Recaller, RecallResult
     from context_center.engine.suggestions import ScanResult
 

@@ -8,9 +8,9 @@ import pytest
 from recall_env import NOW, MakeFact
 
 from context_center.engine.model import FactType, Freshness
-from context_center.engine.store.paths import Layout
 from context_center.engine.recall import Reason, Recaller, redact_home
 from context_center.engine.recall.block import CLOSE, OPEN, PREAMBLE, Entry, pack, snippet
+from context_center.engine.store.paths import Layout
 
 
 def test_stale_fact_in_a_small_budget_is_safe_and_accounted(

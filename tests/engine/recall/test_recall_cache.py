@@ -11,9 +11,9 @@ import pytest
 from recall_env import NOW, MakeFact
 
 from context_center.engine.model import Fact
-from context_center.engine.store.paths import Layout
 from context_center.engine.recall import CACHE_FILE, Recaller, load_trace, trace_path
 from context_center.engine.recall import index as index_mod
+from context_center.engine.store.paths import Layout
 
 
 @pytest.fixture

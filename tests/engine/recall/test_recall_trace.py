@@ -9,8 +9,8 @@ from pathlib import Path
 
 from recall_env import MakeFact
 
-from context_center.engine.store.paths import Layout
 from context_center.engine.recall import Recaller, load_trace, trace_path
+from context_center.engine.store.paths import Layout
 
 AT = datetime(2026, 7, 27, 12, 0, 30, 813456, tzinfo=UTC)
 

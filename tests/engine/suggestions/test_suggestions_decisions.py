@@ -14,8 +14,8 @@ import pytest
 from sugg_env import Env
 
 from context_center.engine.errors import AlreadyExists, InvalidRequest, NotFound
-from context_center.engine.store.memory import Memory
 from context_center.engine.model import FactType, Scope
+from context_center.engine.store.memory import Memory
 from context_center.engine.store.paths import Layout
 from context_center.engine.suggestions import (
     CandidateEdit,

@@ -49,7 +49,6 @@ from typing import Any
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from context_center.engine.store import atomic
 from context_center.engine.errors import (
     AlreadyExists,
     ApprovalRefused,
@@ -67,9 +66,10 @@ from context_center.engine.gate.decision import (
     Outcome,
     ProposedWrite,
 )
+from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
+from context_center.engine.store import atomic
 from context_center.engine.store.locking import hold
 from context_center.engine.store.memory import Memory
-from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
 from context_center.engine.store.paths import Layout, slugify
 from context_center.engine.store.private import FILE_MODE as _FILE_MODE
 from context_center.engine.store.private import ensure_private_dir

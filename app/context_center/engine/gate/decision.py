@@ -37,13 +37,13 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from context_center.engine.errors import AlreadyExists, EngineError, InvalidName, NotFound
-from context_center.engine.store.factfile import MAX_FILE_BYTES
-from context_center.engine.store.memory import Memory, MemoryView, name_key
-from context_center.engine.model import Fact, FactType, Scope
 from context_center.engine.gate.overlap import phrases_overlap
-from context_center.engine.store.paths import slugify
 from context_center.engine.gate.secrets import KINDS, find_sensitive
+from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.store.factfile import MAX_FILE_BYTES
 from context_center.engine.store.factstore import Entry
+from context_center.engine.store.memory import Memory, MemoryView, name_key
+from context_center.engine.store.paths import slugify
 
 if TYPE_CHECKING:
     from context_center.engine.gate.approvals import ApprovalQueue

@@ -15,8 +15,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from context_center.engine.store import atomic
 from context_center.engine.errors import ContentConflict, InvalidRequest, NotFound
+from context_center.engine.store import atomic
 
 MAX_EDIT_BYTES = 1024 * 1024
 _BOM = b"\xef\xbb\xbf"

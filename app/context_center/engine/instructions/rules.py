@@ -26,9 +26,9 @@ import stat
 from enum import StrEnum
 from pathlib import Path
 
-from context_center.engine.store import atomic
 from context_center.engine.errors import InvalidRequest
 from context_center.engine.instructions.resolve import DOCUMENT_NAMES, LOCAL_DOCUMENT_NAMES
+from context_center.engine.store import atomic
 
 MAX_NOTE_CHARS = 2000
 _MAX_ATTEMPTS = 5

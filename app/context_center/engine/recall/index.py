@@ -46,11 +46,11 @@ from typing import cast
 
 import numpy as np
 
-from context_center.engine.store import atomic
 from context_center.engine.model import Fact, FactType, Scope
-from context_center.engine.store.private import FILE_MODE, ensure_private_dir
 from context_center.engine.recall.policy import K1, B
 from context_center.engine.recall.tokenize import TOKENIZER_VERSION, tokens
+from context_center.engine.store import atomic
+from context_center.engine.store.private import FILE_MODE, ensure_private_dir
 
 CACHE_FORMAT = 1
 TF_MAX = 65535

@@ -27,7 +27,6 @@ from context_center.engine.model import (
     Scope,
     utc_now,
 )
-from context_center.engine.store.paths import Layout
 from context_center.engine.recall import block as blk
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex, SyncStats
 from context_center.engine.recall.policy import (
@@ -51,6 +50,7 @@ from context_center.engine.recall.trace import (
     load_trace,
     save_trace,
 )
+from context_center.engine.store.paths import Layout
 
 CACHE_FILE = "recall-index.cache"
 # Per-fact suppressions listed in a trace (the rest are counted in ``suppressed_more``).

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer
 
-from context_center.engine.store import atomic
 from context_center.engine.model import FactType, Freshness, Scope, format_time
+from context_center.engine.recall.policy import Reason
+from context_center.engine.store import atomic
 from context_center.engine.store.paths import Layout
 from context_center.engine.store.private import FILE_MODE, ensure_private_dir
-from context_center.engine.recall.policy import Reason
 
 TRACE_FILE = "recall-trace.json"
 TRACE_VERSION = 1

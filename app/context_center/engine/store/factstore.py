@@ -26,8 +26,6 @@ from typing import Any
 
 from filelock import FileLock
 
-from context_center.engine.store import atomic
-from context_center.engine.store import memory_index
 from context_center.engine.errors import (
     AlreadyExists,
     ArchiveRefused,
@@ -37,6 +35,8 @@ from context_center.engine.errors import (
     RevisionConflict,
     StoreUnavailable,
 )
+from context_center.engine.model import Diagnostic, Fact, FactType, Scope, new_fact_id, utc_now
+from context_center.engine.store import atomic, memory_index
 from context_center.engine.store.factfile import (
     MAX_FILE_BYTES,
     FactFileError,
@@ -44,7 +44,6 @@ from context_center.engine.store.factfile import (
     render_fact,
 )
 from context_center.engine.store.locking import hold
-from context_center.engine.model import Diagnostic, Fact, FactType, Scope, new_fact_id, utc_now
 
 CACHE_VERSION = 2
 LOCK_TIMEOUT_S = 30.0

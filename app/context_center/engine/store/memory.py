@@ -12,7 +12,6 @@ from pathlib import Path
 
 from context_center.engine.errors import ArchiveRefused, InvalidRequest, NotFound
 from context_center.engine.model import Conflict, Diagnostic, Fact, FactType, Scope
-from context_center.engine.store.paths import Layout, slugify
 from context_center.engine.store.factstore import (
     ArchivedEntry,
     Entry,
@@ -20,6 +19,7 @@ from context_center.engine.store.factstore import (
     RevisionEntry,
     gc_paused,
 )
+from context_center.engine.store.paths import Layout, slugify
 
 _REF = re.compile(r"^(?P<scope>project|global)/(?P<name>[^/\\]+?)(?:\.md)?$")
 _ID = re.compile(r"^(mem-[0-9a-f]{32}|legacy-[0-9a-f]{8,64})$")

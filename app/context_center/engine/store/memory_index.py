@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from context_center.engine.store import atomic
 from context_center.engine.model import Fact
+from context_center.engine.store import atomic
 
 INDEX_NAME = "MEMORY.md"
 HEADER = "# Memory index\n\nDerived from the fact files in this folder; the list is rebuilt after every change.\n"

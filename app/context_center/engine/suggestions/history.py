@@ -34,10 +34,10 @@ from pathlib import Path
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field
 
-from context_center.engine.store import atomic
 from context_center.engine.errors import InvalidRequest, StoreUnavailable
-from context_center.engine.store.locking import hold
 from context_center.engine.model import format_time, utc_now
+from context_center.engine.store import atomic
+from context_center.engine.store.locking import hold
 from context_center.engine.store.paths import Layout
 from context_center.engine.store.private import (
     FILE_MODE,

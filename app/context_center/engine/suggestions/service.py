@@ -35,7 +35,6 @@ import yaml
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from context_center.engine.store import atomic
 from context_center.engine.errors import (
     AlreadyExists,
     EngineError,
@@ -43,9 +42,10 @@ from context_center.engine.errors import (
     NotFound,
     StoreUnavailable,
 )
-from context_center.engine.store.locking import hold
-from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
 from context_center.engine.gate.overlap import normalise, phrases_overlap, tokens
+from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
+from context_center.engine.store import atomic
+from context_center.engine.store.locking import hold
 from context_center.engine.store.paths import Layout, slugify
 from context_center.engine.store.private import FILE_MODE, ensure_private_dir
 from context_center.engine.suggestions import mining
