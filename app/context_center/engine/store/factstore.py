@@ -472,11 +472,16 @@ class FactStore:
         type: FactType,
         body: str,
         now: datetime | None = None,
+        fact_id: str | None = None,
     ) -> Fact:
-        """Create a fact; fails if the name is taken, even by a file created a moment ago."""
+        """Create a fact; fails if the name is taken, even by a file created a moment ago.
+
+        ``fact_id`` gives the new fact a known id instead of a random one (an approval derives
+        it from its item, so a retry after a crash can find what it wrote); the caller makes
+        sure no active fact has it."""
         now = now or utc_now()
         fact = Fact(
-            id=new_fact_id(),
+            id=fact_id or new_fact_id(),
             revision=1,
             created_at=now,
             updated_at=now,

@@ -210,6 +210,7 @@ class Memory:
         scope: Scope = Scope.PROJECT,
         body: str,
         now: datetime | None = None,
+        fact_id: str | None = None,
     ) -> Fact:
         stem = slugify(name)
         return self.store(scope).create(
@@ -219,6 +220,7 @@ class Memory:
             type=type,
             body=body,
             now=now,
+            fact_id=fact_id,
         )
 
     def update(
