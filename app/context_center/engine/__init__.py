@@ -14,6 +14,15 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from context_center.engine.changes import (
+        Changes as Changes,
+    )
+    from context_center.engine.changes import (
+        FactChange as FactChange,
+    )
+    from context_center.engine.changes import (
+        FactChangeKind as FactChangeKind,
+    )
     from context_center.engine.errors import (
         AlreadyExists as AlreadyExists,
     )
@@ -244,6 +253,9 @@ if TYPE_CHECKING:
     )
 
 _EXPORTS: dict[str, str] = {
+    "Changes": "context_center.engine.changes",
+    "FactChange": "context_center.engine.changes",
+    "FactChangeKind": "context_center.engine.changes",
     "AlreadyExists": "context_center.engine.errors",
     "ApprovalRefused": "context_center.engine.errors",
     "ArchiveRefused": "context_center.engine.errors",

@@ -21,6 +21,7 @@ from context_center.engine.store.factstore import (
 )
 from context_center.engine.store.paths import Layout, slugify
 
+_ARCHIVE_REF = re.compile(r"^(project|global)/\.archive/([^/\\]+)$")
 _REF = re.compile(r"^(?P<scope>project|global)/(?P<name>[^/\\]+?)(?:\.md)?$")
 _ID = re.compile(r"^(mem-[0-9a-f]{32}|legacy-[0-9a-f]{8,64})$")
 
@@ -281,10 +282,16 @@ class Memory:
     def archived(self) -> list[ArchivedEntry]:
         return self.project.archived() + self.global_.archived()
 
+    def archive_ref(self, entry: ArchivedEntry) -> str:
+        """``<scope>/.archive/<file>``: the one form an archive entry is named by (``recover``
+        parses it back with ``_ARCHIVE_REF``)."""
+        scope = Scope.PROJECT if entry.path.parent == self.project.archive_root else Scope.GLOBAL
+        return f"{scope.value}/.archive/{entry.path.name}"
+
     def recover(self, path: str | Path, *, now: datetime | None = None) -> Fact:
         """Recover an archive entry of either store; the path decides which store owns it."""
         text = str(path)
-        m = re.match(r"^(project|global)/\.archive/([^/\\]+)$", text)
+        m = _ARCHIVE_REF.match(text)
         if m:
             store = self.store(Scope(m.group(1)))
             return store.recover(store.archive_root / m.group(2), now=now)

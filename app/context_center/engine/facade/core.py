@@ -1,0 +1,39 @@
+"""The state every part of the ``Engine`` shares: home, workspace, layout and the two stores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from context_center.engine.model import Fact, Scope
+from context_center.engine.store.memory import Memory
+from context_center.engine.store.paths import Layout, resolve_home
+
+
+class EngineCore:
+    """Holds the layout and the stores; the area mixins add the operations."""
+
+    def __init__(self, home: str | Path | None = None, workspace: str | Path | None = None) -> None:
+        self.home = resolve_home(home)
+        # An explicit workspace is the instruction root as given; otherwise the root is the
+        # nearest ancestor holding .git (of the current directory, or of a target).
+        self.explicit_workspace = bool(workspace)
+        self.cwd = Path.cwd().absolute()
+        if workspace:
+            self.workspace = Path(workspace).expanduser().absolute()
+        else:
+            from context_center.engine.instructions.resolve import find_workspace_root
+
+            self.workspace = find_workspace_root(Path.cwd().absolute())
+        self.layout = Layout(self.home, self.workspace)
+        self.memory = Memory(self.layout)
+
+    def _memory_for(self, workspace: Path) -> Memory:
+        """Writes for this workspace go through this engine's own stores, so their in-memory
+        state sees them at once; other workspaces get stores of their own."""
+        if str(workspace) == str(self.workspace):
+            return self.memory
+        return Memory(Layout(self.home, Path(workspace)))
+
+    @staticmethod
+    def _scope_of(fact: Fact) -> Scope:
+        return fact.scope

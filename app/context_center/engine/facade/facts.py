@@ -1,0 +1,130 @@
+"""Facts of both stores: list, read, a person's save/forget/restore/recover, migration."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from context_center.engine.changes import Changes, FactChange, FactChangeKind
+from context_center.engine.facade.core import EngineCore
+from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.store.factstore import ArchivedEntry, Entry, RevisionEntry
+from context_center.engine.store.memory import MemoryView
+
+
+def fact_change(fact: Fact, kind: FactChangeKind) -> FactChange:
+    return FactChange(fact.scope, fact.name, fact.id, kind, fact.revision)
+
+
+class FactsAPI(EngineCore):
+    def open(self, *, migrate: bool = False, persist_cache: bool = True) -> MemoryView:
+        """Load both stores. With ``migrate`` (the window, mutating commands) legacy facts are
+        upgraded in place first, which is safe because every rewrite re-checks the file's hash
+        under the store lock."""
+        if migrate:
+            self.memory.migrate()
+        return self.memory.load(persist_cache=persist_cache)
+
+    def view(self) -> MemoryView:
+        """The last loaded state, updated by this process's own writes (no disk scan)."""
+        return self.memory.view()
+
+    def read_fact(self, ref: str) -> Entry:
+        """``project/<name>.md``, ``global/<name>.md``, an id or a bare name (project first)."""
+        return self.memory.resolve(ref)
+
+    def create_fact(
+        self,
+        *,
+        name: str,
+        title: str = "",
+        description: str = "",
+        type: FactType,
+        scope: Scope = Scope.PROJECT,
+        body: str,
+        now: datetime | None = None,
+    ) -> Changes[Fact]:
+        """A person's new fact (create-only: an existing name is refused)."""
+        fact = self.memory.create(
+            name=name,
+            title=title,
+            description=description,
+            type=type,
+            scope=scope,
+            body=body,
+            now=now,
+        )
+        return Changes(fact, facts=(fact_change(fact, FactChangeKind.CREATED),))
+
+    def update_fact(
+        self,
+        ref: str,
+        *,
+        expected_revision: int,
+        expected_sha: str | None = None,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        type: FactType | None = None,
+        body: str | None = None,
+        now: datetime | None = None,
+    ) -> Changes[Fact]:
+        """A person's edit, checked against the revision (and hash) they saw."""
+        before = self.memory.resolve(ref).fact
+        fact = self.memory.update(
+            before.id,
+            expected_revision=expected_revision,
+            expected_sha=expected_sha,
+            name=name,
+            title=title,
+            description=description,
+            type=type,
+            body=body,
+            now=now,
+        )
+        changed = [fact_change(fact, FactChangeKind.UPDATED)]
+        if fact.name != before.name:  # a rename: the old file name is gone
+            changed.append(
+                FactChange(before.scope, before.name, before.id, FactChangeKind.ARCHIVED)
+            )
+        return Changes(fact, facts=tuple(changed))
+
+    def revisions(self, ref: str) -> list[RevisionEntry]:
+        return self.memory.revisions(ref)
+
+    def restore_fact(
+        self, ref: str, revision: int, *, now: datetime | None = None
+    ) -> Changes[Fact]:
+        """Bring back an older revision's content as a new revision."""
+        fact = self.memory.restore(ref, revision, now=now)
+        return Changes(fact, facts=(fact_change(fact, FactChangeKind.RESTORED),))
+
+    def forget_fact(
+        self, ref: str, *, expected_revision: int | None = None, now: datetime | None = None
+    ) -> Changes[tuple[Fact, Path]]:
+        """Move a fact to its store's archive (recoverable)."""
+        fact, dest = self.memory.forget(ref, expected_revision=expected_revision, now=now)
+        return Changes((fact, dest), facts=(fact_change(fact, FactChangeKind.ARCHIVED),))
+
+    def archived(self) -> list[ArchivedEntry]:
+        return self.memory.archived()
+
+    def archive_ref(self, entry: ArchivedEntry) -> str:
+        """The reference of an archive entry as ``memory recover`` takes it."""
+        return self.memory.archive_ref(entry)
+
+    def recover_fact(self, path: str | Path, *, now: datetime | None = None) -> Changes[Fact]:
+        """Bring an archived fact back (refused while a fact of that name is active)."""
+        fact = self.memory.recover(path, now=now)
+        return Changes(fact, facts=(fact_change(fact, FactChangeKind.RECOVERED),))
+
+    def migrate(self) -> Changes[list[str]]:
+        """Rewrite legacy facts in canonical form (idempotent). The value lists changed refs."""
+        refs = self.memory.migrate()
+        changed = []
+        for ref in refs:
+            scope, _, file = ref.partition("/")
+            changed.append(
+                FactChange(Scope(scope), file.removesuffix(".md"), "", FactChangeKind.MIGRATED)
+            )
+        return Changes(refs, facts=tuple(changed))

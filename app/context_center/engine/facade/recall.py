@@ -1,0 +1,60 @@
+"""Recall for one turn, the memory tool's search, and the last recorded trace."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from context_center.engine.facade.core import EngineCore
+
+if TYPE_CHECKING:
+    from context_center.engine.model import FactType, Scope
+    from context_center.engine.recall import Recaller, RecallResult, RecallTrace
+    from context_center.engine.recall.recaller import Hit
+    from context_center.engine.store.memory import MemoryView
+
+
+class RecallAPI(EngineCore):
+    _recaller: Recaller | None = None
+
+    @property
+    def recaller(self) -> Recaller:
+        """One incremental recall index per engine, backed by its on-disk cache."""
+        if self._recaller is None:
+            from context_center.engine.recall import Recaller
+
+            self._recaller = Recaller(self.layout)
+        return self._recaller
+
+    def recall(
+        self,
+        message: str,
+        *,
+        view: MemoryView | None = None,
+        persist: bool | None = None,
+        **options: Any,
+    ) -> RecallResult:
+        """Auto-recall for one user turn over the active facts of both stores; the trace is
+        recorded as this workspace's last recall (unless ``persist`` is False)."""
+        view = view if view is not None else self.memory.load()
+        return self.recaller.recall(
+            message, tuple(view.facts), view.conflicts, persist=persist, **options
+        )
+
+    def search(
+        self,
+        query: str,
+        *,
+        scope: Scope | str | None = None,
+        type: FactType | str | None = None,
+        limit: int = 20,
+        view: MemoryView | None = None,
+    ) -> list[Hit]:
+        """The read-only memory tool: every active fact matching a searchable term, best first."""
+        view = view if view is not None else self.memory.load()
+        return self.recaller.search(query, view.facts, scope=scope, type=type, limit=limit)
+
+    def last_trace(self) -> RecallTrace | None:
+        """The trace of this workspace's last recorded recall, if any."""
+        from context_center.engine.recall import load_trace
+
+        return load_trace(self.layout)
