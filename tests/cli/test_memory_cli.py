@@ -254,8 +254,12 @@ def test_migrate_is_idempotent(home: Path, workspace: Path) -> None:
     store = home / "memory" / "global"
     store.mkdir(parents=True)
     (store / "old.md").write_text("---\nname: old\ndescription: d\ntype: user\n---\nbody\n")
-    assert ok(home, workspace, "memory", "migrate") == {"migrated": 1, "refs": ["global/old.md"]}
-    assert ok(home, workspace, "memory", "migrate") == {"migrated": 0, "refs": []}
+    first = ok(home, workspace, "memory", "migrate")
+    assert {k: first[k] for k in ("migrated", "refs")} == {"migrated": 1, "refs": ["global/old.md"]}
+    assert [c["ref"] for c in first["changes"]["facts"]] == ["global/old.md"]
+    second = ok(home, workspace, "memory", "migrate")
+    assert {k: second[k] for k in ("migrated", "refs")} == {"migrated": 0, "refs": []}
+    assert second["changes"]["facts"] == []
 
 
 def test_update_can_change_type_and_fields(home: Path, workspace: Path) -> None:

@@ -7,7 +7,6 @@ from typing import Any
 
 from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
 from context_center.engine import (
-    ArchivedEntry,
     Engine,
     Entry,
     Fact,
@@ -31,11 +30,6 @@ def fact_full(entry: Entry) -> dict[str, Any]:
     data = entry.fact.public_dict()
     data["sha256"] = entry.sha256
     return data
-
-
-def _archive_ref(entry: ArchivedEntry, engine: Engine) -> str:
-    scope = "project" if entry.path.parent == engine.memory.project.archive_root else "global"
-    return f"{scope}/.archive/{entry.path.name}"
 
 
 def cmd_list(args: argparse.Namespace, engine: Engine) -> Output:
@@ -80,7 +74,7 @@ def _render_fact_text(fact: Fact) -> str:
 
 def cmd_read(args: argparse.Namespace, engine: Engine) -> Output:
     engine.open(persist_cache=False)
-    entry = engine.memory.resolve(args.ref)
+    entry = engine.read_fact(args.ref)
     return Output({"fact": fact_full(entry)}, _render_fact_text(entry.fact))
 
 
@@ -139,7 +133,6 @@ def _enum(cls: Any, value: Any, what: str) -> Any:
 def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
     fields = _save_fields(args)
     engine.open(migrate=True)
-    memory = engine.memory
     if args.ref is None:
         for required in ("name", "type", "body"):
             if not fields.get(required):
@@ -148,7 +141,7 @@ def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
             raise InvalidRequest(
                 "--expected-revision is for updates; pass the fact's reference to update it"
             )
-        fact = memory.create(
+        done = engine.create_fact(
             name=str(fields["name"]),
             title=str(fields.get("title") or ""),
             description=str(fields.get("description") or ""),
@@ -156,8 +149,10 @@ def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
             scope=_enum(Scope, fields.get("scope") or "project", "scope"),
             body=str(fields["body"]),
         )
+        fact = done.value
         return Output(
-            {"action": "created", "fact": fact.public_dict()}, f"created {fact.ref} (revision 1)"
+            {"action": "created", "fact": fact.public_dict(), "changes": done.to_json()},
+            f"created {fact.ref} (revision 1)",
         )
     if fields.get("expected_revision") is None:
         raise InvalidRequest("updating a fact needs --expected-revision (the revision you read)")
@@ -166,12 +161,12 @@ def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
     except (TypeError, ValueError) as exc:
         raise InvalidRequest("expected_revision must be an integer") from exc
     if fields.get("scope"):
-        entry = memory.resolve(args.ref)
+        entry = engine.read_fact(args.ref)
         if entry.fact.scope.value != fields["scope"]:
             raise InvalidRequest(
                 f"{entry.fact.ref} is a {entry.fact.scope.value} fact; moving between scopes is not an update"
             )
-    fact = memory.update(
+    done = engine.update_fact(
         args.ref,
         expected_revision=expected,
         expected_sha=fields.get("expected_hash"),
@@ -181,15 +176,16 @@ def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
         type=_enum(FactType, fields.get("type"), "type"),
         body=fields.get("body"),
     )
+    fact = done.value
     return Output(
-        {"action": "updated", "fact": fact.public_dict()},
+        {"action": "updated", "fact": fact.public_dict(), "changes": done.to_json()},
         f"updated {fact.ref} to revision {fact.revision}",
     )
 
 
 def cmd_revisions(args: argparse.Namespace, engine: Engine) -> Output:
     engine.open(persist_cache=False)
-    revs = engine.memory.revisions(args.ref)
+    revs = engine.revisions(args.ref)
     current = revs[0].fact
     data = {
         "ref": current.ref,
@@ -219,16 +215,23 @@ def cmd_revisions(args: argparse.Namespace, engine: Engine) -> Output:
 
 def cmd_restore(args: argparse.Namespace, engine: Engine) -> Output:
     engine.open(migrate=True)
-    fact = engine.memory.restore(args.ref, args.revision)
+    done = engine.restore_fact(args.ref, args.revision)
+    fact = done.value
     return Output(
-        {"action": "restored", "restored_revision": args.revision, "fact": fact.public_dict()},
+        {
+            "action": "restored",
+            "restored_revision": args.revision,
+            "fact": fact.public_dict(),
+            "changes": done.to_json(),
+        },
         f"restored revision {args.revision} of {fact.ref} as revision {fact.revision}",
     )
 
 
 def cmd_forget(args: argparse.Namespace, engine: Engine) -> Output:
     engine.open(migrate=True)
-    fact, dest = engine.memory.forget(args.ref, expected_revision=args.expected_revision)
+    done = engine.forget_fact(args.ref, expected_revision=args.expected_revision)
+    fact, dest = done.value
     archive_ref = f"{fact.scope.value}/.archive/{dest.name}"
     return Output(
         {
@@ -237,17 +240,18 @@ def cmd_forget(args: argparse.Namespace, engine: Engine) -> Output:
             "id": fact.id,
             "archive_ref": archive_ref,
             "archive_path": str(dest),
+            "changes": done.to_json(),
         },
         f"forgot {fact.ref}; archived as {archive_ref}",
     )
 
 
 def cmd_archived(args: argparse.Namespace, engine: Engine) -> Output:
-    entries = engine.memory.archived()
+    entries = engine.archived()
     rows = []
     for e in entries:
         row: dict[str, Any] = {
-            "archive_ref": _archive_ref(e, engine),
+            "archive_ref": engine.archive_ref(e),
             "path": str(e.path),
             "archived_at": format_time(e.archived_at) if e.archived_at else None,
         }
@@ -276,16 +280,21 @@ def cmd_archived(args: argparse.Namespace, engine: Engine) -> Output:
 
 def cmd_recover(args: argparse.Namespace, engine: Engine) -> Output:
     engine.open(migrate=True)
-    fact = engine.memory.recover(args.path)
+    done = engine.recover_fact(args.path)
+    fact = done.value
     return Output(
-        {"action": "recovered", "fact": fact.public_dict()},
+        {"action": "recovered", "fact": fact.public_dict(), "changes": done.to_json()},
         f"recovered {fact.ref} as revision {fact.revision}",
     )
 
 
 def cmd_migrate(args: argparse.Namespace, engine: Engine) -> Output:
-    changed = engine.memory.migrate()
-    return Output({"migrated": len(changed), "refs": changed}, f"migrated {len(changed)} fact(s)")
+    done = engine.migrate()
+    changed = done.value
+    return Output(
+        {"migrated": len(changed), "refs": changed, "changes": done.to_json()},
+        f"migrated {len(changed)} fact(s)",
+    )
 
 
 def register_memory(subparsers: Any) -> None:

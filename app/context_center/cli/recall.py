@@ -22,7 +22,6 @@ from context_center.engine import (
     FactType,
     RecallTrace,
     Scope,
-    load_trace,
 )
 
 TYPES = [t.value for t in FactType]
@@ -77,7 +76,7 @@ def cmd_recall(args: argparse.Namespace, engine: Engine) -> Output:
 
 
 def cmd_memory_recall(args: argparse.Namespace, engine: Engine) -> Output:
-    trace = load_trace(engine.layout)
+    trace = engine.last_trace()
     if trace is None:
         return Output({"trace": None}, "no recall has run in this workspace yet")
     return Output({"trace": trace.model_dump(mode="json")}, trace_text(trace))
@@ -85,9 +84,7 @@ def cmd_memory_recall(args: argparse.Namespace, engine: Engine) -> Output:
 
 def cmd_search(args: argparse.Namespace, engine: Engine) -> Output:
     view = engine.open(persist_cache=True)
-    hits = engine.recaller.search(
-        args.query, tuple(view.facts), scope=args.scope, type=args.type, limit=args.limit
-    )
+    hits = engine.search(args.query, scope=args.scope, type=args.type, limit=args.limit, view=view)
     data: dict[str, Any] = {"query": args.query, "hits": [h.public_dict() for h in hits]}
     lines = [
         f"{h.fact.ref:<40} {h.score:7.3f}  {h.freshness.value:<7} {h.fact.display_title}"

@@ -32,10 +32,7 @@ from context_center.engine import (
     MemoryCandidate,
     ScanResult,
     SkillCandidate,
-    accept,
-    append_turn,
     default_roots,
-    dismiss,
     format_time,
     remote_reason,
 )
@@ -136,21 +133,23 @@ def cmd_accept(args: argparse.Namespace, engine: Engine) -> Output:
     edit = _read_edit(args.edited)
     if not remote_reason(engine.workspace):
         engine.open(migrate=True)
-    result = accept(engine.layout, args.id, edit, memory=engine.memory, **_roots(args))  # type: ignore[arg-type]
-    data = {"action": "accepted"} | result.model_dump(mode="json")
+    done = engine.accept_suggestion(args.id, edit, **_roots(args))
+    result = done.value
+    data = {"action": "accepted"} | result.model_dump(mode="json") | {"changes": done.to_json()}
     where = result.path if result.kind == "skill" else result.ref
     return Output(data, f"accepted {result.id}: wrote {where}")
 
 
 def cmd_dismiss(args: argparse.Namespace, engine: Engine) -> Output:
-    decision = dismiss(engine.layout, args.id, **_roots(args))  # type: ignore[arg-type]
-    data = {"action": "dismissed"} | decision.model_dump(mode="json")
+    done = engine.dismiss_suggestion(args.id, **_roots(args))
+    decision = done.value
+    data = {"action": "dismissed"} | decision.model_dump(mode="json") | {"changes": done.to_json()}
     return Output(data, f"dismissed {decision.id}; it will not be proposed again")
 
 
 def cmd_history_append(args: argparse.Namespace, engine: Engine) -> Output:
     text = read_text_arg("-").rstrip("\n") if args.text == "-" else args.text
-    entry = append_turn(engine.layout, text, session=args.session)
+    entry = engine.append_history(text, session=args.session).value
     # No storage path here: the README keeps those to `memory archived` / `forget`.
     data = {
         "action": "appended",
