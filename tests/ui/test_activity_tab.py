@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from context_center.engine import Changes
 from context_center.engine.facade import Engine
 from context_center.engine.model import FactType, Scope
 from context_center.engine.recall import Reason, Recaller, load_trace, trace_path
@@ -112,7 +113,7 @@ def test_a_new_trace_appears_on_the_trace_flag(qtbot, ctx, facts) -> None:  # ty
     assert tab.last.trace is None
     view = facts.memory.view()
     Recaller(facts.layout).recall("继续", view.facts, view.conflicts)  # another process, say
-    ctx.changed({TRACE}, None)
+    ctx.apply(Changes.seen_on_disk({TRACE}), None)
     qtbot.waitUntil(lambda: tab.last.trace is not None, timeout=5000)
     assert "Nothing recalled: generic user turn" in tab.last.outcome.text()
     assert tab.last.suppressions_model.index(0, 0).data() == "the whole turn"
@@ -120,7 +121,7 @@ def test_a_new_trace_appears_on_the_trace_flag(qtbot, ctx, facts) -> None:  # ty
     assert tab.last.block.toPlainText() == ""
 
     before = tab.refresh_count
-    ctx.changed({FACTS}, None)  # not a flag this tab shows
+    ctx.apply(Changes.seen_on_disk({FACTS}), None)  # not a flag this tab shows
     qtbot.wait(50)
     assert tab.refresh_count == before
 
@@ -176,7 +177,7 @@ def test_try_sees_facts_saved_by_another_process(qtbot, ctx, facts, home, worksp
         type=FactType.PROJECT,
         body="Staging runs in the kubernetes namespace shop-staging.",
     )
-    ctx.changed({FACTS}, None)  # the watcher's report
+    ctx.apply(Changes.seen_on_disk({FACTS}), None)  # the watcher's report
     qtbot.mouseClick(tab.try_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, ctx)
     assert [h.ref for h in tab.tried.hits_model.rows] == ["project/staging-namespace.md"]

@@ -141,7 +141,7 @@ def test_approve_writes_the_proposal_and_clears_the_badge(qtbot, ctx, engine, cr
     counts: list[int] = []
     tab.sig_pending_count.connect(counts.append)
     changes: list[tuple[frozenset[str], object]] = []
-    ctx.sig_changed.connect(lambda flags, source: changes.append((flags, source)))
+    ctx.sig_changed.connect(lambda c, source: changes.append((c.areas, source)))
     dialog = open_review(qtbot, ctx, tab, create_id)
 
     # What the person sees before deciding.
@@ -314,7 +314,7 @@ def test_approve_forget_archives_the_fact(qtbot, ctx, engine) -> None:  # type: 
     )
     item = propose(engine, operation="forget", ref="global/old.md")
     changes: list[frozenset[str]] = []
-    ctx.sig_changed.connect(lambda flags, source: changes.append(flags))
+    ctx.sig_changed.connect(lambda c, source: changes.append(c.areas))
     tab = inbox(qtbot, ctx)
     dialog = open_review(qtbot, ctx, tab, item)
     assert dialog.edit_button.isHidden()

@@ -7,6 +7,7 @@ import threading
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 from qasync import asyncSlot
 
+from context_center.engine import Changes
 from context_center.engine.errors import RevisionConflict
 from context_center.ui.context import ARCHIVE, FACTS, AppContext, busy
 from context_center.ui.tabs.base import Tab
@@ -119,15 +120,15 @@ def test_tab_refreshes_once_per_burst_and_only_for_its_flags(qtbot, ctx, wait_id
     tab.show()
     wait_idle()
     assert tab.loads == 1
-    ctx.changed({ARCHIVE})
+    ctx.apply(Changes.seen_on_disk({ARCHIVE}))
     wait_idle()
     assert tab.loads == 1
     for _ in range(5):
-        ctx.changed({FACTS})
+        ctx.apply(Changes.seen_on_disk({FACTS}))
     wait_idle()
     assert tab.loads == 2  # one running refresh plus exactly one more for the burst
     tab.hide()
-    ctx.changed({FACTS})
+    ctx.apply(Changes.seen_on_disk({FACTS}))
     wait_idle()
     assert tab.loads == 2
     tab.show()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from context_center.engine import Area, Changes
 from context_center.engine.facade import Engine
 from context_center.engine.model import FactType
 from context_center.ui.main_window import MainWindow
@@ -141,9 +142,11 @@ def test_own_write_is_not_reported_twice_by_the_watcher(
 ) -> None:
     before = list(window.watcher.emitted)
     refreshes = window.memory_tab.refresh_count
-    window.ctx.changed({"facts"}, window.memory_tab)  # what a tab does after its own save …
+    window.ctx.apply(
+        Changes.seen_on_disk({Area.FACTS}), window.memory_tab
+    )  # what a tab does after its own save …
     engine.memory.create(name="own", title="Own", type=FactType.PROJECT, body="x")  # … its write
-    window.ctx.changed({"facts"}, window.memory_tab)
+    window.ctx.apply(Changes.seen_on_disk({Area.FACTS}), window.memory_tab)
     wait_idle()
     qtbot.wait(1300)  # one poll period
     wait_idle()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from context_center.engine import Changes
 from context_center.engine.facade import Engine
 from context_center.engine.model import FactType, Scope
 from context_center.engine.suggestions import (
@@ -121,7 +122,7 @@ def test_scan_on_first_show_lists_candidates_with_evidence_and_counts(
 def test_edit_then_accept_saves_the_edited_fact(qtbot, ctx, engine, history) -> None:  # type: ignore[no-untyped-def]
     tab = shown_tab(qtbot, ctx)
     changes: list[tuple[frozenset[str], object]] = []
-    ctx.sig_changed.connect(lambda flags, source: changes.append((flags, source)))
+    ctx.sig_changed.connect(lambda c, source: changes.append((c.areas, source)))
     candidate = select(qtbot, tab, lambda c: isinstance(c, MemoryCandidate) and "ruff" in c.title)
     assert isinstance(candidate, MemoryCandidate)
     assert tab.editor.form.isRowVisible(tab.editor.body_edit)
@@ -254,6 +255,8 @@ def test_facts_changed_elsewhere_rescans(qtbot, ctx, engine, history) -> None:  
         type=FactType.FEEDBACK,
         body="Always run ruff before committing, the CI rejects lint errors.",
     )
-    ctx.changed({FACTS}, None)  # what the file watcher says after another process's save
+    ctx.apply(
+        Changes.seen_on_disk({FACTS}), None
+    )  # what the file watcher says after another process's save
     qtbot.waitUntil(lambda: tab.scan_count == 2 and not tab.is_refreshing, timeout=10000)
     assert not any("ruff" in c.name for c in tab.model.rows)

@@ -14,7 +14,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from context_center.engine.watch import WatchGroup as WatchGroup
+    from context_center.engine.watch import watch_groups as watch_groups
     from context_center.engine.changes import (
+        Area as Area,
         Changes as Changes,
     )
     from context_center.engine.changes import (
@@ -253,7 +256,10 @@ if TYPE_CHECKING:
     )
 
 _EXPORTS: dict[str, str] = {
+    "Area": "context_center.engine.changes",
     "Changes": "context_center.engine.changes",
+    "WatchGroup": "context_center.engine.watch",
+    "watch_groups": "context_center.engine.watch",
     "FactChange": "context_center.engine.changes",
     "FactChangeKind": "context_center.engine.changes",
     "AlreadyExists": "context_center.engine.errors",

@@ -20,6 +20,18 @@ from context_center.engine.model import Scope
 T = TypeVar("T")
 
 
+class Area(StrEnum):
+    """The kinds of state a view may show; a change-set touches one or more of them."""
+
+    FACTS = "facts"
+    ARCHIVE = "archive"
+    INSTRUCTIONS = "instructions"
+    APPROVALS = "approvals"
+    TRACE = "trace"
+    SUGGESTIONS = "suggestions"
+    WORKSPACE = "workspace"
+
+
 class FactChangeKind(StrEnum):
     CREATED = "created"
     UPDATED = "updated"
@@ -65,7 +77,31 @@ class Changes(Generic[T]):
     suggestions: bool = False  # suggestion decisions changed
     trace: bool = False  # the last recall trace was replaced
     history: bool = False  # the session history log grew
+    outside: frozenset[Area] = frozenset()  # areas another process changed (names unknown)
     origin: str | None = field(default=None, compare=False)
+
+    @classmethod
+    def seen_on_disk(cls, areas: frozenset[Area] | set[Area]) -> Changes[None]:
+        """What a file watcher knows: these areas changed on disk, by someone else."""
+        return Changes(None, outside=frozenset(areas))
+
+    @property
+    def areas(self) -> frozenset[Area]:
+        """Every area this change-set touches (what views check)."""
+        found = set(self.outside)
+        if self.facts:
+            found.add(Area.FACTS)
+        if any(c.kind in (FactChangeKind.ARCHIVED, FactChangeKind.RECOVERED) for c in self.facts):
+            found.add(Area.ARCHIVE)
+        if self.instructions:
+            found.add(Area.INSTRUCTIONS)
+        if self.approvals:
+            found.add(Area.APPROVALS)
+        if self.trace:
+            found.add(Area.TRACE)
+        if self.suggestions or self.history:
+            found.add(Area.SUGGESTIONS)
+        return frozenset(found)
 
     @property
     def scopes(self) -> frozenset[Scope]:
@@ -73,14 +109,7 @@ class Changes(Generic[T]):
 
     @property
     def any(self) -> bool:
-        return bool(
-            self.facts
-            or self.instructions
-            or self.approvals
-            or self.suggestions
-            or self.trace
-            or self.history
-        )
+        return bool(self.areas)
 
     def with_origin(self, origin: str | None) -> Changes[T]:
         return replace(self, origin=origin)
@@ -94,6 +123,7 @@ class Changes(Generic[T]):
             "suggestions": self.suggestions,
             "trace": self.trace,
             "history": self.history,
+            "areas": sorted(area.value for area in self.areas),
         }
 
 
@@ -108,5 +138,6 @@ def merge(first: Changes[Any], *others: Changes[Any]) -> Changes[None]:
         suggestions=any(s.suggestions for s in sets),
         trace=any(s.trace for s in sets),
         history=any(s.history for s in sets),
+        outside=frozenset().union(*(s.outside for s in sets)),
         origin=first.origin,
     )

@@ -9,10 +9,12 @@ Contract (every widget under ``ui/`` follows it):
   runs ``fn`` in a single worker thread (engine calls are serialised, so two handlers never race
   on the same store objects) and resumes on the GUI thread. ``fn`` must not touch widgets; it
   returns plain data and the awaiting coroutine updates the widgets.
-* Every mutation is followed by ``ctx.changed({FACTS, ARCHIVE}, source=self)``. The same signal
-  ``sig_changed(flags: frozenset[str], source: object | None)`` is emitted by the file watcher
-  (``source`` is None) when another process changed the home. A view refreshes only when the
-  flags touch what it shows and may skip ``source is self`` if it already updated itself.
+* Every mutation is an ``Engine`` method that returns a ``Changes``; the view that ran it passes
+  it on with ``ctx.apply(changes, source=self)``. The one signal
+  ``sig_changed(changes: Changes, source: object | None)`` carries it to every view; the file
+  watcher emits it too (``Changes.seen_on_disk(areas)``, ``source`` None) when another process
+  changed the home. A view refreshes only when ``changes.areas`` touches what it shows and may
+  skip ``source is self`` if it already updated itself.
 * ``ctx.report(exc)`` is the one place exceptions become dialogs: an ``EngineError`` is a known
   problem and gets a short warning with its message; anything else is a bug and gets a critical
   dialog with the traceback under "Show Details…". Dialogs are opened window-modal without a
@@ -34,29 +36,27 @@ import concurrent.futures
 import functools
 import logging
 import traceback
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
-from context_center.engine import Engine, EngineError
+from context_center.engine import Area, Changes, Engine, EngineError
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# Change flags carried by sig_changed.
-FACTS = "facts"
-ARCHIVE = "archive"
-INSTRUCTIONS = "instructions"
-APPROVALS = "approvals"
-TRACE = "trace"
-SUGGESTIONS = "suggestions"
-WORKSPACE = "workspace"
-ALL_FLAGS: frozenset[str] = frozenset(
-    {FACTS, ARCHIVE, INSTRUCTIONS, APPROVALS, TRACE, SUGGESTIONS, WORKSPACE}
-)
+# The areas a change-set touches (engine ``Area`` values; views name the ones they show).
+FACTS = Area.FACTS
+ARCHIVE = Area.ARCHIVE
+INSTRUCTIONS = Area.INSTRUCTIONS
+APPROVALS = Area.APPROVALS
+TRACE = Area.TRACE
+SUGGESTIONS = Area.SUGGESTIONS
+WORKSPACE = Area.WORKSPACE
+ALL_FLAGS: frozenset[Area] = frozenset(Area)
 
 _ERROR_TITLES = {
     "revision_conflict": "Someone else changed this first",
@@ -83,7 +83,7 @@ class AppContext(QObject):
     """Shared by the main window and every tab. Holds no widgets of its own."""
 
     sig_changed = Signal(object, object)
-    """(flags: frozenset[str], source: object | None) after any mutation or outside change."""
+    """(changes: Changes, source: object | None) after any mutation or outside change."""
 
     sig_engine_changed = Signal(object)
     """(engine: Engine) the workspace switched; followed by sig_changed(ALL_FLAGS, None)."""
@@ -130,7 +130,7 @@ class AppContext(QObject):
         """Switch workspace (or home). Every view reloads."""
         self._engine = engine
         self.sig_engine_changed.emit(engine)
-        self.changed(ALL_FLAGS, None)
+        self.apply(Changes.seen_on_disk(ALL_FLAGS), None)
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run blocking ``fn(*args, **kwargs)`` in the engine worker thread and await it.
@@ -183,11 +183,10 @@ class AppContext(QObject):
 
     # -- change notification --------------------------------------------------------------
 
-    def changed(self, flags: Iterable[str], source: object | None = None) -> None:
+    def apply(self, changes: Changes[Any], source: object | None = None) -> None:
         """Tell every view what changed. ``source`` is the view that made the change."""
-        frozen = frozenset(flags)
-        if frozen:
-            self.sig_changed.emit(frozen, source)
+        if changes.areas:
+            self.sig_changed.emit(changes, source)
 
     def status(self, message: str) -> None:
         self.sig_status.emit(message)

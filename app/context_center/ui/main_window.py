@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from qasync import asyncSlot
 
 from context_center import APP_DISPLAY_NAME
-from context_center.engine import Engine
+from context_center.engine import Changes, Engine
 from context_center.ui.context import APPROVALS, WORKSPACE, AppContext
 from context_center.ui.tabs.approvals import ApprovalsTab
 from context_center.ui.tabs.archive import ArchiveTab
@@ -84,7 +84,7 @@ def _suggestions_tab(ctx: AppContext) -> QWidget:
 
 def count_pending(engine: Engine) -> int:
     """Pending approvals in this home (every workspace's writes need a person)."""
-    return len(engine.approvals.pending())
+    return len(engine.pending_approvals())
 
 
 class MainWindow(QMainWindow):
@@ -234,8 +234,8 @@ class MainWindow(QMainWindow):
         self.show_tab(self.revisions_tab)
         self.revisions_tab.show_fact(fact_id)
 
-    def _on_changed(self, flags: frozenset[str], _source: object) -> None:
-        if flags & {APPROVALS, WORKSPACE}:
+    def _on_changed(self, changes: Changes[object], _source: object) -> None:
+        if changes.areas & {APPROVALS, WORKSPACE}:
             self._refresh_badge()
 
     @asyncSlot()

@@ -16,26 +16,12 @@ the signature again.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 
-from context_center.engine import DOCUMENT_NAMES, LOCAL_DOCUMENT_NAMES, Engine
-from context_center.ui.context import (
-    APPROVALS,
-    ARCHIVE,
-    FACTS,
-    INSTRUCTIONS,
-    SUGGESTIONS,
-    TRACE,
-    AppContext,
-)
-
-# Files in <project>/state that views show (the recall index cache there is deliberately left
-# out: rebuilding it must not look like a change).
-TRACE_FILES = ("recall-trace.json",)
-SUGGESTION_FILES = ("history.jsonl", "suggestions.json")
+from context_center.engine import Area, Changes, Engine, WatchGroup, watch_groups
+from context_center.ui.context import AppContext
 
 Signature = tuple[tuple[str, int, int, int] | None, ...]
 
@@ -48,41 +34,13 @@ def _stat(path: Path) -> tuple[str, int, int, int] | None:
     return (path.name, st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-@dataclass(frozen=True)
-class Group:
-    flags: frozenset[str]
-    paths: tuple[Path, ...]  # stat'ed for the signature
-    watch: tuple[Path, ...]  # directories handed to QFileSystemWatcher
-
-    def signature(self) -> Signature:
-        return tuple(_stat(p) for p in self.paths)
+def signature(group: WatchGroup) -> Signature:
+    return tuple(_stat(p) for p in group.paths)
 
 
-def groups_for(engine: Engine) -> list[Group]:
-    layout = engine.layout
-    stores = [layout.project_store, layout.global_store]
-    archives = [s / ".archive" for s in stores]
-    approvals = [layout.approvals_dir] + [
-        layout.approvals_dir / name for name in ("pending", "approved", "rejected")
-    ]
-    state = layout.state_dir
-    instruction_files = [
-        base / name
-        for base in (engine.home, engine.workspace)
-        for name in DOCUMENT_NAMES + LOCAL_DOCUMENT_NAMES
-    ]
-    return [
-        Group(frozenset({FACTS}), tuple(stores), tuple(stores)),
-        Group(frozenset({ARCHIVE}), tuple(archives), tuple(archives)),
-        Group(frozenset({APPROVALS}), tuple(approvals), tuple(approvals)),
-        Group(frozenset({TRACE}), tuple(state / n for n in TRACE_FILES), (state,)),
-        Group(frozenset({SUGGESTIONS}), tuple(state / n for n in SUGGESTION_FILES), (state,)),
-        Group(
-            frozenset({INSTRUCTIONS}),
-            tuple(instruction_files),
-            (engine.home, engine.workspace),
-        ),
-    ]
+def groups_for(engine: Engine) -> list[WatchGroup]:
+    """The engine's own watch groups (which files mean which area)."""
+    return watch_groups(engine.layout)
 
 
 class ChangeWatcher(QObject):
@@ -108,10 +66,10 @@ class ChangeWatcher(QObject):
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(debounce_ms)
         self._debounce.timeout.connect(self._emit)
-        self._groups: list[Group] = []
+        self._groups: list[WatchGroup] = []
         self._signatures: list[Signature] = []
-        self._pending: set[str] = set()
-        self.emitted: list[frozenset[str]] = []  # history, for tests and the status bar
+        self._pending: set[Area] = set()
+        self.emitted: list[frozenset[Area]] = []  # history, for tests and the status bar
         ctx.sig_changed.connect(self._on_ctx_changed)
         ctx.sig_engine_changed.connect(lambda _e: self.retarget())
         self.retarget()
@@ -125,7 +83,7 @@ class ChangeWatcher(QObject):
 
     def retarget(self) -> None:
         self._groups = groups_for(self.ctx.engine)
-        self._signatures = [g.signature() for g in self._groups]
+        self._signatures = [signature(g) for g in self._groups]
         self._pending.clear()
         old = self._fs.directories() + self._fs.files()
         if old:
@@ -135,7 +93,7 @@ class ChangeWatcher(QObject):
     def _arm(self) -> None:
         """Watch every directory that exists now (called again by each poll)."""
         have = set(self._fs.directories())
-        want = {str(p) for g in self._groups for p in g.watch if p.is_dir()}
+        want = {str(p) for g in self._groups for p in g.folders if p.is_dir()}
         missing = sorted(want - have)
         if missing:
             self._fs.addPaths(missing)
@@ -146,10 +104,10 @@ class ChangeWatcher(QObject):
     def check(self) -> None:
         self._arm()
         for i, group in enumerate(self._groups):
-            sig = group.signature()
+            sig = signature(group)
             if sig != self._signatures[i]:
                 self._signatures[i] = sig
-                self._pending |= group.flags
+                self._pending.add(group.area)
         if self._pending and not self._debounce.isActive():
             self._debounce.start()
 
@@ -158,12 +116,13 @@ class ChangeWatcher(QObject):
         self._pending.clear()
         if flags:
             self.emitted.append(flags)
-            self.ctx.changed(flags, None)
+            self.ctx.apply(Changes.seen_on_disk(flags), None)
 
-    def _on_ctx_changed(self, flags: frozenset[str], source: object | None) -> None:
+    def _on_ctx_changed(self, changes: Changes[object], source: object | None) -> None:
         if source is None or source is self:
             return
+        areas = changes.areas
         for i, group in enumerate(self._groups):
-            if group.flags & flags:
-                self._signatures[i] = group.signature()
-                self._pending -= group.flags
+            if group.area in areas:
+                self._signatures[i] = signature(group)
+                self._pending.discard(group.area)

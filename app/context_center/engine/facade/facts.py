@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from context_center.engine.changes import Changes, FactChange, FactChangeKind
 from context_center.engine.facade.core import EngineCore
-from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.model import Diagnostic, Fact, FactType, Scope
 from context_center.engine.store.factstore import ArchivedEntry, Entry, RevisionEntry
 from context_center.engine.store.memory import MemoryView
+
+
+@dataclass(frozen=True)
+class LoadedEntries:
+    """Both stores' active entries as read from disk, before conflicts are computed."""
+
+    project: list[Entry]
+    global_: list[Entry]
+    diagnostics: list[Diagnostic]
 
 
 def fact_change(fact: Fact, kind: FactChangeKind) -> FactChange:
@@ -24,6 +34,17 @@ class FactsAPI(EngineCore):
         if migrate:
             self.memory.migrate()
         return self.memory.load(persist_cache=persist_cache)
+
+    def load_entries(self) -> LoadedEntries:
+        """Read both stores (cache-backed) without computing conflicts: what a table needs
+        first. ``view()`` afterwards has the conflicts of the same state."""
+        project = self.memory.project.load()
+        global_ = self.memory.global_.load()
+        return LoadedEntries(
+            list(project.entries.values()),
+            list(global_.entries.values()),
+            project.diagnostics + global_.diagnostics,
+        )
 
     def view(self) -> MemoryView:
         """The last loaded state, updated by this process's own writes (no disk scan)."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from context_center.engine.changes import Changes, FactChange, FactChangeKind
 from context_center.engine.facade.core import EngineCore
+from context_center.engine.model import Scope
 
 if TYPE_CHECKING:
     from context_center.engine.gate.approvals import (
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
         Status,
     )
     from context_center.engine.gate.decision import GateDecision, GateRequest
+    from context_center.engine.store.factstore import Entry
 
 
 class GateAPI(EngineCore):
@@ -55,6 +57,14 @@ class GateAPI(EngineCore):
     def pending_approvals(self, *, this_workspace: bool = False) -> list[ApprovalRecord]:
         return self.approvals.pending(workspace=self.workspace if this_workspace else None)
 
+    def approval_target(self, record: ApprovalRecord) -> Entry:
+        """The fact an update or forget proposal changes, read now (in its own workspace)."""
+        from context_center.engine.errors import InvalidRequest
+
+        if not record.target_id:
+            raise InvalidRequest(f"{record.id} does not change an existing fact")
+        return self._memory_for(Path(record.workspace)).resolve(record.target_id)
+
     def approval(self, item_id: str) -> ApprovalRecord:
         """One item of the queue, pending or decided."""
         return self.approvals.get(item_id)
@@ -68,16 +78,21 @@ class GateAPI(EngineCore):
     ) -> Changes[ApprovalResult]:
         """A person's approval: applies the write once, bound to the content they were shown."""
         result = self.approvals.approve(item_id, edited, expected_sha256=expected_sha256)
+        record = result.record
+        kind = {
+            "create": FactChangeKind.CREATED,
+            "update": FactChangeKind.UPDATED,
+            "forget": FactChangeKind.ARCHIVED,
+        }[record.operation.value]
         facts: tuple[FactChange, ...] = ()
         if result.fact is not None:
-            kind = {
-                "create": FactChangeKind.CREATED,
-                "update": FactChangeKind.UPDATED,
-                "forget": FactChangeKind.ARCHIVED,
-            }[result.record.operation.value]
             fact = result.fact
             facts = (FactChange(fact.scope, fact.name, fact.id, kind, fact.revision),)
-        mine = Path(result.record.workspace) == self.workspace
+        elif record.target_ref:  # a forget: the fact left for the archive
+            scope, _, file = record.target_ref.partition("/")
+            name = file.removesuffix(".md")
+            facts = (FactChange(Scope(scope), name, record.target_id or "", kind),)
+        mine = Path(record.workspace) == self.workspace
         return Changes(result, facts=facts if mine else (), approvals=True)
 
     def reject(self, item_id: str, reason: str | None = None) -> Changes[ApprovalRecord]:

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from context_center.engine.store.memory import MemoryView
 
 # The bounded walk for the workspace's instruction folders.
-SKIP_DIRS = frozenset({"node_modules", "__pycache__", "target", "dist", "build", "venv"})
-MAX_FOLDER_DEPTH = 6
+SKIP_DIRS = frozenset({"node_modules", "venv", "__pycache__", "build", "dist"})
+MAX_FOLDER_DEPTH = 4
 MAX_FOLDERS = 200
 
 

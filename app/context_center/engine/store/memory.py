@@ -151,10 +151,14 @@ class Memory:
             scope = Scope(m.group("scope"))
             return self._by_name(self.store(scope), m.group("name"), ref)
         if _ID.match(ref):
-            for store in (self.project, self.global_):
-                for entry in store.snapshot().entries.values():
-                    if entry.fact.id == ref:
-                        return store.read_fresh(entry.fact.name)
+            # The snapshot first (cheap); a miss reads the stores again, so a caller never has
+            # to load before resolving, and a fact written by another process is found.
+            for fresh in (False, True):
+                for store in (self.project, self.global_):
+                    snap = store.load(persist_cache=False) if fresh else store.snapshot()
+                    for entry in snap.entries.values():
+                        if entry.fact.id == ref:
+                            return store.read_fresh(entry.fact.name)
             raise NotFound(f"no active fact has id {ref}")
         if "/" in ref or "\\" in ref:
             raise InvalidRequest(

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine import Engine, Recaller, RecallTrace, load_trace
+from context_center.engine import Changes, Engine, RecallTrace
 from context_center.ui.context import FACTS, TRACE, WORKSPACE, busy
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.tabs.base import Tab
@@ -39,14 +39,14 @@ from context_center.ui.widgets.labels import plain_label
 
 
 def load_last_trace(engine: Engine) -> RecallTrace | None:
-    return load_trace(engine.layout)
+    return engine.last_trace()
 
 
-def try_recall(recaller: Recaller, engine: Engine, message: str, reload: bool) -> RecallTrace:
+def try_recall(engine: Engine, message: str, reload: bool) -> RecallTrace:
     """What recall would inject for ``message`` now; the persisted trace is left alone.
     ``reload`` re-reads the stores first (facts changed since the last try)."""
-    view = engine.memory.load() if reload else engine.memory.view()
-    return recaller.recall(message, view.facts, view.conflicts, persist=False).trace
+    view = engine.open() if reload else engine.view()
+    return engine.recall(message, view=view, persist=False).trace
 
 
 # -- widgets ----------------------------------------------------------------------------------
@@ -182,8 +182,6 @@ class ActivityTab(Tab):
     def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.setObjectName("activityTab")
-        self._recaller: Recaller | None = None
-        self._recaller_engine: Engine | None = None
         self._facts_changed = True
         ctx.sig_changed.connect(self._on_any_change)
 
@@ -271,17 +269,9 @@ class ActivityTab(Tab):
 
     # -- trying a message -------------------------------------------------------------------
 
-    def _on_any_change(self, flags: frozenset[str], source: object | None) -> None:
-        if flags & {FACTS, WORKSPACE}:
+    def _on_any_change(self, changes: Changes[object], source: object | None) -> None:
+        if changes.areas & {FACTS, WORKSPACE}:
             self._facts_changed = True
-
-    def recaller(self) -> Recaller:
-        """One recaller per engine, kept so its index is reused across tries."""
-        engine = self.ctx.engine
-        if self._recaller is None or self._recaller_engine is not engine:
-            self._recaller = Recaller(engine.layout, persist_trace=False)
-            self._recaller_engine = engine
-        return self._recaller
 
     @asyncSlot()
     @busy("try_button", "message")
@@ -292,9 +282,7 @@ class ActivityTab(Tab):
             return
         reload, self._facts_changed = self._facts_changed, False
         try:
-            trace = await self.ctx.run(
-                try_recall, self.recaller(), self.ctx.engine, message, reload
-            )
+            trace = await self.ctx.run(try_recall, self.ctx.engine, message, reload)
         except BaseException:
             self._facts_changed = self._facts_changed or reload
             raise

@@ -28,15 +28,14 @@ from PySide6.QtWidgets import (
 from qasync import asyncSlot
 
 from context_center.engine import (
-    ApprovalQueue,
     ApprovalRecord,
     ApprovalResult,
+    Changes,
     Engine,
     EngineError,
-    NotFound,
     Operation,
 )
-from context_center.ui.context import APPROVALS, ARCHIVE, FACTS, WORKSPACE, busy
+from context_center.ui.context import APPROVALS, WORKSPACE, busy
 from context_center.ui.dialogs.approval import ApprovalDialog, Review
 from context_center.ui.models.approval_models import PendingWritesModel, target_label
 from context_center.ui.models.row_table import ROW_ROLE
@@ -50,12 +49,8 @@ def _is_here(engine: Engine, workspace: str | Path) -> bool:
     return str(workspace) == str(engine.workspace)
 
 
-def approval_queue(engine: Engine) -> ApprovalQueue:
-    return engine.approvals
-
-
 def list_pending(engine: Engine) -> list[ApprovalRecord]:
-    return approval_queue(engine).pending()
+    return engine.pending_approvals()
 
 
 def load_review(engine: Engine, record: ApprovalRecord) -> Review:
@@ -63,13 +58,8 @@ def load_review(engine: Engine, record: ApprovalRecord) -> Review:
     here = _is_here(engine, record.workspace)
     if record.operation is Operation.CREATE or not record.target_id:
         return Review(record, None, here)
-    memory = engine.approvals.memory_for(Path(record.workspace))
     try:
-        try:
-            entry = memory.resolve(record.target_id)
-        except NotFound:
-            memory.load(persist_cache=False)  # renamed or recreated by another process?
-            entry = memory.resolve(record.target_id)
+        entry = engine.approval_target(record)
     except EngineError as exc:
         return Review(record, None, here, str(exc))
     return Review(record, entry.fact, here)
@@ -77,13 +67,13 @@ def load_review(engine: Engine, record: ApprovalRecord) -> Review:
 
 def approve_item(
     engine: Engine, item_id: str, edited: dict[str, str] | None, reviewed_sha256: str
-) -> ApprovalResult:
+) -> Changes[ApprovalResult]:
     """Apply exactly the item the person reviewed (its content hash), once."""
-    return approval_queue(engine).approve(item_id, edited, expected_sha256=reviewed_sha256)
+    return engine.approve(item_id, edited, expected_sha256=reviewed_sha256)
 
 
-def reject_item(engine: Engine, item_id: str, reason: str) -> ApprovalRecord:
-    return approval_queue(engine).reject(item_id, reason or None)
+def reject_item(engine: Engine, item_id: str, reason: str) -> Changes[ApprovalRecord]:
+    return engine.reject(item_id, reason or None)
 
 
 # -- the tab ----------------------------------------------------------------------------------
@@ -181,11 +171,11 @@ class ApprovalsTab(Tab):
 
     # -- list -------------------------------------------------------------------------------
 
-    def _on_changed(self, flags: frozenset[str], source: object | None) -> None:
+    def _on_changed(self, changes: Changes[object], source: object | None) -> None:
         # Unlike other tabs, reload while hidden too: the toolbar badge depends on it.
         if self.skip_own_changes and source is self:
             return
-        if flags & self.flags:
+        if changes.areas & self.flags:
             self.refresh_now()
 
     def _on_engine_changed(self, engine: Engine) -> None:
@@ -260,7 +250,7 @@ class ApprovalsTab(Tab):
         dialog.set_working(True)
         try:
             try:
-                result = await self.ctx.run(
+                changes = await self.ctx.run(
                     approve_item, self.ctx.engine, record.id, edited, record.content_sha256
                 )
             except EngineError as exc:
@@ -274,10 +264,10 @@ class ApprovalsTab(Tab):
                 return
         finally:
             dialog.set_working(False)
+        result = changes.value
         ref = (result.record.decision.result or {}).get("ref") if result.record.decision else None
         dialog.accept()
-        flags = {APPROVALS, FACTS} | ({ARCHIVE} if record.operation is Operation.FORGET else set())
-        self.ctx.changed(flags, source=self)
+        self.ctx.apply(changes, source=self)
         self.ctx.status(f"Approved: {record.operation.value} {ref or target_label(record)}")
         self.sig_decided.emit(record.id, "approved")
         await self._reload()
@@ -292,7 +282,7 @@ class ApprovalsTab(Tab):
         dialog.set_working(True)
         try:
             try:
-                await self.ctx.run(reject_item, self.ctx.engine, record.id, reason)
+                changes = await self.ctx.run(reject_item, self.ctx.engine, record.id, reason)
             except EngineError as exc:
                 dialog.show_conflict(str(exc))
                 self.refresh_now()
@@ -300,7 +290,7 @@ class ApprovalsTab(Tab):
         finally:
             dialog.set_working(False)
         dialog.done(QDialog.DialogCode.Accepted)
-        self.ctx.changed({APPROVALS}, source=self)
+        self.ctx.apply(changes, source=self)
         self.ctx.status(f"Rejected: {record.operation.value} {target_label(record)}")
         self.sig_decided.emit(record.id, "rejected")
         await self._reload()

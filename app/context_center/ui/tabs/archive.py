@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine import ArchiveRefused, Engine, Fact, format_time
+from context_center.engine import ArchiveRefused, Changes, Engine, Fact, format_time
 from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
@@ -50,12 +50,10 @@ class ArchiveRow:
 
 def load_archive(engine: Engine) -> list[ArchiveRow]:
     rows = []
-    project_root = engine.memory.project.archive_root
-    for entry in engine.memory.archived():
-        scope = "project" if entry.path.parent == project_root else "global"
+    for entry in engine.archived():
         rows.append(
             ArchiveRow(
-                archive_ref=f"{scope}/.archive/{entry.path.name}",
+                archive_ref=engine.archive_ref(entry),
                 path=entry.path,
                 archived=local_time(entry.archived_at),
                 archived_iso=format_time(entry.archived_at) if entry.archived_at else "",
@@ -67,9 +65,8 @@ def load_archive(engine: Engine) -> list[ArchiveRow]:
     return rows
 
 
-def _recover(engine: Engine, archive_ref: str) -> Fact:
-    engine.memory.load(persist_cache=False)
-    return engine.memory.recover(archive_ref)
+def _recover(engine: Engine, archive_ref: str) -> Changes[Fact]:
+    return engine.recover_fact(archive_ref)
 
 
 COLUMNS: list[Column[ArchiveRow]] = [
@@ -237,7 +234,7 @@ class ArchiveTab(Tab):
             return
         self.refusal.hide()
         try:
-            fact = await self.ctx.run(_recover, self.ctx.engine, row.archive_ref)
+            changes = await self.ctx.run(_recover, self.ctx.engine, row.archive_ref)
         except ArchiveRefused as exc:
             self.refusal_label.setText(
                 f"<b>{escape(row.fact.ref)} was not recovered:</b> "
@@ -245,5 +242,6 @@ class ArchiveTab(Tab):
             )
             self.refusal.show()
             raise  # the one error dialog, through @busy → ctx.report
+        fact = changes.value
         self.ctx.status(f"Recovered {fact.ref} as revision {fact.revision}")
-        self.ctx.changed({FACTS, ARCHIVE}, self)
+        self.ctx.apply(changes, self)

@@ -1,6 +1,6 @@
 """The base of every tab: reacts to ``sig_changed`` by scheduling one coalesced ``refresh()``.
 
-A subclass sets ``title`` and ``flags`` (the change flags it shows) and implements
+A subclass sets ``title`` and ``flags`` (the engine ``Area`` values it shows) and implements
 ``async def refresh(self)``: load plain data with ``await self.ctx.run(...)``, then fill its
 widgets. The base guarantees:
 
@@ -17,6 +17,7 @@ import asyncio
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QWidget
 
+from context_center.engine import Area, Changes
 from context_center.ui.context import AppContext
 
 
@@ -24,7 +25,7 @@ class Tab(QWidget):
     """A main-window tab. Subclasses override ``title``, ``flags`` and ``refresh``."""
 
     title: str = ""
-    flags: frozenset[str] = frozenset()
+    flags: frozenset[Area] = frozenset()
     skip_own_changes: bool = False  # set True when a tab updates itself after its own mutations
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
@@ -38,10 +39,10 @@ class Tab(QWidget):
 
     # -- change handling ------------------------------------------------------------------
 
-    def _on_changed(self, flags: frozenset[str], source: object | None) -> None:
+    def _on_changed(self, changes: Changes[object], source: object | None) -> None:
         if self.skip_own_changes and source is self:
             return
-        if not (flags & self.flags):
+        if not (changes.areas & self.flags):
             return
         self._stale = True
         if self.isVisible():

@@ -2,14 +2,13 @@
 in-place editor, quick-add of a standing rule, and the exact prefix the model gets.
 
 The chain, diagnostics and prefix come from ``engine.instructions.resolve_instructions`` and
-``engine.prefix.build_prefix``; the editor saves compare-and-set through ``ui.docfile`` (which
-writes with ``engine.atomic``); ``engine.rules.add_rule`` appends a rule. After every save or
+``Engine.prefix``; the editor saves compare-and-set through ``Engine.save_instruction_file``;
+``Engine.add_rule`` appends a rule. After every save or
 rule the chain, diagnostics and prefix refresh.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,8 +34,6 @@ from PySide6.QtWidgets import (
 from qasync import asyncSlot
 
 from context_center.engine import (
-    DOCUMENT_NAMES,
-    LOCAL_DOCUMENT_NAMES,
     Engine,
     ImportStatus,
     InstructionDiagnostic,
@@ -45,10 +42,6 @@ from context_center.engine import (
     Prefix,
     Resolution,
     RuleScope,
-    add_rule,
-    build_prefix,
-    read_document,
-    save_document,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, WORKSPACE, AppContext, busy
 from context_center.ui.models.row_table import Column, RowTableModel
@@ -57,9 +50,6 @@ from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.tables import make_table
 
-SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", "build", "dist"}
-MAX_TARGETS = 200
-MAX_DEPTH = 4
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 LINE_ROLE = Qt.ItemDataRole.UserRole + 2
 
@@ -71,27 +61,10 @@ class ChainData:
     targets: list[str]  # workspace-relative directories that hold instruction files
 
 
-def instruction_dirs(workspace: Path) -> list[str]:
-    """Workspace directories (relative, "." first) holding an instruction file; bounded walk."""
-    names = set(DOCUMENT_NAMES + LOCAL_DOCUMENT_NAMES)
-    found = ["."]
-    base_depth = len(workspace.parts)
-    for root, dirs, files in os.walk(workspace):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-        if len(Path(root).parts) - base_depth >= MAX_DEPTH:
-            dirs[:] = []
-        if root != str(workspace) and names & set(files):
-            found.append(Path(os.path.relpath(root, workspace)).as_posix())
-        if len(found) >= MAX_TARGETS:
-            break
-    return found
-
-
 def load_chain(engine: Engine, target: Path) -> ChainData:
     resolution = engine.instructions(target)
-    view = engine.memory.load()
-    prefix = build_prefix(resolution, view.facts, view.conflicts)
-    return ChainData(resolution, prefix, instruction_dirs(engine.workspace))
+    prefix = engine.prefix(target, engine.open(), resolution=resolution)
+    return ChainData(resolution, prefix, engine.instruction_folders())
 
 
 @dataclass(frozen=True)
@@ -483,7 +456,7 @@ class InstructionsTab(Tab):
             self.doc_path.set_full_text("")
             return
         try:
-            fresh = await self.ctx.run(read_document, doc.path)
+            fresh = await self.ctx.run(self.ctx.engine.read_instruction_file, doc.path)
         except Exception:
             return  # gone or unreadable: keep showing what we had
         if fresh.sha256 != doc.sha256 and not self.editor.document().isModified():
@@ -531,7 +504,7 @@ class InstructionsTab(Tab):
             self.right_tabs.setCurrentIndex(0)
             return
         try:
-            doc = await self.ctx.run(read_document, path)
+            doc = await self.ctx.run(self.ctx.engine.read_instruction_file, path)
         except Exception as exc:
             self.ctx.report(exc, self)
             return
@@ -545,11 +518,12 @@ class InstructionsTab(Tab):
         if doc is None:
             return
         text = self.editor.toPlainText()
-        saved = await self.ctx.run(save_document, doc, text)
+        changes = await self.ctx.run(self.ctx.engine.save_instruction_file, doc, text)
+        saved = changes.value
         self.doc = saved
         self.editor.document().setModified(False)
         self.ctx.status(f"Saved {self._label_for(saved.path)}")
-        self.ctx.changed({INSTRUCTIONS}, self)
+        self.ctx.apply(changes, self)
 
     @asyncSlot()
     @busy("btn_revert")
@@ -557,7 +531,7 @@ class InstructionsTab(Tab):
         doc = self.doc
         if doc is None:
             return
-        fresh = await self.ctx.run(read_document, doc.path)
+        fresh = await self.ctx.run(self.ctx.engine.read_instruction_file, doc.path)
         self._set_doc(fresh, line=self.current_line())
 
     # -- rules ----------------------------------------------------------------------------
@@ -567,8 +541,7 @@ class InstructionsTab(Tab):
     async def on_add_rule(self) -> None:
         note = self.rule_edit.text()
         scope = RuleScope(self.rule_scope.currentData())
-        engine = self.ctx.engine
-        path = await self.ctx.run(add_rule, engine.home, engine.workspace, note, scope)
+        changes = await self.ctx.run(self.ctx.engine.add_rule, note, scope)
         self.rule_edit.clear()
-        self.ctx.status(f"Added the rule to {self._label_for(Path(path))}")
-        self.ctx.changed({INSTRUCTIONS}, self)
+        self.ctx.status(f"Added the rule to {self._label_for(Path(changes.value))}")
+        self.ctx.apply(changes, self)

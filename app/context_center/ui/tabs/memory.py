@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 from qasync import asyncSlot
 
 from context_center.engine import (
+    Changes,
     Conflict,
     Engine,
     EngineError,
@@ -45,7 +47,7 @@ from context_center.engine import (
     format_time,
     gc_paused,
 )
-from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
 from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
 from context_center.ui.models.facts import (
@@ -82,34 +84,28 @@ def load_memory(engine: Engine) -> MemoryData:
     """Both stores, as table rows. Conflicts come in a second step (``load_conflicts``) so the
     table is usable as soon as the files are read."""
     with gc_paused():  # 50k facts and rows: no cycles, and the cyclic GC would rescan them often
-        project = engine.memory.project.load()
-        global_ = engine.memory.global_.load()
-        rows = build_rows([*project.entries.values(), *global_.entries.values()], datetime.now(UTC))
-    return MemoryData(
-        rows,
-        len(project.diagnostics) + len(global_.diagnostics),
-        len(project.entries),
-        len(global_.entries),
-    )
+        loaded = engine.load_entries()
+        rows = build_rows([*loaded.project, *loaded.global_], datetime.now(UTC))
+    return MemoryData(rows, len(loaded.diagnostics), len(loaded.project), len(loaded.global_))
 
 
 def load_conflicts(engine: Engine) -> list[Conflict]:
     """Project-over-global pairs of the state ``load_memory`` just read (no disk scan)."""
-    return engine.memory.view().conflicts
+    return engine.view().conflicts
 
 
 def _current_entry(engine: Engine, fact_id: str) -> Entry | None:
-    view = engine.memory.load(persist_cache=False)
+    view = engine.open(persist_cache=False)
     for entry in view.entries:
         if entry.fact.id == fact_id:
             return entry
     return None
 
 
-def _update(engine: Engine, entry: Entry, draft: FactDraft) -> Fact:
+def _update(engine: Engine, entry: Entry, draft: FactDraft) -> Changes[Fact]:
     """Save against the revision and the content hash the person edited from."""
     fact = entry.fact
-    return engine.memory.update(
+    return engine.update_fact(
         fact.id,
         expected_revision=fact.revision,
         expected_sha=entry.sha256,
@@ -120,8 +116,8 @@ def _update(engine: Engine, entry: Entry, draft: FactDraft) -> Fact:
     )
 
 
-def _create(engine: Engine, draft: FactDraft) -> Fact:
-    return engine.memory.create(
+def _create(engine: Engine, draft: FactDraft) -> Changes[Fact]:
+    return engine.create_fact(
         name=draft.name,
         title=draft.title,
         description=draft.description,
@@ -131,9 +127,8 @@ def _create(engine: Engine, draft: FactDraft) -> Fact:
     )
 
 
-def _forget(engine: Engine, fact: Fact) -> str:
-    _, dest = engine.memory.forget(fact.id, expected_revision=fact.revision)
-    return dest.name
+def _forget(engine: Engine, fact: Fact) -> Changes[tuple[Fact, Path]]:
+    return engine.forget_fact(fact.id, expected_revision=fact.revision)
 
 
 class MemoryTab(Tab):
@@ -560,14 +555,15 @@ class MemoryTab(Tab):
                 return
             draft = dialog.draft()
             try:
-                fact = await self.ctx.run(_create, self.ctx.engine, draft)
+                changes = await self.ctx.run(_create, self.ctx.engine, draft)
             except EngineError as exc:
                 await self.ctx.report_and_wait(exc, self)
                 continue  # reopen with what was typed
             break
+        fact = changes.value
         self._selected_id = fact.id
         self.ctx.status(f"Created {fact.ref}")
-        self.ctx.changed({FACTS}, self)
+        self.ctx.apply(changes, self)
 
     @asyncSlot()
     @busy("btn_edit", "btn_forget")
@@ -586,10 +582,10 @@ class MemoryTab(Tab):
             return None
         draft = dialog.draft()
         try:
-            fact = await self.ctx.run(_update, self.ctx.engine, entry, draft)
+            changes = await self.ctx.run(_update, self.ctx.engine, entry, draft)
         except (RevisionConflict, NotFound) as exc:
             current = await self.ctx.run(_current_entry, self.ctx.engine, entry.fact.id)
-            self.ctx.changed({FACTS}, self)
+            self.ctx.apply(Changes.seen_on_disk({FACTS}), self)
             stale = StaleEditDialog(
                 self,
                 base=entry.fact,
@@ -599,9 +595,10 @@ class MemoryTab(Tab):
             )
             code = await self.ctx.exec_dialog(stale)
             return current if code == RELOAD and current is not None else None
+        fact = changes.value
         self._selected_id = fact.id
         self.ctx.status(f"Saved {fact.ref} as revision {fact.revision}")
-        self.ctx.changed({FACTS}, self)
+        self.ctx.apply(changes, self)
         return None
 
     @asyncSlot()
@@ -624,7 +621,7 @@ class MemoryTab(Tab):
         )
         if not ok:
             return
-        archived = await self.ctx.run(_forget, self.ctx.engine, fact)
+        changes = await self.ctx.run(_forget, self.ctx.engine, fact)
         self._selected_id = None
-        self.ctx.status(f"Forgot {fact.ref} (archived as {archived})")
-        self.ctx.changed({FACTS, ARCHIVE}, self)
+        self.ctx.status(f"Forgot {fact.ref} (archived as {changes.value[1].name})")
+        self.ctx.apply(changes, self)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine import Engine, Fact, NotFound, RevisionEntry
+from context_center.engine import Changes, Engine, Fact, NotFound, RevisionEntry
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.stale_edit import fact_text
 from context_center.ui.models.facts import local_time
@@ -51,7 +51,7 @@ class RevRow:
 
 
 def load_facts(engine: Engine) -> list[PickRow]:
-    view = engine.memory.load()
+    view = engine.open()
     rows = [
         PickRow(
             e.fact.id,
@@ -67,14 +67,12 @@ def load_facts(engine: Engine) -> list[PickRow]:
 
 
 def load_revisions(engine: Engine, fact_id: str) -> list[RevRow]:
-    engine.memory.load(persist_cache=False)
-    revs: list[RevisionEntry] = engine.memory.revisions(fact_id)
+    revs: list[RevisionEntry] = engine.revisions(fact_id)
     return [RevRow(r.revision, r.current, r.fact, local_time(r.fact.updated_at)) for r in revs]
 
 
-def _restore(engine: Engine, fact_id: str, revision: int) -> Fact:
-    engine.memory.load(persist_cache=False)
-    return engine.memory.restore(fact_id, revision)
+def _restore(engine: Engine, fact_id: str, revision: int) -> Changes[Fact]:
+    return engine.restore_fact(fact_id, revision)
 
 
 PICK_COLUMNS: list[Column[PickRow]] = [
@@ -370,8 +368,9 @@ class RevisionsTab(Tab):
         )
         if not ok:
             return
-        fact = await self.ctx.run(_restore, self.ctx.engine, self.fact_id, rev.revision)
+        changes = await self.ctx.run(_restore, self.ctx.engine, self.fact_id, rev.revision)
+        fact = changes.value
         self.ctx.status(
             f"Restored revision {rev.revision} of {fact.ref} as revision {fact.revision}"
         )
-        self.ctx.changed({FACTS}, self)
+        self.ctx.apply(changes, self)

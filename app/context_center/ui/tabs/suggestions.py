@@ -37,6 +37,7 @@ from qasync import asyncSlot
 from context_center.engine import (
     AcceptResult,
     CandidateEdit,
+    Changes,
     Decision,
     Engine,
     FactType,
@@ -44,8 +45,6 @@ from context_center.engine import (
     ScanResult,
     Scope,
     SkillCandidate,
-    accept,
-    dismiss,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, SUGGESTIONS, WORKSPACE, busy
 from context_center.ui.models.row_table import ROW_ROLE
@@ -68,12 +67,14 @@ def scan_workspace(engine: Engine) -> ScanResult:
     return engine.scan_suggestions()
 
 
-def accept_candidate(engine: Engine, candidate: Candidate, edit: CandidateEdit) -> AcceptResult:
-    return accept(engine.layout, candidate, edit, memory=engine.memory)
+def accept_candidate(
+    engine: Engine, candidate: Candidate, edit: CandidateEdit
+) -> Changes[AcceptResult]:
+    return engine.accept_suggestion(candidate, edit)
 
 
-def dismiss_candidate(engine: Engine, candidate: Candidate) -> Decision:
-    return dismiss(engine.layout, candidate)
+def dismiss_candidate(engine: Engine, candidate: Candidate) -> Changes[Decision]:
+    return engine.dismiss_suggestion(candidate)
 
 
 # -- presentation helpers -------------------------------------------------------------------
@@ -559,16 +560,13 @@ class SuggestionsTab(Tab):
         self.accept_button.setEnabled(False)
         self.dismiss_button.setEnabled(False)
         try:
-            result = await self.ctx.run(accept_candidate, self.ctx.engine, candidate, edit)
+            changes = await self.ctx.run(accept_candidate, self.ctx.engine, candidate, edit)
             self._remove(candidate)
         finally:
             self._update_buttons()
-        if result.kind == "memory":
-            self.ctx.status(f"Saved {result.ref}")
-            self.ctx.changed({FACTS, SUGGESTIONS}, source=self)
-        else:
-            self.ctx.status(f"Wrote {result.ref}")
-            self.ctx.changed({SUGGESTIONS}, source=self)
+        result = changes.value
+        self.ctx.status(f"Saved {result.ref}" if result.kind == "memory" else f"Wrote {result.ref}")
+        self.ctx.apply(changes, source=self)
 
     @asyncSlot()
     @busy("scan_button")
@@ -579,9 +577,9 @@ class SuggestionsTab(Tab):
         self.accept_button.setEnabled(False)
         self.dismiss_button.setEnabled(False)
         try:
-            await self.ctx.run(dismiss_candidate, self.ctx.engine, candidate)
+            changes = await self.ctx.run(dismiss_candidate, self.ctx.engine, candidate)
             self._remove(candidate)
         finally:
             self._update_buttons()
         self.ctx.status("Dismissed; it will not be proposed again")
-        self.ctx.changed({SUGGESTIONS}, source=self)
+        self.ctx.apply(changes, source=self)
