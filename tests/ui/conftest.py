@@ -34,6 +34,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
 
 
+@pytest.fixture(autouse=True)
+def _error_sink_guard(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[list[BaseException]]:
+    """Every error any AppContext reports fails the test, unless the test is marked
+    ``expect_ui_errors`` (it provokes one on purpose and checks it)."""
+    from context_center.ui.context import AppContext
+
+    reported: list[BaseException] = []
+    original = AppContext.report
+
+    def report(self: AppContext, exc: BaseException, parent: object = None) -> None:
+        reported.append(exc)
+        original(self, exc, parent)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(AppContext, "report", report)
+    yield reported
+    if reported and request.node.get_closest_marker("expect_ui_errors") is None:
+        listing = "; ".join(f"{type(e).__name__}: {e}" for e in reported)
+        pytest.fail(f"the window reported {len(reported)} unexpected error(s): {listing}")
+
+
 @pytest.fixture
 def qloop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
     loop = qasync.QEventLoop(qapp, already_running=True)

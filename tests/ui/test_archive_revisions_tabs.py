@@ -108,6 +108,7 @@ def _select(tab: ArchiveTab, name: str) -> None:
     raise AssertionError(name)
 
 
+@pytest.mark.expect_ui_errors
 def test_archive_recover_and_refusal(
     qtbot, ctx, archived: Engine, wait_idle, qtmodeltester
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 from qasync import asyncSlot
 
@@ -56,6 +57,7 @@ def test_run_goes_to_worker_thread_and_busy_restores(qtbot, ctx, wait_idle) -> N
     assert panel.btn.isEnabled()
 
 
+@pytest.mark.expect_ui_errors
 def test_engine_error_becomes_one_warning_dialog(qtbot, ctx, wait_idle) -> None:
     ctx.show_dialogs = True
     panel = _Panel(ctx)
@@ -73,6 +75,7 @@ def test_engine_error_becomes_one_warning_dialog(qtbot, ctx, wait_idle) -> None:
     box.close()
 
 
+@pytest.mark.expect_ui_errors
 def test_bug_gets_traceback_in_details(qtbot, ctx) -> None:
     ctx.show_dialogs = True
     try:

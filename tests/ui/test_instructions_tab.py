@@ -98,6 +98,7 @@ def test_edit_in_place_saves_atomically_and_refreshes(
     assert not tab.btn_save.isEnabled()
 
 
+@pytest.mark.expect_ui_errors
 def test_save_refuses_when_the_file_changed_underneath(
     qtbot, ctx, tab: InstructionsTab, workspace: Path, wait_idle
 ) -> None:
@@ -130,6 +131,7 @@ def test_quick_add_rule(
     assert (home / "AGENTS.md").read_text().endswith("- 用户级规则\n")
 
 
+@pytest.mark.expect_ui_errors
 def test_empty_rule_is_a_clear_message(qtbot, ctx, tab: InstructionsTab, wait_idle) -> None:
     tab.rule_edit.setText("   ")
     tab.btn_add_rule.click()
