@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.parse_args([args.command, "--help"])
         from context_center.ui.launch import launch
 
-        return launch(args)
+        return launch(args, started_at=MAIN_STARTED_AT)
     try:
         engine = engine_for(args)
         return emit(handler(args, engine), as_json)

@@ -43,17 +43,6 @@ def has_display(environ: Any = os.environ, platform: str = sys.platform) -> bool
     return any(environ.get(name) for name in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"))
 
 
-def _main_started() -> float:
-    """perf_counter() at the start of cli.main() if the CLI recorded it, else our import time."""
-    try:
-        from context_center import cli
-
-        mark = getattr(cli, "MAIN_STARTED_AT", None)
-    except ImportError:  # pragma: no cover
-        mark = None
-    return float(mark) if isinstance(mark, (int, float)) else _T0
-
-
 def configure_application(app: Any) -> None:
     from context_center import APP_DISPLAY_NAME, APP_NAME, ORGANIZATION, __version__
     from context_center.ui.icons import APP_ID, app_icon
@@ -68,7 +57,10 @@ def configure_application(app: Any) -> None:
     apply_style(app)
 
 
-def launch(args: argparse.Namespace) -> int:
+def launch(args: argparse.Namespace, *, started_at: float | None = None) -> int:
+    """Open the window. ``started_at`` is ``perf_counter()`` at the start of ``cli.main()``
+    (for ``--smoke-test``'s launch-to-paint figure); else this module's import time."""
+    main_started = started_at if started_at is not None else _T0
     if not has_display():
         sys.stderr.write(NO_DISPLAY_MESSAGE)
         return 1
@@ -98,7 +90,8 @@ def launch(args: argparse.Namespace) -> int:
         )
     result = {"code": 0}
     try:
-        qasync.run(_run(app, home, workspace, bool(getattr(args, "smoke_test", False)), result))
+        smoke = bool(getattr(args, "smoke_test", False))
+        qasync.run(_run(app, home, workspace, smoke, result, main_started))
     finally:
         if demo_dir is not None:
             shutil.rmtree(demo_dir, ignore_errors=True)
@@ -106,7 +99,12 @@ def launch(args: argparse.Namespace) -> int:
 
 
 async def _run(
-    app: Any, home: str | None, workspace: str | None, smoke: bool, result: dict[str, int]
+    app: Any,
+    home: str | None,
+    workspace: str | None,
+    smoke: bool,
+    result: dict[str, int],
+    main_started: float,
 ) -> None:
     from PySide6.QtCore import QEvent as _QEvent
     from PySide6.QtCore import QObject, QSettings, QTimer
@@ -148,7 +146,7 @@ async def _run(
                 "smoke_test": "ok",
                 "version": __version__,
                 "painted_at": time.time(),
-                "since_main_ms": round((time.perf_counter() - _main_started()) * 1000, 1),
+                "since_main_ms": round((time.perf_counter() - main_started) * 1000, 1),
                 "qt_platform": QGuiApplication.platformName(),
                 "application_name": QGuiApplication.applicationName(),
                 "organization_name": QGuiApplication.organizationName(),
