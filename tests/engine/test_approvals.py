@@ -118,7 +118,7 @@ def test_update_record_is_bound_to_its_base(engine: Engine) -> None:
     assert record.target_ref == "project/release-branch.md"
     assert record.expected_revision == 1
     assert record.base_sha256 == engine.memory.resolve(fact.id).sha256
-    assert record.content == {"body": "new body"}
+    assert record.content.given() == {"body": "new body"}
 
 
 def test_queue_survives_a_restart(home: Path, workspace: Path) -> None:
@@ -266,8 +266,8 @@ def test_edit_then_approve_writes_and_audits_the_edit(engine: Engine) -> None:
     assert record.decision is not None
     assert record.decision.edited is True
     assert record.decision.final_content is not None
-    assert record.decision.final_content["body"] == edited["body"]
-    assert record.content["body"] == BODY  # the original proposal stays on record
+    assert record.decision.final_content.body == edited["body"]
+    assert record.content.body == BODY  # the original proposal stays on record
     assert record.decision.final_sha256 == content_sha256(record.decision.final_content)
     approved = [e for e in queue.audit_entries() if e["event"] == "approved"]
     assert approved[-1]["edited"] is True

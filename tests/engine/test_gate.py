@@ -270,7 +270,7 @@ def test_update_is_queued_with_its_base(engine: Engine) -> None:
     assert d.proposal is not None
     assert d.proposal.target_id == fact.id
     assert d.proposal.base_revision == 1
-    assert d.proposal.content == {"body": "new body"}
+    assert d.proposal.content.given() == {"body": "new body"}
     assert engine.memory.resolve(fact.id).fact.body == fact.body
 
 

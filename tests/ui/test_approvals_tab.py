@@ -210,7 +210,7 @@ def test_edit_then_approve_writes_the_edited_content(qtbot, ctx, engine, create_
     record = queue(engine).get(create_id)
     assert record.decision is not None and record.decision.edited
     assert record.decision.final_content is not None
-    assert record.decision.final_content["body"] == edited_body
+    assert record.decision.final_content.body == edited_body
 
 
 def test_reject_with_a_reason(qtbot, ctx, engine, create_id) -> None:  # type: ignore[no-untyped-def]

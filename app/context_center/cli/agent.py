@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
-from context_center.engine import Controller, Engine, GateDecision, Outcome, assess
+from context_center.engine import Changes, Controller, Engine, GateDecision, Outcome
 
 CONTROLLERS = [c.value for c in Controller]
 DEFAULT_AGENT = "agent"
@@ -49,12 +49,13 @@ def render_decision(decision: GateDecision) -> str:
     return "\n".join(lines)
 
 
-def _output(decision: GateDecision) -> Output:
+def _output(done: Changes[GateDecision]) -> Output:
+    decision = done.value
     if decision.outcome is Outcome.REFUSED:
         codes = ", ".join(r.code for r in decision.reasons) or "refused"
         sys.stderr.write(f"context-center: refused: {codes}\n")
     return Output(
-        decision.public_dict(),
+        decision.public_dict() | {"changes": done.to_json()},
         render_decision(decision),
         exit_code=1 if decision.outcome is Outcome.REFUSED else 0,
     )
@@ -74,7 +75,7 @@ def cmd_remember(args: argparse.Namespace, engine: Engine) -> Output:
         request["agent"] = args.agent
     request.setdefault("agent", DEFAULT_AGENT)
     # Unknown keys stay in the request: the gate refuses them as invalid (fail closed).
-    return _output(assess(request, engine.memory))
+    return _output(engine.agent_write(request))
 
 
 def cmd_forget(args: argparse.Namespace, engine: Engine) -> Output:
@@ -86,7 +87,7 @@ def cmd_forget(args: argparse.Namespace, engine: Engine) -> Output:
     }
     if args.expected_revision is not None:
         request["expected_revision"] = args.expected_revision
-    return _output(assess(request, engine.memory))
+    return _output(engine.agent_write(request))
 
 
 def _caller_options(parser: argparse.ArgumentParser) -> None:

@@ -15,21 +15,17 @@ from typing import Any
 
 from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
 from context_center.engine import (
-    DEFAULT_TYPE,
-    ApprovalQueue,
     ApprovalRecord,
     ApprovalRefused,
     Engine,
     InvalidRequest,
+    Operation,
+    ProposedContent,
     Status,
     final_content,
 )
 
 CONFIRM_WORD = "yes"
-
-
-def _queue(engine: Engine) -> ApprovalQueue:
-    return engine.approvals
 
 
 def safe_text(text: str) -> str:
@@ -47,17 +43,40 @@ def safe_text(text: str) -> str:
 
 
 def _summary_line(record: ApprovalRecord) -> str:
-    what = (
-        record.target_ref
-        or f"{record.content.get('scope', 'project')}/{record.content.get('name')}.md"
-    )
+    what = record.target_ref or f"{record.content.fact_scope.value}/{record.content.name}.md"
     codes = ", ".join(r.code for r in record.reasons) or "-"
     return safe_text(
         f"{record.id}  {record.operation.value:<6} {what}  by {record.agent} ({record.controller.value})  [{codes}]"
     )
 
 
-def render_record(record: ApprovalRecord, final: dict[str, Any] | None = None) -> str:
+def _content_lines(record: ApprovalRecord, content: ProposedContent) -> list[str]:
+    if record.operation is Operation.CREATE:
+        fact_type = (
+            content.type.value if content.type else f"{content.fact_type.value} (type not given)"
+        )
+        return [
+            f"name:        {content.fact_scope.value}/{content.name}.md",
+            f"title:       {content.title or ''}",
+            f"description: {content.description or ''}",
+            f"type:        {fact_type}",
+            "",
+            "----- body -----",
+            content.body or "",
+            "----- end -----",
+        ]
+    if record.operation is Operation.UPDATE:
+        lines = ["changes:"]
+        for key, value in content.given().items():
+            if key != "body":
+                lines.append(f"  {key}: {value}")
+        if content.has("body"):
+            lines += ["----- new body -----", str(content.body), "----- end -----"]
+        return lines
+    return [f"forget {record.target_ref}: it moves to the archive (recoverable)"]
+
+
+def render_record(record: ApprovalRecord, final: ProposedContent | None = None) -> str:
     content = final if final is not None else record.content
     lines = [
         f"item:        {record.id} ({record.status.value})",
@@ -72,27 +91,7 @@ def render_record(record: ApprovalRecord, final: dict[str, Any] | None = None) -
         )
     lines.append("reasons:")
     lines.extend(f"  - {r.code}: {r.message}" for r in record.reasons)
-    if record.operation.value == "create":
-        fact_type = content.get("type") or f"{DEFAULT_TYPE.value} (type not given)"
-        lines += [
-            f"name:        {content.get('scope', 'project')}/{content.get('name')}.md",
-            f"title:       {content.get('title', '')}",
-            f"description: {content.get('description', '')}",
-            f"type:        {fact_type}",
-            "",
-            "----- body -----",
-            str(content.get("body", "")),
-            "----- end -----",
-        ]
-    elif record.operation.value == "update":
-        lines.append("changes:")
-        for key in ("name", "title", "description", "type"):
-            if key in content:
-                lines.append(f"  {key}: {content[key]}")
-        if "body" in content:
-            lines += ["----- new body -----", str(content["body"]), "----- end -----"]
-    else:
-        lines.append(f"forget {record.target_ref}: it moves to the archive (recoverable)")
+    lines += _content_lines(record, content)
     if record.decision is not None:
         d = record.decision
         lines.append(
@@ -105,16 +104,15 @@ def render_record(record: ApprovalRecord, final: dict[str, Any] | None = None) -
 
 
 def cmd_list(args: argparse.Namespace, engine: Engine) -> Output:
-    queue = _queue(engine)
     status = Status(args.status)
-    records = queue.records(status, workspace=engine.workspace if args.this_workspace else None)
+    records = engine.approval_records(status, this_workspace=args.this_workspace)
     data = {"status": status.value, "items": [r.summary() for r in records]}
     text = "\n".join(_summary_line(r) for r in records) or f"(no {status.value} items)"
     return Output(data, text)
 
 
 def cmd_show(args: argparse.Namespace, engine: Engine) -> Output:
-    record = _queue(engine).get(args.id)
+    record = engine.approval(args.id)
     return Output({"item": record.public_dict()}, render_record(record))
 
 
@@ -141,8 +139,7 @@ def require_terminal() -> None:
 
 def cmd_approve(args: argparse.Namespace, engine: Engine) -> Output:
     require_terminal()
-    queue = _queue(engine)
-    record = queue.get(args.id)
+    record = engine.approval(args.id)
     if record.status is not Status.PENDING:
         raise ApprovalRefused(
             f"approval item {record.id} was already {record.status.value}", code="already_decided"
@@ -163,12 +160,14 @@ def cmd_approve(args: argparse.Namespace, engine: Engine) -> Output:
             "not approved: the confirmation was not given; the item stays pending",
             code="approval_cancelled",
         )
-    result = queue.approve(record.id, edited, expected_sha256=record.content_sha256)
+    changes = engine.approve(record.id, edited, expected_sha256=record.content_sha256)
+    result = changes.value
     done = result.record
     data: dict[str, Any] = {"action": "approved", "item": done.summary()}
     if done.decision is not None:
         data["edited"] = done.decision.edited
         data["result"] = done.decision.result
+    data["changes"] = changes.to_json()
     if result.fact is not None:
         text = f"approved {done.id}: {result.fact.ref} is now at revision {result.fact.revision}"
     else:
@@ -177,9 +176,15 @@ def cmd_approve(args: argparse.Namespace, engine: Engine) -> Output:
 
 
 def cmd_reject(args: argparse.Namespace, engine: Engine) -> Output:
-    record = _queue(engine).reject(args.id, args.reason)
+    changes = engine.reject(args.id, args.reason)
+    record = changes.value
     return Output(
-        {"action": "rejected", "item": record.summary(), "reason": args.reason},
+        {
+            "action": "rejected",
+            "item": record.summary(),
+            "reason": args.reason,
+            "changes": changes.to_json(),
+        },
         f"rejected {record.id}",
     )
 

@@ -98,6 +98,12 @@ if TYPE_CHECKING:
     from context_center.engine.gate.decision import (
         assess as assess,
     )
+    from context_center.engine.gate.proposal import (
+        ProposedContent as ProposedContent,
+    )
+    from context_center.engine.gate.records import (
+        ApprovalConflict as ApprovalConflict,
+    )
     from context_center.engine.gate.secrets import (
         SensitiveSpan as SensitiveSpan,
     )
@@ -286,6 +292,8 @@ _EXPORTS: dict[str, str] = {
     "Operation": "context_center.engine.gate.decision",
     "Outcome": "context_center.engine.gate.decision",
     "assess": "context_center.engine.gate.decision",
+    "ProposedContent": "context_center.engine.gate.proposal",
+    "ApprovalConflict": "context_center.engine.gate.records",
     "SensitiveSpan": "context_center.engine.gate.secrets",
     "find_sensitive": "context_center.engine.gate.secrets",
     "LoadedDoc": "context_center.engine.instructions.docfile",

@@ -3,6 +3,7 @@
 Layout under ``<home>/approvals/`` (folders 0700, files 0600 — readable only by their owner)::
 
     pending/<id>.json    waiting for a person
+    applying/<id>.json   an approval in progress: what it is about to write (``gate.apply``)
     approved/<id>.json   applied; the record gains a ``decision`` with the final content
     rejected/<id>.json   rejected, with the person's optional reason
     audit.jsonl          one line per event (queued, approved, approve_failed, rejected, and the
@@ -21,8 +22,12 @@ forget checks the base revision. If the store moved on, ``approve`` raises
 ``ApprovalConflict``, writes nothing, and leaves the item pending (a person may reject it, or
 edit a create's name and try again). The person may edit the proposal first; the edited
 content is what is written and kept in the approved record. Under the queue lock an item is
-applied at most once however many processes approve it; even after a crash between applying
-and recording, a second approval fails on the store's own checks (name taken, revision moved).
+applied at most once however many processes approve it.
+
+A crash at any step leaves the item either pending with nothing written or approved with the
+fact written once: the approval records its intent before it writes, and the next look at the
+item (listing, showing, approving or rejecting it) finds out which (``gate.apply``) and records
+it. A decision recorded but not yet logged or tidied is finished the same way.
 
 ``approve`` is the engine half of a person's act. Only the window's dialog and
 ``context-center approvals approve`` in an interactive terminal call it; the CLI refuses without
@@ -33,21 +38,17 @@ announces a pending write (``announcement``) names the operation and the agent, 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import os
-import re
-import secrets
 import stat
 from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from context_center.engine.errors import (
     AlreadyExists,
@@ -57,134 +58,57 @@ from context_center.engine.errors import (
     NotFound,
     RevisionConflict,
 )
-from context_center.engine.gate.decision import (
-    DEFAULT_TYPE,
+from context_center.engine.gate import apply
+from context_center.engine.gate.apply import Applied, Intent, apply_write, find_applied
+from context_center.engine.gate.edits import final_content
+from context_center.engine.gate.proposal import (
+    CREATE_FIELDS,
+    UPDATE_FIELDS,
     Controller,
     GateDecision,
-    GateReason,
-    Operation,
-    Outcome,
     ProposedWrite,
+    content_sha256,
 )
-from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
+from context_center.engine.gate.reasons import GateReason, Outcome
+from context_center.engine.gate.records import (
+    ID_RE,
+    ApprovalConflict,
+    ApprovalRecord,
+    ApprovalResult,
+    Decision,
+    Status,
+    announcement,
+    dump,
+    new_id,
+)
+from context_center.engine.model import format_time, utc_now
 from context_center.engine.store import atomic
 from context_center.engine.store.locking import hold
 from context_center.engine.store.memory import Memory
-from context_center.engine.store.paths import Layout, slugify
+from context_center.engine.store.paths import Layout
 from context_center.engine.store.private import FILE_MODE as _FILE_MODE
 from context_center.engine.store.private import ensure_private_dir
 
+__all__ = [
+    "CREATE_FIELDS",
+    "UPDATE_FIELDS",
+    "ApprovalConflict",
+    "ApprovalQueue",
+    "ApprovalRecord",
+    "ApprovalResult",
+    "Decision",
+    "Status",
+    "announcement",
+    "content_sha256",
+    "final_content",
+]
+
 log = logging.getLogger(__name__)
 
-RECORD_VERSION = 1
 AUDIT_FILE = "audit.jsonl"
+APPLYING = "applying"
 LOCK_TIMEOUT_S = 30.0
-ID_RE = re.compile(r"^apr-[0-9]{8}-[0-9]{9}-[0-9a-f]{12}$")
-
-CREATE_FIELDS = ("name", "title", "description", "type", "scope", "body")
-UPDATE_FIELDS = ("name", "title", "description", "type", "body")
-
-
-class Status(StrEnum):
-    PENDING = "pending"
-    APPROVED = "approved"
-    REJECTED = "rejected"
-
-
-class ApprovalConflict(EngineError):
-    """The store moved on since the write was queued; nothing was written."""
-
-    code = "approval_conflict"
-
-
-class Decision(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    status: Status
-    decided_at: str
-    reason: str | None = None
-    edited: bool = False
-    final_content: dict[str, Any] | None = None
-    final_sha256: str | None = None
-    result: dict[str, Any] | None = None
-
-
-class ApprovalRecord(BaseModel):
-    """One queued write, exactly as it is stored."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    version: int = RECORD_VERSION
-    id: str
-    created_at: str
-    agent: str
-    controller: Controller
-    workspace: str
-    operation: Operation
-    content: dict[str, Any]
-    target_id: str | None = None
-    target_ref: str | None = None
-    expected_revision: int | None = None
-    base_sha256: str | None = None
-    reasons: list[GateReason]
-    content_sha256: str
-    status: Status = Status.PENDING
-    decision: Decision | None = None
-
-    def summary(self) -> dict[str, Any]:
-        """Everything but the content itself (for lists and notifications)."""
-        return {
-            "id": self.id,
-            "status": self.status.value,
-            "created_at": self.created_at,
-            "agent": self.agent,
-            "controller": self.controller.value,
-            "workspace": self.workspace,
-            "operation": self.operation.value,
-            "target_ref": self.target_ref,
-            "name": self.content.get("name"),
-            "expected_revision": self.expected_revision,
-            "reasons": [r.model_dump() for r in self.reasons],
-            "content_sha256": self.content_sha256,
-        }
-
-    def public_dict(self) -> dict[str, Any]:
-        """The full record for ``approvals show`` (a person reviewing it sees the content)."""
-        return self.model_dump(mode="json")
-
-
-class ApprovalResult(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    record: ApprovalRecord
-    fact: Fact | None = None
-    archive_path: str | None = None
-
-
-def content_sha256(content: Mapping[str, Any]) -> str:
-    """The hash a record is bound to: sha256 of the content as canonical JSON."""
-    canonical = json.dumps(dict(content), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-def announcement(record: ApprovalRecord) -> str:
-    """The one line that may leave the window about a pending write: operation and agent only."""
-    return (
-        f"Memory write waiting for approval: {record.operation.value} requested by "
-        f"{record.agent} ({record.controller.value}), item {record.id}"
-    )
-
-
-def _new_id(now: datetime) -> str:
-    return (
-        f"apr-{now.strftime('%Y%m%d-%H%M%S')}{now.microsecond // 1000:03d}-{secrets.token_hex(6)}"
-    )
-
-
-def _dump(record: ApprovalRecord) -> bytes:
-    return (
-        json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
-    ).encode()
+_CONFLICTS = (AlreadyExists, RevisionConflict, NotFound)
 
 
 def _read_private(path: Path) -> bytes:
@@ -199,6 +123,12 @@ def _read_private(path: Path) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def _unlink(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+        atomic.fsync_dir(path.parent)
 
 
 class ApprovalQueue:
@@ -226,6 +156,10 @@ class ApprovalQueue:
         return self.root / status.value
 
     @property
+    def applying_dir(self) -> Path:
+        return self.root / APPLYING
+
+    @property
     def audit_path(self) -> Path:
         return self.root / AUDIT_FILE
 
@@ -235,7 +169,7 @@ class ApprovalQueue:
         return Memory(Layout(self.home, workspace))
 
     def _ensure_dirs(self) -> None:
-        for folder in (self.root, *(self.folder(s) for s in Status)):
+        for folder in (self.root, *(self.folder(s) for s in Status), self.applying_dir):
             ensure_private_dir(folder, "the approval queue folder")
 
     @contextlib.contextmanager
@@ -250,6 +184,9 @@ class ApprovalQueue:
 
     def _path(self, status: Status, item_id: str) -> Path:
         return self.folder(status) / f"{item_id}.json"
+
+    def _intent_path(self, item_id: str) -> Path:
+        return self.applying_dir / f"{item_id}.json"
 
     def _load(self, path: Path) -> ApprovalRecord:
         try:
@@ -283,6 +220,8 @@ class ApprovalQueue:
     def get(self, item_id: str) -> ApprovalRecord:
         """A record in any state (a decided one wins over a leftover pending copy)."""
         item_id = self._check_id(item_id)
+        if self._interrupted({item_id}):
+            self._recover_quietly({item_id})
         decided = self._decided(item_id)
         if decided is not None:
             return decided
@@ -291,19 +230,27 @@ class ApprovalQueue:
             raise NotFound(f"no approval item {item_id}")
         return self._load(path)
 
-    def _listing(self, status: Status) -> list[Path]:
+    def _names(self, folder: Path) -> list[str]:
         try:
-            names = os.listdir(self.folder(status))
+            return os.listdir(folder)
         except OSError:
             return []
-        return sorted(
-            self.folder(status) / n for n in names if n.endswith(".json") and ID_RE.match(n[:-5])
-        )
+
+    def _listing(self, status: Status) -> list[Path]:
+        folder = self.folder(status)
+        names = self._names(folder)
+        if any(n.startswith(atomic.TEMP_PREFIX) for n in names):
+            atomic.sweep_temp(folder)  # what a writer killed mid-write left behind
+        return sorted(folder / n for n in names if n.endswith(".json") and ID_RE.match(n[:-5]))
 
     def records(
         self, status: Status = Status.PENDING, *, workspace: Path | None = None
     ) -> list[ApprovalRecord]:
-        """Records in one state, oldest first. Damaged files are skipped (and logged)."""
+        """Records in one state, oldest first. Damaged files are skipped (and logged). An
+        approval or rejection a crash interrupted is finished first."""
+        interrupted = self._interrupted()
+        if interrupted:
+            self._recover_quietly(interrupted)
         decided: set[str] = set()
         if status is Status.PENDING:
             decided = {p.stem for s in (Status.APPROVED, Status.REJECTED) for p in self._listing(s)}
@@ -338,13 +285,13 @@ class ApprovalQueue:
     ) -> ApprovalRecord:
         now = now or utc_now()
         record = ApprovalRecord(
-            id=_new_id(now),
+            id=new_id(now),
             created_at=format_time(now),
             agent=agent,
             controller=controller,
             workspace=str(workspace),
             operation=proposal.operation,
-            content=dict(proposal.content),
+            content=proposal.content,
             target_id=proposal.target_id,
             target_ref=proposal.target_ref,
             expected_revision=proposal.base_revision,
@@ -354,7 +301,7 @@ class ApprovalQueue:
         )
         with self.locked():
             atomic.create_exclusive(
-                self._path(Status.PENDING, record.id), _dump(record), mode=_FILE_MODE
+                self._path(Status.PENDING, record.id), dump(record), mode=_FILE_MODE
             )
             self._audit("queued", record, reasons=[r.code for r in reasons])
         log.info(announcement(record))
@@ -364,6 +311,7 @@ class ApprovalQueue:
 
     def _claim(self, item_id: str) -> ApprovalRecord:
         """Under the lock: the pending record, or why it cannot be decided."""
+        self._recover(item_id)
         decided = self._decided(item_id)
         if decided is not None:
             raise ApprovalRefused(
@@ -375,15 +323,42 @@ class ApprovalQueue:
             raise NotFound(f"no pending approval item {item_id}")
         return self._load(path)
 
-    def _finish(self, record: ApprovalRecord, decision: Decision) -> ApprovalRecord:
+    def _finish(self, record: ApprovalRecord, decision: Decision, **audit: Any) -> ApprovalRecord:
+        """Record the decision, log it, then remove the pending copy. A crash between these
+        steps is finished by ``_recover``: the decided record is what counts."""
+        step = "approve" if decision.status is Status.APPROVED else "reject"
         done = record.model_copy(update={"status": decision.status, "decision": decision})
-        atomic.create_exclusive(
-            self._path(decision.status, record.id), _dump(done), mode=_FILE_MODE
-        )
-        pending = self._path(Status.PENDING, record.id)
-        pending.unlink()
-        atomic.fsync_dir(pending.parent)
+        atomic.create_exclusive(self._path(decision.status, record.id), dump(done), mode=_FILE_MODE)
+        apply.crash_point(f"{step}.decided")
+        self._audit(decision.status.value, record, **audit)
+        apply.crash_point(f"{step}.audited")
+        _unlink(self._path(Status.PENDING, record.id))
+        apply.crash_point(f"{step}.pending_removed")
         return done
+
+    def _finish_approval(
+        self, record: ApprovalRecord, intent: Intent, applied: Applied, *, recovered: bool = False
+    ) -> ApprovalResult:
+        decision = applied.decision(record, intent)
+        result = decision.result or {}
+        done = self._finish(
+            record,
+            decision,
+            edited=decision.edited,
+            final_sha256=decision.final_sha256,
+            result_ref=result.get("ref"),
+            result_revision=result.get("revision"),
+            recovered=True if recovered else None,
+        )
+        _unlink(self._intent_path(record.id))
+        apply.crash_point("approve.intent_removed")
+        return ApprovalResult(
+            record=done,
+            fact=applied.fact,
+            archive_path=applied.archive_path,
+            archived=applied.archived,
+            recovered=recovered,
+        )
 
     def approve(
         self,
@@ -408,47 +383,38 @@ class ApprovalQueue:
                     f"approval item {item_id} is not the one that was reviewed (content hash "
                     "differs); show it again before approving"
                 )
-            final = final_content(record, edited)
+            intent = Intent.begin(record, final_content(record, edited), now or utc_now())
             memory = self.memory_for(Path(record.workspace))
+            atomic.write_bytes(self._intent_path(item_id), dump(intent), mode=_FILE_MODE)
+            apply.crash_point("approve.intent_written")
             try:
-                fact, archive_path = _apply(memory, record, final, now=now)
-            except (AlreadyExists, RevisionConflict, NotFound) as exc:
-                self._audit("approve_failed", record, error=exc.code)
-                raise ApprovalConflict(
-                    f"approval item {item_id} cannot be applied: {exc}. Nothing was written; the "
-                    "item stays pending (reject it, or edit it and approve again)."
-                ) from exc
-            except EngineError as exc:
-                self._audit("approve_failed", record, error=exc.code)
-                raise
-            result: dict[str, Any]
-            if fact is not None:
-                result = {"ref": fact.ref, "id": fact.id, "revision": fact.revision}
-            else:
-                result = {
-                    "ref": record.target_ref,
-                    "id": record.target_id,
-                    "archive_path": archive_path,
-                }
-            final_sha = content_sha256(final)
-            decision = Decision(
-                status=Status.APPROVED,
-                decided_at=format_time(now or utc_now()),
-                edited=final != record.content,
-                final_content=final,
-                final_sha256=final_sha,
-                result=result,
-            )
-            done = self._finish(record, decision)
-            self._audit(
-                "approved",
-                record,
-                edited=decision.edited,
-                final_sha256=final_sha,
-                result_ref=result.get("ref"),
-                result_revision=result.get("revision"),
-            )
-        return ApprovalResult(record=done, fact=fact, archive_path=archive_path)
+                applied = apply_write(memory, record, intent)
+            except Exception as exc:
+                return self._after_failed_write(memory, record, intent, exc)
+            apply.crash_point("approve.applied")
+            return self._finish_approval(record, intent, applied)
+
+    def _after_failed_write(
+        self, memory: Memory, record: ApprovalRecord, intent: Intent, exc: Exception
+    ) -> ApprovalResult:
+        """The store refused (or failed part-way): if the write happened after all, record the
+        approval; otherwise drop the intent, log the failure and raise."""
+        try:
+            applied = find_applied(memory, intent)
+        except Exception:
+            raise exc from None  # the intent stays; the next look at the item decides
+        if applied is not None:
+            log.warning("approval %s was applied, then the store reported: %s", record.id, exc)
+            return self._finish_approval(record, intent, applied)
+        _unlink(self._intent_path(record.id))
+        code = exc.code if isinstance(exc, EngineError) else type(exc).__name__
+        self._audit("approve_failed", record, error=code)
+        if isinstance(exc, _CONFLICTS):
+            raise ApprovalConflict(
+                f"approval item {record.id} cannot be applied: {exc}. Nothing was written; the "
+                "item stays pending (reject it, or edit it and approve again)."
+            ) from exc
+        raise exc
 
     def reject(
         self, item_id: str, reason: str | None = None, *, now: datetime | None = None
@@ -460,9 +426,75 @@ class ApprovalQueue:
             decision = Decision(
                 status=Status.REJECTED, decided_at=format_time(now or utc_now()), reason=reason
             )
-            done = self._finish(record, decision)
-            self._audit("rejected", record, reason=reason)
-        return done
+            return self._finish(record, decision, reason=reason)
+
+    # -- recovering from a crash -------------------------------------------------------------
+
+    def _interrupted(self, only: set[str] | None = None) -> set[str]:
+        """Items a crash left mid-way: an approval's intent, or a pending copy beside its
+        decided record. No lock, no writes: cheap enough for every listing."""
+        found = {n[:-5] for n in self._names(self.applying_dir) if n.endswith(".json")}
+        pending = {n[:-5] for n in self._names(self.folder(Status.PENDING)) if n.endswith(".json")}
+        for status in (Status.APPROVED, Status.REJECTED):
+            decided = {n[:-5] for n in self._names(self.folder(status)) if n.endswith(".json")}
+            found |= pending & decided
+        found = {i for i in found if ID_RE.match(i)}
+        return found if only is None else found & only
+
+    def _recover_quietly(self, items: set[str]) -> None:
+        """Finish interrupted items for a reader; a failure is logged, never raised."""
+        try:
+            with self.locked():
+                for item_id in sorted(items):
+                    self._recover(item_id)
+                atomic.sweep_temp(self.applying_dir)
+        except (EngineError, OSError) as exc:
+            log.warning("could not finish an interrupted approval: %s", exc)
+
+    def _read_intent(self, item_id: str) -> Intent | None:
+        try:
+            return Intent.model_validate_json(_read_private(self._intent_path(item_id)))
+        except FileNotFoundError:
+            return None
+        except (ValidationError, OSError, EngineError) as exc:
+            log.warning("dropping the damaged intent of approval %s: %s", item_id, exc)
+            _unlink(self._intent_path(item_id))
+            return None
+
+    def _recover(self, item_id: str) -> None:
+        """Under the lock: finish what a crash interrupted for this item, if anything."""
+        intent = self._read_intent(item_id)
+        decided = self._decided(item_id)
+        if decided is not None:
+            self._tidy(decided)
+            return
+        if intent is None:
+            return
+        pending = self._path(Status.PENDING, item_id)
+        if not pending.exists():
+            _unlink(self._intent_path(item_id))
+            return
+        record = self._load(pending)
+        applied = find_applied(self.memory_for(Path(record.workspace)), intent)
+        if applied is not None:
+            self._finish_approval(record, intent, applied, recovered=True)
+            return
+        _unlink(self._intent_path(item_id))
+        self._audit("approve_failed", record, error="interrupted")
+
+    def _tidy(self, decided: ApprovalRecord) -> None:
+        """A decision was recorded; log it if the crash came first, drop the leftovers."""
+        pending = self._path(Status.PENDING, decided.id)
+        intent = self._intent_path(decided.id)
+        if not (pending.exists() or intent.exists()):
+            return
+        event = decided.status.value
+        if not any(
+            e.get("event") == event and e.get("id") == decided.id for e in self.audit_entries()
+        ):
+            self._audit(event, decided, recovered=True)
+        _unlink(pending)
+        _unlink(intent)
 
     # -- audit -----------------------------------------------------------------------------
 
@@ -477,12 +509,17 @@ class ApprovalQueue:
                     "controller": record.controller.value,
                     "workspace": record.workspace,
                     "target_ref": record.target_ref,
-                    "name": record.content.get("name"),
+                    "name": record.content.name,
                     "content_sha256": record.content_sha256,
                 }
             )
         line.update({k: v for k, v in extra.items() if v is not None})
-        _append_line(self.audit_path, (json.dumps(line, ensure_ascii=False) + "\n").encode())
+        atomic.append_line(
+            self.audit_path,
+            (json.dumps(line, ensure_ascii=False) + "\n").encode(),
+            mode=_FILE_MODE,
+            what="the approval audit log",
+        )
 
     def audit_gate(self, decision: GateDecision, *, workspace: Path) -> None:
         """Record the gate's applied and refused outcomes (queued ones were logged when queued)."""
@@ -504,7 +541,7 @@ class ApprovalQueue:
             line.update(
                 {
                     "target_ref": decision.proposal.target_ref,
-                    "name": decision.proposal.content.get("name"),
+                    "name": decision.proposal.content.name,
                 }
             )
         with self.locked():
@@ -522,102 +559,3 @@ class ApprovalQueue:
                 if isinstance(item, dict):
                     out.append(item)
         return out
-
-
-def _append_line(path: Path, line: bytes) -> None:
-    """Append one JSON line with a single ``O_APPEND`` write (caller holds the queue lock).
-
-    Like the history log, the audit log is appended (``atomic.append_line``) rather than
-    replaced: rewriting a growing log on every decision would be quadratic.
-    """
-    fd = os.open(
-        path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), _FILE_MODE
-    )
-    try:
-        atomic.append_line(fd, path, line)
-    finally:
-        os.close(fd)
-
-
-# --------------------------------------------------------------------------- applying
-
-
-def final_content(record: ApprovalRecord, edited: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The content an approval would write: the proposal with a person's edits applied and
-    checked (raises ``InvalidRequest``/``InvalidName`` for an edit that cannot be written)."""
-    final = dict(record.content)
-    if not edited:
-        return final
-    if record.operation is Operation.FORGET:
-        raise InvalidRequest("a forget has no content to edit; approve or reject it as it is")
-    allowed = CREATE_FIELDS if record.operation is Operation.CREATE else UPDATE_FIELDS
-    unknown = set(edited) - set(allowed)
-    if unknown:
-        raise InvalidRequest(
-            f"cannot edit {', '.join(sorted(unknown))} of a {record.operation.value}; "
-            f"editable: {', '.join(allowed)}"
-        )
-    for key, value in edited.items():
-        if value is not None and not isinstance(value, str):
-            raise InvalidRequest(f"edited {key} must be text")
-        if key == "type" and value is not None:
-            _enum(FactType, value, "type")
-        if key == "scope":
-            _enum(Scope, value or "project", "scope")
-        if key == "name" and value is not None:
-            value = slugify(value)
-        final[key] = value if key in ("body", "type", "scope") else (value or "").strip()
-    if record.operation is Operation.CREATE:
-        if not str(final.get("body") or "").strip():
-            raise InvalidRequest("the edited fact has no body")
-        if not final.get("name"):
-            raise InvalidRequest("the edited fact has no name")
-    return final
-
-
-def _enum(cls: Any, value: Any, what: str) -> Any:
-    try:
-        return cls(str(value))
-    except ValueError as exc:
-        choices = ", ".join(m.value for m in cls)
-        raise InvalidRequest(f"{what} {value!r} is not one of {choices}") from exc
-
-
-def _apply(
-    memory: Memory, record: ApprovalRecord, final: dict[str, Any], *, now: datetime | None
-) -> tuple[Fact | None, str | None]:
-    if record.operation is Operation.CREATE:
-        fact = memory.create(
-            name=str(final["name"]),
-            title=str(final.get("title") or ""),
-            description=str(final.get("description") or ""),
-            type=FactType(final["type"]) if final.get("type") else DEFAULT_TYPE,
-            scope=Scope(final.get("scope") or "project"),
-            body=str(final["body"]),
-            now=now,
-        )
-        return fact, None
-    if record.target_id is None or record.expected_revision is None:
-        raise InvalidRequest(f"approval item {record.id} has no target or base revision")
-    memory.load(persist_cache=False)
-    if record.operation is Operation.UPDATE:
-        fact = memory.update(
-            record.target_id,
-            expected_revision=record.expected_revision,
-            expected_sha=record.base_sha256,
-            name=final.get("name"),
-            title=final.get("title"),
-            description=final.get("description"),
-            type=FactType(final["type"]) if final.get("type") else None,
-            body=final.get("body"),
-            now=now,
-        )
-        return fact, None
-    entry = memory.resolve(record.target_id)
-    if record.base_sha256 is not None and entry.sha256 != record.base_sha256:
-        raise RevisionConflict(
-            f"{entry.fact.ref} changed since the forget was queued (content differs)",
-            current_revision=entry.fact.revision,
-        )
-    _, dest = memory.forget(record.target_id, expected_revision=record.expected_revision, now=now)
-    return None, str(dest)

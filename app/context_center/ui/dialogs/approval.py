@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QSyntaxHighlighter, QTextCharFormat
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -34,23 +34,35 @@ from PySide6.QtWidgets import (
 
 from context_center.engine import (
     CREATE_FIELDS,
-    DEFAULT_TYPE,
     UPDATE_FIELDS,
     ApprovalRecord,
     Fact,
     FactType,
     Operation,
+    ProposedContent,
     Scope,
-    SensitiveSpan,
-    find_sensitive,
 )
 from context_center.ui.models.approval_models import OPERATION_LABELS, queued_at, target_label
 from context_center.ui.widgets.diff_view import DiffView, fact_document
 from context_center.ui.widgets.labels import plain_label
+from context_center.ui.widgets.sensitive import (
+    SENSITIVE_BG,
+    SENSITIVE_FG,
+    SensitiveHighlighter,
+    sensitive_summary,
+    utf16_offsets,
+)
+
+__all__ = [
+    "SENSITIVE_BG",
+    "SENSITIVE_FG",
+    "ApprovalDialog",
+    "Review",
+    "SensitiveHighlighter",
+    "utf16_offsets",
+]
 
 DOC_FIELDS = ("name", "title", "description", "type", "scope")
-SENSITIVE_BG = "#ffd7d5"
-SENSITIVE_FG = "#82071e"
 
 
 @dataclass(frozen=True)
@@ -66,127 +78,33 @@ class Review:
 # -- text helpers ------------------------------------------------------------------------------
 
 
-def utf16_offsets(text: str) -> list[int] | None:
-    """Map code-point offsets to UTF-16 offsets (Qt's units); None when they are the same."""
-    if all(ord(ch) < 0x10000 for ch in text):
-        return None
-    out = [0]
-    for ch in text:
-        out.append(out[-1] + (2 if ord(ch) >= 0x10000 else 1))
-    return out
-
-
 def plain_lines(text: str) -> str:
     """Line endings as one ``\\n`` each, so offsets into the text match the shown document."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def effective_fields(review: Review, content: dict[str, Any]) -> tuple[dict[str, str], str]:
+def _field_texts(content: ProposedContent) -> tuple[dict[str, str], str]:
+    fields = {
+        "name": content.name or "",
+        "title": content.title or "",
+        "description": content.description or "",
+        "type": content.type.value if content.type else "",
+        "scope": content.scope.value if content.scope else "",
+    }
+    return fields, content.body or ""
+
+
+def effective_fields(review: Review, content: ProposedContent) -> tuple[dict[str, str], str]:
     """(header fields, body) of the fact the write would leave behind."""
-    record, current = review.record, review.current
-    if record.operation is Operation.CREATE:
-        fields = {
-            "name": str(content.get("name") or ""),
-            "title": str(content.get("title") or ""),
-            "description": str(content.get("description") or ""),
-            "type": str(content.get("type") or DEFAULT_TYPE.value),
-            "scope": str(content.get("scope") or Scope.PROJECT.value),
-        }
-        return fields, str(content.get("body") or "")
-    base = current_fields(current) if current is not None else ({}, "")
-    fields = dict(base[0])
-    for key in ("name", "title", "description", "type"):
-        if content.get(key) is not None:
-            fields[key] = str(content[key])
-    body = str(content["body"]) if content.get("body") is not None else base[1]
-    return fields, body
+    return _field_texts(content.effective(review.record.operation, review.current))
 
 
 def current_fields(fact: Fact) -> tuple[dict[str, str], str]:
-    return (
-        {
-            "name": fact.name,
-            "title": fact.title,
-            "description": fact.description,
-            "type": fact.type.value,
-            "scope": fact.scope.value,
-        },
-        fact.body,
-    )
+    return _field_texts(ProposedContent().effective(Operation.FORGET, fact))
 
 
 def document(fields: dict[str, str], body: str) -> str:
     return plain_lines(fact_document({k: fields.get(k, "") for k in DOC_FIELDS}, body))
-
-
-def sensitive_summary(text: str, spans: list[SensitiveSpan]) -> str:
-    """ "GitHub token (line 7), email address (line 3)": what was found where, never the value."""
-    seen: list[str] = []
-    for span in spans:
-        line = text.count("\n", 0, span.start) + 1
-        item = f"{span.label} (line {line})"
-        if item not in seen:
-            seen.append(item)
-    return ", ".join(seen)
-
-
-class SensitiveHighlighter(QSyntaxHighlighter):
-    """Marks the engine's sensitive spans (offsets into the whole document) in a text view.
-
-    The spans are recomputed from the document's text whenever it changes, so an edited copy
-    is checked as the person types.
-    """
-
-    def __init__(self, document: Any) -> None:
-        # Connect before the document is set: Qt re-highlights the changed blocks from its own
-        # contentsChange connection, which must already see the new spans.
-        super().__init__(None)
-        self.spans: list[SensitiveSpan] = []
-        self._units: list[tuple[int, int]] = []
-        self._fmt = QTextCharFormat()
-        self._fmt.setBackground(QColor(SENSITIVE_BG))
-        self._fmt.setForeground(QColor(SENSITIVE_FG))
-        self._fmt.setFontWeight(QFont.Weight.DemiBold)
-        self._fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-        self._fmt.setUnderlineColor(QColor(SENSITIVE_FG))
-        self._text: str | None = None
-        document.contentsChange.connect(self._on_contents_change)
-        self.setDocument(document)
-        self._scan()
-        self.rehighlight()
-
-    def _scan(self) -> bool:
-        """Recompute the spans; True when they changed."""
-        text = self.document().toPlainText()
-        if text == self._text:
-            return False
-        self._text = text
-        before = self._units
-        self.spans = find_sensitive(text)
-        units = utf16_offsets(text)
-        self._units = [
-            (s.start, s.end) if units is None else (units[s.start], units[s.end])
-            for s in self.spans
-        ]
-        return self._units != before
-
-    def _on_contents_change(self, *_: Any) -> None:
-        # The changed blocks are re-highlighted right after this; blocks elsewhere only need it
-        # when a span moved across them (offsets are document-wide).
-        if self._scan():
-            QTimer.singleShot(0, self, self.rehighlight)
-
-    def highlightBlock(self, text: str) -> None:
-        block = self.currentBlock()
-        start = block.position()
-        end = start + block.length()
-        for s, e in self._units:
-            if e <= start or s >= end:
-                continue
-            lo = max(s, start) - start
-            hi = min(e, end) - start
-            if hi > lo:
-                self.setFormat(lo, hi - lo, self._fmt)
 
 
 def _banner(name: str, background: str, border: str, colour: str) -> QLabel:
@@ -358,19 +276,23 @@ class ApprovalDialog(QDialog):
             ("Controller", r.controller.value),
             ("Queued", queued_at(r)),
         ]
+        content = r.content
         if r.operation is Operation.CREATE:
-            kind = r.content.get("type")
-            rows.append(("Scope", str(r.content.get("scope") or Scope.PROJECT.value)))
+            rows.append(("Scope", content.fact_scope.value))
             rows.append(
-                ("Type", str(kind) if kind else f"{DEFAULT_TYPE.value} (not given by the agent)")
+                (
+                    "Type",
+                    content.type.value
+                    if content.type
+                    else f"{content.fact_type.value} (not given by the agent)",
+                )
             )
         else:
             current = self.review.current
             scope = (r.target_ref or "").split("/", 1)[0]
             rows.append(("Scope", scope or "?"))
-            rows.append(
-                ("Type", current.type.value if current else str(r.content.get("type") or "?"))
-            )
+            kind = current.type.value if current else (content.type.value if content.type else "?")
+            rows.append(("Type", kind))
             rows.append(("Target", f"{r.target_ref} (id {r.target_id})"))
             rows.append(("Based on", f"revision {r.expected_revision}"))
         where = "this workspace" if self.review.this_workspace else r.workspace
@@ -484,11 +406,9 @@ class ApprovalDialog(QDialog):
         edited = {k: v for k, v in now.items() if k in allowed and v != before.get(k)}
         return edited or None
 
-    def result_content(self) -> dict[str, Any]:
+    def result_content(self) -> ProposedContent:
         """The content the approval would write: the proposal with the person's edits."""
-        content = dict(self.review.record.content)
-        content.update(self.edited_content() or {})
-        return content
+        return self.review.record.content.merged(self.edited_content() or {})
 
     def refresh_views(self) -> None:
         r = self.review.record

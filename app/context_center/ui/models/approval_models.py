@@ -6,7 +6,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from context_center.engine import DEFAULT_TYPE, ApprovalRecord, Operation
+from context_center.engine import ApprovalRecord, Operation
 from context_center.ui.models.row_table import Column, RowTableModel
 
 OPERATION_LABELS = {
@@ -27,22 +27,16 @@ def queued_at(record: ApprovalRecord) -> str:
 
 def target_label(record: ApprovalRecord) -> str:
     """``project/<name>.md`` for the fact written, or the name a create proposes."""
-    if record.target_ref:
-        return record.target_ref
-    name = record.content.get("name") or "?"
-    scope = record.content.get("scope") or "project"
-    return f"{scope}/{name}.md"
+    return record.ref
 
 
 def scope_and_type(record: ApprovalRecord) -> str:
+    content = record.content
     if record.operation is Operation.CREATE:
-        scope = record.content.get("scope") or "project"
-        kind = record.content.get("type")
-        kind_text = kind if kind else f"{DEFAULT_TYPE.value} (implicit)"
-        return f"{scope} · {kind_text}"
+        kind_text = content.type.value if content.type else f"{content.fact_type.value} (implicit)"
+        return f"{content.fact_scope.value} · {kind_text}"
     scope = (record.target_ref or "").split("/", 1)[0] or "?"
-    kind = record.content.get("type")
-    return f"{scope} · {kind}" if kind else scope
+    return f"{scope} · {content.type.value}" if content.type else scope
 
 
 def reasons_summary(record: ApprovalRecord) -> str:
