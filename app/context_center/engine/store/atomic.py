@@ -1,18 +1,36 @@
 """The one place that writes files: temp file in the same directory, fsync, rename, fsync dir.
 
 A reader never sees a torn file: it sees the old content or the new content. A process killed
-mid-write leaves at most a stray ``.tmp-*`` file, which loaders ignore and ``sweep_temp`` removes.
+mid-write leaves at most a stray temp file (``.tmp-`` and 16 hex digits, the only names this
+module creates), which loaders ignore and ``sweep_temp`` removes once it is older than
+``ORPHAN_AGE_S`` (a writer alive at that age is impossible: no write holds a temp that long).
 Growing logs (history, approval audit) are the exception: ``append_line`` appends to them.
+
+Moves never replace: ``rename_noreplace`` is one ``renameat2(RENAME_NOREPLACE)`` where the
+system has it (Linux), so a process killed mid-move leaves the file under one name or the
+other, never both; elsewhere it falls back to link-then-unlink, whose middle state (one inode
+under two names) the store recognises and repairs when it next opens.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
+import errno
 import os
+import re
 import secrets
+import stat
+import time
 from pathlib import Path
 
+from context_center.engine.errors import StoreUnavailable
+from context_center.engine.store.guarded import O_NOFOLLOW, is_link
+
 TEMP_PREFIX = ".tmp-"
+TEMP_NAME = re.compile(r"^\.tmp-[0-9a-f]{16}$")
+ORPHAN_AGE_S = 3600.0
 
 
 def fsync_dir(directory: Path) -> None:
@@ -23,20 +41,29 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def _write_temp(directory: Path, data: bytes, mode: int, *, durable: bool = True) -> Path:
-    tmp = directory / f"{TEMP_PREFIX}{secrets.token_hex(8)}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+def temp_path(directory: Path) -> Path:
+    return directory / f"{TEMP_PREFIX}{secrets.token_hex(8)}"
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def write_temp(directory: Path, data: bytes, mode: int = 0o644, *, durable: bool = True) -> Path:
+    """Write ``data`` to a new temp file in ``directory`` (fsynced unless not ``durable``)."""
+    tmp = temp_path(directory)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW, mode)
     try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
+        _write_all(fd, data)
         if durable:
             os.fsync(fd)
     except BaseException:
         os.close(fd)
         with contextlib.suppress(OSError):
-            tmp.unlink()
+            os.unlink(tmp)
         raise
     os.close(fd)
     return tmp
@@ -52,12 +79,12 @@ def write_bytes(
     """
     directory = path.parent
     directory.mkdir(parents=True, exist_ok=True)
-    tmp = _write_temp(directory, data, mode, durable=durable)
+    tmp = write_temp(directory, data, mode, durable=durable)
     try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
-            tmp.unlink()
+            os.unlink(tmp)
         raise
     if sync_dir and durable:
         fsync_dir(directory)
@@ -65,6 +92,16 @@ def write_bytes(
 
 def write_text(path: Path, text: str, *, mode: int = 0o644, encoding: str = "utf-8") -> None:
     write_bytes(path, text.encode(encoding), mode=mode)
+
+
+def link_temp(tmp: Path, path: Path) -> None:
+    """Give the temp file ``tmp`` the name ``path`` (never replacing), then drop the temp name."""
+    try:
+        os.link(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    fsync_dir(path.parent)
 
 
 def create_exclusive(path: Path, data: bytes, *, mode: int = 0o644) -> None:
@@ -76,40 +113,72 @@ def create_exclusive(path: Path, data: bytes, *, mode: int = 0o644) -> None:
     """
     directory = path.parent
     directory.mkdir(parents=True, exist_ok=True)
-    tmp = _write_temp(directory, data, mode)
-    try:
-        os.link(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-    fsync_dir(directory)
+    link_temp(write_temp(directory, data, mode), path)
 
 
-def move_exclusive(src: Path, dst: Path) -> None:
-    """Move ``src`` to ``dst`` without ever replacing an existing ``dst``."""
+# -- moves that never replace ------------------------------------------------------------------
+
+_AT_FDCWD = -100
+_RENAME_NOREPLACE = 1
+_renameat2 = None
+with contextlib.suppress(OSError, AttributeError, TypeError):  # not Linux, or an old libc
+    _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+    _renameat2 = _libc.renameat2
+    _renameat2.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    _renameat2.restype = ctypes.c_int
+
+
+def renameat2_noreplace(src: Path, dst: Path) -> bool:
+    """One ``renameat2(RENAME_NOREPLACE)``; False when the system or file system lacks it."""
+    if _renameat2 is None:
+        return False
+    result = _renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE)
+    if result == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(src), None, str(dst))
+
+
+def rename_noreplace(src: Path, dst: Path) -> None:
+    """Move ``src`` to ``dst``; ``FileExistsError`` if ``dst`` is taken. Both dirs are synced."""
     dst.parent.mkdir(parents=True, exist_ok=True)
-    os.link(src, dst)  # raises FileExistsError if taken
-    os.unlink(src)
+    if not renameat2_noreplace(src, dst):
+        os.link(src, dst)  # raises FileExistsError if taken
+        os.unlink(src)
     fsync_dir(dst.parent)
     if src.parent != dst.parent:
         fsync_dir(src.parent)
 
 
-def sweep_temp(directory: Path, *, older_than_s: float = 60.0) -> int:
-    """Remove temp files a killed writer left behind. Returns how many were removed."""
-    import time
+move_exclusive = rename_noreplace  # the name older callers use
 
+
+# -- orphans -----------------------------------------------------------------------------------
+
+
+def sweep_temp(directory: Path, *, older_than_s: float = ORPHAN_AGE_S) -> int:
+    """Remove temp files a killed writer left in ``directory``: only regular files with this
+    module's exact temp name and older than ``older_than_s``. Returns how many were removed."""
     removed = 0
     now = time.time()
     try:
         entries = list(os.scandir(directory))
-    except OSError:
+    except (OSError, ValueError):
         return 0
     for entry in entries:
-        if not entry.name.startswith(TEMP_PREFIX):
+        if not TEMP_NAME.match(entry.name):
             continue
         try:
-            if now - entry.stat(follow_symlinks=False).st_mtime >= older_than_s:
+            st = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime >= older_than_s:
                 os.unlink(entry.path)
                 removed += 1
         except OSError:
@@ -117,21 +186,36 @@ def sweep_temp(directory: Path, *, older_than_s: float = 60.0) -> int:
     return removed
 
 
-def append_line(fd: int, path: Path, line: bytes) -> None:
-    """Append ``line`` to ``path``, open as ``fd`` with ``O_APPEND``, then fsync.
+# -- growing logs ------------------------------------------------------------------------------
+
+
+def append_line(path: Path, line: bytes, *, mode: int = 0o600, what: str = "the log") -> None:
+    """Append ``line`` to the log ``path`` (created with ``mode``), then fsync.
 
     For logs that grow (replacing them on every line would be quadratic): one ``O_APPEND``
     write, so concurrent writers holding the caller's lock never interleave. A writer killed
-    mid-line leaves no newline at the end; the new line then starts on a fresh line.
+    mid-line leaves no newline at the end; the new line then starts on a fresh line. A symlink
+    in place of the log is refused (``StoreUnavailable``, never followed), and so is anything
+    but a regular file; a file looser than ``mode`` is tightened to it.
     """
-    size = os.fstat(fd).st_size
-    if size:
-        with open(path, "rb") as handle:
-            handle.seek(size - 1)
-            if handle.read(1) != b"\n":
-                line = b"\n" + line
-    view = memoryview(line)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-    os.fsync(fd)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | O_NOFOLLOW | os.O_NONBLOCK, mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or is_link(path):
+            raise StoreUnavailable(
+                f"{what} {path.name} is a symbolic link; refusing to follow it"
+            ) from exc
+        raise StoreUnavailable(f"cannot open {what} {path.name}: {exc.strerror}") from exc
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise StoreUnavailable(f"{what} {path.name} is not a regular file")
+        if stat.S_IMODE(st.st_mode) & ~mode:
+            with contextlib.suppress(OSError):  # not ours to change (another owner): leave it
+                os.fchmod(fd, mode)
+        if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
+            line = b"\n" + line
+        _write_all(fd, line)
+        os.fsync(fd)
+    finally:
+        os.close(fd)

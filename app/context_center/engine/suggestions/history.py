@@ -31,19 +31,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field
 
-from context_center.engine.errors import InvalidRequest, StoreUnavailable
+from context_center.engine.errors import InvalidRequest
 from context_center.engine.model import format_time, utc_now
 from context_center.engine.store import atomic
-from context_center.engine.store.locking import hold
+from context_center.engine.store.locking import LOG_TIMEOUT_S, file_lock, hold
 from context_center.engine.store.paths import Layout
 from context_center.engine.store.private import (
     FILE_MODE,
-    O_NOFOLLOW,
     ensure_private_dir,
-    tighten_fd,
 )
 
 FORMAT_VERSION = 1
@@ -52,7 +49,7 @@ LOCK_SUFFIX = ".lock"
 SESSION_ENV = "CONTEXT_CENTER_SESSION"
 MAX_TEXT_CHARS = 20_000
 MAX_SESSION_CHARS = 200
-LOCK_TIMEOUT_S = 10.0
+LOCK_TIMEOUT_S = LOG_TIMEOUT_S
 
 
 class HistoryEntry(BaseModel):
@@ -119,26 +116,14 @@ def append_turn(
     line = entry.to_line()
     path = history_path(layout)
     ensure_private_dir(path.parent)
-    lock = FileLock(str(path) + LOCK_SUFFIX, timeout=LOCK_TIMEOUT_S, mode=FILE_MODE)
+    lock = file_lock(str(path) + LOCK_SUFFIX, timeout=LOCK_TIMEOUT_S, mode=FILE_MODE)
     with hold(lock, f"the history log ({path.name})"):
         _append_line(path, line)
     return entry
 
 
 def _append_line(path: Path, line: bytes) -> None:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_NOFOLLOW, FILE_MODE)
-    except OSError as exc:
-        if path.is_symlink():
-            raise StoreUnavailable(
-                f"the history log {path.name} is a symbolic link; refusing to follow it"
-            ) from exc
-        raise StoreUnavailable(f"cannot open the history log {path.name}: {exc.strerror}") from exc
-    try:
-        tighten_fd(fd)
-        atomic.append_line(fd, path, line)
-    finally:
-        os.close(fd)
+    atomic.append_line(path, line, mode=FILE_MODE, what="the history log")
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from context_center.engine.errors import (
@@ -45,7 +44,7 @@ from context_center.engine.errors import (
 from context_center.engine.gate.overlap import normalise, phrases_overlap, tokens
 from context_center.engine.model import Fact, FactType, Scope, format_time, utc_now
 from context_center.engine.store import atomic
-from context_center.engine.store.locking import hold
+from context_center.engine.store.locking import LOG_TIMEOUT_S, file_lock, hold
 from context_center.engine.store.paths import Layout, slugify
 from context_center.engine.store.private import FILE_MODE, ensure_private_dir
 from context_center.engine.suggestions import mining
@@ -64,7 +63,7 @@ DECISIONS_FILE = "suggestions.json"
 DECISIONS_VERSION = 1
 SKILL_FOLDER = Path(".agents") / "skills"  # where accepted skills are written
 SKILL_FOLDERS = (SKILL_FOLDER, Path(".claude") / "skills")  # where existing skills suppress
-LOCK_TIMEOUT_S = 10.0
+LOCK_TIMEOUT_S = LOG_TIMEOUT_S
 
 CandidateKind = Literal["memory", "skill"]
 
@@ -247,7 +246,7 @@ def load_decisions(layout: Layout, *, strict: bool = False) -> list[Decision]:
 def _record(layout: Layout, decision: Decision) -> None:
     path = decisions_path(layout)
     ensure_private_dir(path.parent)
-    lock = FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S, mode=FILE_MODE)
+    lock = file_lock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S, mode=FILE_MODE)
     with hold(lock, f"the suggestion decisions ({path.name})"):
         rows = [d for d in load_decisions(layout, strict=True) if d.id != decision.id]
         rows.append(decision)

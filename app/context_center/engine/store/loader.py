@@ -1,0 +1,262 @@
+"""Scanning a store directory into a ``Snapshot``: cached rows, fresh parses, diagnostics.
+
+Two files carrying one id are normally both excluded (``duplicate_id``): nothing can tell which
+is meant. Two cases are provable leftovers of an interrupted write, and are resolved instead:
+
+* **one inode under two names** (a rename killed between link and unlink by an older build):
+  one fact; the name its frontmatter declares is kept, else the first name;
+* **a superseded copy**: every other file of the id has a lower revision than one of them and
+  its exact bytes are saved in ``.revisions/<id>/`` (a rename killed after the new name was
+  written but before the old one was removed): the newest is the fact.
+
+The superseded names are listed in ``Snapshot.superseded`` for the store to remove under its
+lock (``repair.py``); until then they are simply not shown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from context_center.engine.model import Diagnostic, Scope
+from context_center.engine.store import atomic, legacy, memory_index
+from context_center.engine.store.entries import Entry, Snapshot
+from context_center.engine.store.factcache import (
+    fact_from_cache,
+    fact_to_cache,
+    load_cache,
+    read_fact_file,
+    write_cache,
+)
+from context_center.engine.store.factfile import FactFileError
+from context_center.engine.store.guarded import is_link, read_regular
+
+REVISIONS_DIR = ".revisions"
+
+
+@dataclass
+class Scan:
+    """A snapshot and what the scan noticed that maintenance may act on."""
+
+    snapshot: Snapshot
+    exists: bool = True  # False when the store folder is missing or unreadable
+    leftovers: bool = False  # temp files in the store folder
+    linked: set[tuple[int, int]] = field(default_factory=set)  # (dev, ino) of multi-linked facts
+
+
+def _diag(scope: Scope, code: str, rel: str, message: str) -> Diagnostic:
+    return Diagnostic(code=code, path=rel, message=message, scope=scope)
+
+
+def _list(root: Path, snap: Snapshot, scan: Scan) -> list[os.DirEntry[str]] | None:
+    try:
+        it = os.scandir(root)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        snap.diagnostics.append(_diag(snap.scope, "store_unreadable", ".", str(exc.strerror)))
+        return None
+    out = []
+    with it:
+        for e in it:
+            if e.name == memory_index.INDEX_NAME:
+                _check_index(e, snap)
+            elif e.name.endswith(".md") and not e.name.startswith("."):
+                out.append(e)
+            elif e.name.startswith(atomic.TEMP_PREFIX):
+                scan.leftovers = True
+    return out
+
+
+def _check_index(e: os.DirEntry[str], snap: Snapshot) -> None:
+    """A symlinked or shared ``MEMORY.md`` is reported: every change to the store is refused
+    until it is removed (``factstore.check_index_file``)."""
+    try:
+        st = e.stat(follow_symlinks=False)
+    except OSError:
+        return
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+        snap.diagnostics.append(
+            _diag(
+                snap.scope,
+                "unsafe_store_file",
+                e.name,
+                "the index is a symbolic link or not a plain file of its own; changes to this "
+                "store are refused until it is removed",
+            )
+        )
+
+
+def scan_store(root: Path, scope: Scope, *, persist_cache: bool) -> Scan:
+    """Scan ``root``; parse only files whose size, mtime or inode changed since cached."""
+    snap = Snapshot(scope=scope, root=root)
+    scan = Scan(snap)
+    dir_entries = _list(root, snap, scan)
+    if dir_entries is None:
+        scan.exists = False
+        return scan
+    cache = load_cache(root)
+    new_cache: dict[str, list[Any]] = {}
+    inodes: dict[str, tuple[int, int]] = {}
+    dirty = False
+    for de in dir_entries:
+        if _scan_one(de, root, scope, cache, new_cache, snap, scan, inodes):
+            dirty = True
+    if set(cache) != set(new_cache):
+        dirty = True
+    resolve_duplicates(snap, inodes)
+    legacy.key_by_name(snap)  # entries by fact name; two files claiming one name: diagnostics
+    if dirty and persist_cache:
+        write_cache(root, new_cache)
+    return scan
+
+
+def _scan_one(
+    de: os.DirEntry[str],
+    root: Path,
+    scope: Scope,
+    cache: dict[str, list[Any]],
+    new_cache: dict[str, list[Any]],
+    snap: Snapshot,
+    scan: Scan,
+    inodes: dict[str, tuple[int, int]],
+) -> bool:
+    """Add one directory entry to ``snap``; True when the cache must be written again."""
+    name = de.name
+    stem = name[:-3]
+    try:
+        st = de.stat(follow_symlinks=False)
+    except OSError as exc:
+        snap.diagnostics.append(_diag(scope, "unreadable", name, str(exc.strerror)))
+        return True
+    if st.st_nlink > 1 and stat.S_ISREG(st.st_mode):
+        scan.linked.add((st.st_dev, st.st_ino))
+    inodes[stem] = (st.st_dev, st.st_ino)
+    key = [st.st_size, st.st_mtime_ns, st.st_ino]
+    cached = cache.get(name)
+    if cached is not None and cached[:3] == key:
+        new_cache[name] = cached
+        sha, legacy, row, diag = cached[3], cached[4], cached[5], cached[6]
+        if diag is not None:
+            snap.diagnostics.append(_diag(scope, diag[0], name, diag[1]))
+        else:
+            snap.entries[stem] = Entry(fact_from_cache(row, scope), de.path, sha, legacy)
+        return False
+    if stat.S_ISLNK(st.st_mode):
+        snap.diagnostics.append(
+            _diag(scope, "symlink", name, "a symlink stands in place of a fact file")
+        )
+        return True
+    if not stat.S_ISREG(st.st_mode):
+        snap.diagnostics.append(_diag(scope, "not_regular_file", name, "not a regular file"))
+        return True
+    try:
+        parsed, _, fst = read_fact_file(root / name, stem=stem, scope=scope)
+    except FactFileError as exc:
+        snap.diagnostics.append(_diag(scope, exc.code, name, str(exc)))
+        new_cache[name] = [*key, None, False, None, [exc.code, str(exc)]]
+        return True
+    except OSError as exc:
+        snap.diagnostics.append(_diag(scope, "unreadable", name, str(exc.strerror)))
+        return True
+    new_cache[name] = [
+        fst.st_size,
+        fst.st_mtime_ns,
+        fst.st_ino,
+        parsed.sha256,
+        parsed.legacy,
+        fact_to_cache(parsed.fact),
+        None,
+    ]
+    inodes[stem] = (fst.st_dev, fst.st_ino)
+    snap.entries[stem] = Entry(parsed.fact, de.path, parsed.sha256, parsed.legacy)
+    return True
+
+
+# -- two files, one id ---------------------------------------------------------------------------
+
+
+def snapshot_hashes(root: Path, fact_id: str) -> set[str]:
+    """The sha256 of every saved revision of ``fact_id`` (read only from inside the store)."""
+    folder = root / REVISIONS_DIR / fact_id
+    if is_link(root / REVISIONS_DIR) or is_link(folder) or "/" in fact_id:
+        return set()
+    try:
+        names = os.listdir(folder)
+    except (OSError, ValueError):
+        return set()
+    out = set()
+    for name in names:
+        if name.endswith(".md"):
+            try:
+                out.add(hashlib.sha256(read_regular(folder / name)[0]).hexdigest())
+            except OSError:
+                continue
+    return out
+
+
+def _declared_name(entry: Entry, scope: Scope) -> str | None:
+    try:
+        parsed, _, _ = read_fact_file(
+            entry.path, stem=entry.fact.name, scope=scope, prefer_declared_name=True
+        )
+    except (OSError, FactFileError):
+        return None
+    return parsed.fact.name
+
+
+def pick_survivor(
+    entries: list[Entry], inodes: dict[str, tuple[int, int]], root: Path, scope: Scope
+) -> Entry | None:
+    """The one fact among ``entries`` (one id) when the others are provable leftovers."""
+    by_inode: dict[tuple[int, int] | None, list[Entry]] = {}
+    for e in sorted(entries, key=lambda e: e.fact.name):
+        by_inode.setdefault(inodes.get(e.fact.name), []).append(e)
+    if None in by_inode:
+        return None
+    distinct = []
+    for group in by_inode.values():  # one inode under several names is one fact
+        declared = _declared_name(group[0], scope) if len(group) > 1 else None
+        distinct.append(next((e for e in group if e.fact.name == declared), group[0]))
+    if len(distinct) == 1:
+        return distinct[0]
+    top = max(e.fact.revision for e in distinct)
+    newest = [e for e in distinct if e.fact.revision == top]
+    if len(newest) != 1:
+        return None
+    saved = snapshot_hashes(root, newest[0].fact.id)
+    if all(e.sha256 in saved for e in distinct if e is not newest[0]):
+        return newest[0]
+    return None
+
+
+def resolve_duplicates(snap: Snapshot, inodes: dict[str, tuple[int, int]]) -> None:
+    """Keep the provable survivor of each id used twice; exclude the rest with diagnostics."""
+    seen: dict[str, list[str]] = {}
+    for stem, entry in snap.entries.items():
+        seen.setdefault(entry.fact.id, []).append(stem)
+    for fact_id, stems in seen.items():
+        if len(stems) < 2:
+            continue
+        group = [snap.entries[s] for s in stems]
+        keep = pick_survivor(group, inodes, snap.root, snap.scope)
+        for stem in sorted(stems):
+            if keep is not None:
+                if stem != keep.fact.name:
+                    snap.superseded.append(stem)
+                    del snap.entries[stem]
+                continue
+            others = ", ".join(f"{s}.md" for s in sorted(stems) if s != stem)
+            snap.diagnostics.append(
+                _diag(
+                    snap.scope,
+                    "duplicate_id",
+                    f"{stem}.md",
+                    f"id {fact_id} is also used by {others}",
+                )
+            )
+            del snap.entries[stem]
