@@ -1,34 +1,19 @@
-"""`context-center memory …` through the real console script: JSON contract and exit codes."""
+"""`context-center memory …` through the real argument parser: JSON contract and exit codes."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from inproc import run_inprocess
 
 
 def run(
     home: Path, workspace: Path, *args: str, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "context_center",
-            "--home",
-            str(home),
-            "--workspace",
-            str(workspace),
-            *args,
-        ],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        timeout=60,
-    )
+    return run_inprocess(["--home", str(home), "--workspace", str(workspace), *args], stdin)
 
 
 def ok(home: Path, workspace: Path, *args: str, stdin: str | None = None) -> dict:  # type: ignore[type-arg]

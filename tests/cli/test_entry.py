@@ -1,0 +1,94 @@
+"""Each command once through the real console entry (``python -m context_center``) in its own
+process: argument parsing, exit codes and a JSON object on stdout, as a script or an agent
+sees them. Behaviour in depth is tested in-process (tests/cli/inproc.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from context_center.engine import Engine, FactType, Scope
+
+
+@pytest.fixture(scope="module")
+def home_with_a_fact(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("entry")
+    home, workspace = base / "home", base / "ws"
+    home.mkdir()
+    (workspace / ".git").mkdir(parents=True)
+    engine = Engine(home=home, workspace=workspace)
+    engine.create_fact(
+        name="release-branch",
+        title="Release branch",
+        description="Releases are cut from release/* branches",
+        type=FactType.PROJECT,
+        scope=Scope.PROJECT,
+        body="Cut releases from release/* branches; tag them vX.Y.Z.",
+    )
+    engine.create_fact(
+        name="old-notes",
+        title="Old notes",
+        description="Notes to forget",
+        type=FactType.PROJECT,
+        body="Nothing important.",
+    )
+    engine.forget_fact("project/old-notes.md")
+    return home, workspace
+
+
+COMMANDS: list[tuple[list[str], int, str]] = [
+    (["memory", "list"], 0, "facts"),
+    (["memory", "read", "project/release-branch.md"], 0, "fact"),
+    (["memory", "search", "release branch"], 0, "hits"),
+    (["memory", "instructions"], 0, "documents"),
+    (["memory", "recall"], 0, "trace"),
+    (["memory", "revisions", "project/release-branch.md"], 0, "revisions"),
+    (["memory", "archived"], 0, "archived"),
+    (["memory", "migrate"], 0, "migrated"),
+    (["memory", "read", "project/missing.md"], 1, "error"),
+    (["recall", "how do we cut the release branch?"], 0, "block"),
+    (["prefix"], 0, "text"),
+    (["approvals", "list"], 0, "items"),
+    (["suggestions"], 0, "memories"),
+]
+
+
+@pytest.mark.parametrize(("argv", "code", "key"), COMMANDS, ids=lambda v: str(v))
+def test_the_console_entry(
+    home_with_a_fact: tuple[Path, Path], argv: list[str], code: int, key: str
+) -> None:
+    home, workspace = home_with_a_fact
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "context_center",
+            "--home",
+            str(home),
+            "--workspace",
+            str(workspace),
+            "--json",
+            *argv,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == code, proc.stderr
+    assert key in json.loads(proc.stdout)
+
+
+def test_a_usage_error_exits_2(home_with_a_fact: tuple[Path, Path]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "context_center", "memory", "frobnicate"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "usage:" in proc.stderr
