@@ -120,7 +120,7 @@ def worker_engine(n: int, work: Path, repeat: int) -> dict[str, object]:
         "imports_s": imports_s,
         "build_s": build_s,
         "save_s": save_s,
-        "cache_mb": (layout.state_dir / "recall-index.cache").stat().st_size / 2**20,
+        "cache_mb": (layout.cache_dir / "recall-index.cache").stat().st_size / 2**20,
         "warm_ms": [t * 1000 for t in warm],
         "search_ms": [t * 1000 for t in search],
         "resync_ms": statistics.median(resync) * 1000,

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from context_center.engine.errors import InvalidName
 from context_center.engine.model import Fact, FactType, Scope, normalise_body
 from context_center.engine.store.factfile import parse_fact_bytes, render_fact
+from context_center.engine.store.fmvalue import UnrepresentableValue
 from context_center.engine.store.paths import SLUG_MAX_BYTES, slugify
 
 
@@ -57,8 +58,13 @@ def test_canonical_files_round_trip(
         scope=scope,
         body=body.strip("\n"),
     )
-    parsed = parse_fact_bytes(render_fact(fact), stem="a-name", directory_scope=scope, mtime=when)
-    expected = fact if fact.title else fact.model_copy(update={"title": "a-name"})
+    try:
+        data = render_fact(fact)
+    except UnrepresentableValue:  # no form both readers read back (test_frontmatter_compat)
+        return
+    parsed = parse_fact_bytes(data, stem="a-name", directory_scope=scope, mtime=when)
+    # a missing title reads back the way Reasonix shows it: the name with '-' as spaces
+    expected = fact if fact.title else fact.model_copy(update={"title": "a name"})
     assert parsed.fact == expected
     assert fact.body == normalise_body(body) and (not body.strip() or fact.body)
     assert not parsed.legacy

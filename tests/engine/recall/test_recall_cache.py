@@ -46,7 +46,7 @@ def test_restart_reuses_the_cache_without_retokenising(
 ) -> None:
     first = Recaller(layout)
     expected = results(first, facts)
-    path = layout.state_dir / CACHE_FILE
+    path = layout.cache_dir / CACHE_FILE
     assert path.is_file()
     no_tokenising(monkeypatch)
     second = Recaller(layout)  # a "restarted process"
@@ -86,7 +86,7 @@ def test_hand_edit_with_same_revision_is_caught_by_the_digest(
 
 
 def test_damaged_or_foreign_cache_is_ignored(layout: Layout, facts: list[Fact]) -> None:
-    path = layout.state_dir / CACHE_FILE
+    path = layout.cache_dir / CACHE_FILE
     path.parent.mkdir(parents=True)
     path.write_bytes(b"not a zip at all")
     r = Recaller(layout)

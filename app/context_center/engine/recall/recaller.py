@@ -108,7 +108,8 @@ class _Ranked:
 class Recaller:
     """Recall and search over one workspace's facts (both stores), kept indexed in memory.
 
-    ``layout`` decides where the trace and the index cache live (its ``state_dir``); with
+    ``layout`` decides where the trace (its ``state_dir``) and the index cache (its
+    ``cache_dir``, outside the home) live; with
     ``layout=None`` nothing is written. Facts passed to ``recall``/``search`` are synced into
     the index first (only changed facts are re-tokenised; the same tuple as last time costs
     nothing); pass ``facts=None`` to use what was synced before.
@@ -135,7 +136,7 @@ class Recaller:
 
     @property
     def cache_path(self) -> Path | None:
-        return self.layout.state_dir / CACHE_FILE if self.layout is not None else None
+        return self.layout.cache_dir / CACHE_FILE if self.layout is not None else None
 
     def sync(self, facts: Sequence[Fact]) -> SyncStats:
         """Make the index hold exactly ``facts`` (active facts of both stores)."""

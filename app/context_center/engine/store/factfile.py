@@ -3,7 +3,9 @@
 Reading is tolerant of legacy shapes (no id, no revision, top-level ``type``/``scope``,
 Claude Code memory files with only ``name/description/type``) and strict about danger:
 unsafe YAML tags, aliases, duplicate keys, NUL bytes, invalid UTF-8 and oversized files are
-rejected with a code instead of being half-read. Every scalar is read as a string (YAML 1.1's
+rejected with a code instead of being half-read, and so are files that are not facts at all
+(sync-conflict copies, git conflict markers, empty files, Markdown without frontmatter; see
+``syncfiles``). A fact is named and identified the way Reasonix names it (``legacy``). Every scalar is read as a string (YAML 1.1's
 ``no`` stays "no"), then validated explicitly. Writing always produces the canonical form of
 ARCHITECTURE.md, the form Reasonix writes.
 """
@@ -21,10 +23,10 @@ from frontmatter.default_handlers import YAMLHandler
 from pydantic import ValidationError
 
 from context_center.engine.model import Fact, FactType, Scope, format_time
+from context_center.engine.store import fmvalue, legacy, syncfiles
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_REVISION = 10**12
-LEGACY_ID_TAG = "context-engine-v2/legacy-id"
 
 
 class FactFileError(Exception):
@@ -128,11 +130,6 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any] | None, str]:
     return data, body
 
 
-def legacy_id(scope: Scope, stem: str) -> str:
-    digest = hashlib.sha256(f"{LEGACY_ID_TAG}\0{scope.value}\0{stem.lower()}".encode()).hexdigest()
-    return "legacy-" + digest[:32]
-
-
 def _parse_time(value: Any, field: str) -> datetime | None:
     if value is None or value == "":
         return None
@@ -174,19 +171,11 @@ def _type_value(raw: Any, where: str) -> FactType | None:
 @dataclass(frozen=True)
 class ParsedFile:
     fact: Fact
-    legacy: bool  # True when migration would write new metadata
+    legacy: bool  # True when migration would write new metadata (or move the file)
     sha256: str
 
 
-def parse_fact_bytes(
-    data: bytes,
-    *,
-    stem: str,
-    directory_scope: Scope,
-    mtime: datetime,
-    prefer_declared_name: bool = False,
-) -> ParsedFile:
-    """Parse one fact file. Raises FactFileError with a diagnostic code."""
+def _decode(data: bytes) -> str:
     if len(data) > MAX_FILE_BYTES:
         raise FactFileError(
             "too_large", f"file is {len(data)} bytes; the limit is {MAX_FILE_BYTES}"
@@ -197,83 +186,126 @@ def parse_fact_bytes(
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise FactFileError("invalid_utf8", f"file is not valid UTF-8 (byte {exc.start})") from exc
-    text = text.removeprefix("\ufeff")
+    return text.removeprefix("\ufeff")
+
+
+def _front_matter(text: str, stem: str) -> tuple[dict[str, Any], str]:
+    """The frontmatter mapping and body; sync-tool shapes and plain Markdown are refused."""
+    try:
+        syncfiles.check_shape(stem, text)
+    except syncfiles.ShapeError as exc:
+        raise FactFileError(exc.code, str(exc)) from exc
     front, body = split_frontmatter(text)
-    legacy = front is None
-    front = front or {}
+    if front is None:
+        raise FactFileError(
+            syncfiles.NOT_FRONTMATTER,
+            "not a fact: the file has no frontmatter block (a first line '---', "
+            "'key: value' lines, a closing '---')",
+        )
+    return front, body
+
+
+@dataclass
+class _Fields:
+    """What the frontmatter says, before defaults; ``legacy`` collects what is missing."""
+
+    front: dict[str, Any]
+    metadata: dict[str, Any]
+    legacy: bool = False
+
+
+def _declared_type(f: _Fields) -> FactType | None:
+    return (
+        _type_value(f.metadata.get("fact_type"), "metadata.fact_type")
+        or _type_value(f.metadata.get("type"), "metadata.type")
+        or _type_value(f.front.get("type"), "type")
+    )
+
+
+def _declared_scope(f: _Fields, directory_scope: Scope) -> str | None:
+    declared = f.metadata.get("scope") or f.front.get("scope")
+    if declared is None or declared == "":
+        return None
+    if not isinstance(declared, str) or declared.strip().lower() not in ("project", "global"):
+        raise FactFileError("invalid_field", f"scope {declared!r} is not project or global")
+    if declared.strip().lower() != directory_scope.value:
+        raise FactFileError(
+            "scope_mismatch",
+            f"file declares scope {declared!r} but lies in the {directory_scope.value} store",
+        )
+    return declared.strip().lower()
+
+
+def _revision(raw: Any) -> int | None:
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, str) or not raw.strip().isdigit():
+        raise FactFileError("invalid_field", f"revision {raw!r} is not a positive integer")
+    text = raw.strip()
+    if len(text) > 15 or int(text) > MAX_REVISION:
+        raise FactFileError("invalid_field", f"revision {text[:30]!r} is out of range")
+    return int(text)
+
+
+def _fact_id(raw: Any) -> str | None:
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, str):
+        raise FactFileError("invalid_field", "id must be text")
+    return raw.strip()
+
+
+def _names(f: _Fields, stem: str) -> tuple[str, str]:
+    """(name, title): Reasonix's name (the declared one, else the stem) and the title it
+    shows (the declared one, else that name with '-' as spaces)."""
+    declared = _str_field(f.front, "name")
+    raw = declared or stem
+    name = legacy.reasonix_slug(raw) or stem
+    if declared != name or name != stem:
+        f.legacy = True  # migration writes the slug and moves the file to <name>.md
+    title = _str_field(f.front, "title") or " ".join(raw.replace("-", " ").split())
+    return name, title
+
+
+def parse_fact_bytes(
+    data: bytes,
+    *,
+    stem: str,
+    directory_scope: Scope,
+    mtime: datetime,
+    prefer_declared_name: bool = True,  # accepted for old callers: the declared name wins
+) -> ParsedFile:
+    """Parse one fact file. Raises FactFileError with a diagnostic code."""
+    del prefer_declared_name
+    front, body = _front_matter(_decode(data), stem)
     metadata = front.get("metadata") or {}
     if not isinstance(metadata, dict):
         raise FactFileError("invalid_field", "metadata must be a mapping")
-
-    fact_type = (
-        _type_value(metadata.get("fact_type"), "metadata.fact_type")
-        or _type_value(metadata.get("type"), "metadata.type")
-        or _type_value(front.get("type"), "type")
-    )
-    if fact_type is None:
-        legacy = True
-        fact_type = FactType.PROJECT if directory_scope is Scope.PROJECT else FactType.USER
-
-    declared_scope = metadata.get("scope") or front.get("scope")
-    if declared_scope is None or declared_scope == "":
-        legacy = True
-    elif not isinstance(declared_scope, str) or declared_scope.strip().lower() not in (
-        "project",
-        "global",
-    ):
-        raise FactFileError("invalid_field", f"scope {declared_scope!r} is not project or global")
-    elif declared_scope.strip().lower() != directory_scope.value:
-        raise FactFileError(
-            "scope_mismatch",
-            f"file declares scope {declared_scope!r} but lies in the {directory_scope.value} store",
-        )
-    if "metadata" not in front:
-        legacy = True
-
-    raw_id = front.get("id")
-    if raw_id is None or raw_id == "":
-        legacy = True
-        fact_id = legacy_id(directory_scope, stem)
-    elif isinstance(raw_id, str):
-        fact_id = raw_id.strip()
-    else:
-        raise FactFileError("invalid_field", "id must be text")
-
-    raw_rev = front.get("revision")
-    if raw_rev is None or raw_rev == "":
-        legacy = True
-        revision = 1
-    else:
-        if not isinstance(raw_rev, str) or not raw_rev.strip().isdigit():
-            raise FactFileError("invalid_field", f"revision {raw_rev!r} is not a positive integer")
-        revision = int(raw_rev.strip()[:20])
-        if revision > MAX_REVISION or len(raw_rev.strip()) > 15:
-            raise FactFileError(
-                "invalid_field", f"revision {raw_rev.strip()[:30]!r} is out of range"
-            )
-
-    created = _parse_time(front.get("created_at"), "created_at")
+    f = _Fields(front, metadata, legacy="metadata" not in front)
+    declared_type = _declared_type(f)
+    declared_scope = _declared_scope(f, directory_scope)
+    fact_id, revision = _fact_id(front.get("id")), _revision(front.get("revision"))
+    created_text = front.get("created_at")
+    created = _parse_time(created_text, "created_at")
     updated = _parse_time(front.get("updated_at"), "updated_at")
-    if created is None or updated is None:
+    name, title = _names(f, stem)
+    if fact_id is None:
+        fact_id = legacy.legacy_id(name, legacy.identity_scope(declared_scope, declared_type))
+    if None in (declared_type, declared_scope, revision, front.get("id") or None, created, updated):
         # Until migration writes the file's mtime into it, a missing update time stays
         # missing, so freshness counts it as current rather than guessing from the mtime.
-        legacy = True
-        created = created or updated or mtime
-
-    fm_name = _str_field(front, "name")
-    if prefer_declared_name and re.fullmatch(r"\w[\w-]*", fm_name):
-        stem = fm_name
-    title = _str_field(front, "title") or (fm_name if fm_name and fm_name != stem else "") or stem
+        f.legacy = True
+    default_type = FactType.PROJECT if directory_scope is Scope.PROJECT else FactType.USER
     try:
         fact = Fact(
             id=fact_id,
-            revision=revision,
-            created_at=created,
+            revision=revision or 1,
+            created_at=created or updated or mtime,
             updated_at=updated,
-            name=stem,
+            name=name,
             title=title,
             description=_str_field(front, "description"),
-            type=fact_type,
+            type=declared_type or default_type,
             scope=directory_scope,
             body=body.strip("\n"),
         )
@@ -282,12 +314,36 @@ def parse_fact_bytes(
         raise FactFileError(
             "invalid_field", f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
         ) from exc
-    return ParsedFile(fact=fact, legacy=legacy, sha256=hashlib.sha256(data).hexdigest())
+    if created is not None and isinstance(created_text, str):
+        _remember_spelling(fact.id, created, created_text.strip())
+    return ParsedFile(fact=fact, legacy=f.legacy, sha256=hashlib.sha256(data).hexdigest())
 
 
-def _scalar(key: str, value: str) -> str:
-    dumped: str = yaml.safe_dump({key: value}, allow_unicode=True, width=10**9, sort_keys=False)
-    return dumped.rstrip("\n")
+# -- created_at as it was written ---------------------------------------------------------
+#
+# Reasonix writes times with Go's RFC3339Nano (``2026-05-14T08:12:33.123456789Z``, or
+# ``…:33Z`` when the fraction is zero); a datetime holds microseconds. So that a save keeps
+# ``created_at`` exactly as it was written, parsing remembers each non-canonical spelling by
+# (id, parsed time), and rendering a fact with that id and time writes the spelling back. Every
+# write of an existing fact parses its file first (under the store lock), so the spelling is
+# at hand whenever it matters; a fact whose time was changed gets the canonical form.
+_RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$")
+_SPELLINGS: dict[tuple[str, datetime], str] = {}
+_MAX_SPELLINGS = 20_000
+
+
+def _remember_spelling(fact_id: str, when: datetime, text: str) -> None:
+    if text == format_time(when) or not _RFC3339.match(text):
+        return
+    if len(_SPELLINGS) >= _MAX_SPELLINGS:
+        _SPELLINGS.pop(next(iter(_SPELLINGS)))
+    _SPELLINGS[(fact_id, when)] = text
+
+
+def _created_text(fact: Fact) -> str:
+    if fact.created_at is None:
+        return ""
+    return _SPELLINGS.get((fact.id, fact.created_at)) or format_time(fact.created_at)
 
 
 def routing_type(fact_type: FactType, scope: Scope) -> FactType:
@@ -300,17 +356,19 @@ def routing_type(fact_type: FactType, scope: Scope) -> FactType:
 
 
 def render_fact(fact: Fact) -> bytes:
-    """The canonical file for a fact."""
+    """The canonical file for a fact, read back identically by us and by Reasonix's line
+    reader (``fmvalue``). Raises UnrepresentableValue (an InvalidRequest) for a value that has
+    no such form."""
     route = routing_type(fact.type, fact.scope)
     lines = [
         "---",
         f"id: {fact.id}",
         f"revision: {fact.revision}",
-        f"created_at: {format_time(fact.created_at)}" if fact.created_at else "created_at: ",
+        f"created_at: {_created_text(fact)}",
         f"updated_at: {format_time(fact.updated_at)}" if fact.updated_at else "updated_at: ",
-        _scalar("name", fact.name),
-        _scalar("title", fact.title),
-        _scalar("description", fact.description),
+        f"name: {fmvalue.render_value('name', fact.name)}",
+        f"title: {fmvalue.render_value('title', fact.title)}",
+        f"description: {fmvalue.render_value('description', fact.description)}",
         "metadata:",
         f"  type: {route.value}",
     ]

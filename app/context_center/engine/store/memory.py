@@ -12,6 +12,7 @@ from pathlib import Path
 
 from context_center.engine.errors import ArchiveRefused, InvalidRequest, NotFound
 from context_center.engine.model import Conflict, Diagnostic, Fact, FactType, Scope
+from context_center.engine.store import legacy
 from context_center.engine.store.factstore import (
     ArchivedEntry,
     Entry,
@@ -159,6 +160,9 @@ class Memory:
                     for entry in snap.entries.values():
                         if entry.fact.id == ref:
                             return store.read_fresh(entry.fact.name)
+            alias = legacy.find_alias(ref, (self.project, self.global_))  # older legacy ids
+            if alias is not None:
+                return alias
             raise NotFound(f"no active fact has id {ref}")
         if "/" in ref or "\\" in ref:
             raise InvalidRequest(
@@ -320,13 +324,6 @@ class Memory:
 
     def migrate(self) -> list[str]:
         """Rewrite legacy facts in canonical form. Returns the refs it changed (idempotent)."""
-        changed: list[str] = []
-        for store in (self.project, self.global_):
-            snap = store.load(persist_cache=False)
-            for entry in sorted(snap.entries.values(), key=lambda e: e.fact.name):
-                if entry.legacy and store.rewrite_canonical(entry):
-                    changed.append(entry.fact.ref)
-            if snap.entries or (store.root / "MEMORY.md").exists():
-                store.rebuild_index()
-            store.load()
-        return changed
+        from context_center.engine.store.migrate import migrate
+
+        return migrate(self)

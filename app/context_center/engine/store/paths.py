@@ -1,7 +1,14 @@
-"""Where things live: the home, the two stores, slugs for fact names and workspaces."""
+"""Where things live: the home, the two stores, slugs for fact names and workspaces.
+
+Derived per-store data (the parsed-facts cache and the head ledger) lives outside the home, in
+the platform's user cache directory (``$CONTEXT_CENTER_CACHE`` overrides it), in a private
+folder per store keyed by the store's real path: reading a home never writes into it, so a
+Reasonix home stays byte-identical under read-only commands.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import unicodedata
@@ -11,6 +18,7 @@ from pathlib import Path
 from context_center.engine.errors import InvalidName
 
 HOME_ENV = "CONTEXT_CENTER_HOME"
+CACHE_ENV = "CONTEXT_CENTER_CACHE"
 SLUG_MAX_BYTES = 252
 _WINDOWS_RESERVED = (
     {"con", "prn", "aux", "nul"}
@@ -31,6 +39,28 @@ def resolve_home(explicit: str | os.PathLike[str] | None = None) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("context-center", "context-center")).absolute()
+
+
+def cache_root() -> Path:
+    """`$CONTEXT_CENTER_CACHE`, else the platform's user cache directory."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env).expanduser().absolute()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("context-center", "context-center")).absolute()
+
+
+def store_cache_dir(store_root: Path) -> Path:
+    """The private folder of one store's derived data, keyed by the store's real path."""
+    key = hashlib.sha256(os.path.realpath(store_root).encode("utf-8", "surrogateescape"))
+    return cache_root() / "stores" / key.hexdigest()[:32]
+
+
+def workspace_cache_dir(layout: Layout) -> Path:
+    """The private folder of one (home, workspace)'s derived data (the recall index)."""
+    key = hashlib.sha256(os.path.realpath(layout.project_dir).encode("utf-8", "surrogateescape"))
+    return cache_root() / "workspaces" / key.hexdigest()[:32]
 
 
 def workspace_slug(workspace: Path) -> str:
@@ -89,6 +119,11 @@ class Layout:
     def state_dir(self) -> Path:
         """Per-workspace engine state (recall trace, history log, suggestion decisions)."""
         return self.project_dir / "state"
+
+    @property
+    def cache_dir(self) -> Path:
+        """Per-workspace derived data outside the home (the recall index cache)."""
+        return workspace_cache_dir(self)
 
     @property
     def approvals_dir(self) -> Path:
