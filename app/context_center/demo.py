@@ -109,11 +109,12 @@ def _instructions(home: Path, ws: Path) -> None:
 
 
 def _facts(engine: Engine, now: datetime) -> None:
-    m = engine.memory
-    days = lambda n: now - timedelta(days=n)  # noqa: E731
+
+    def days(n: int) -> datetime:
+        return now - timedelta(days=n)
 
     # -- project store ----------------------------------------------------------------------
-    m.create(
+    engine.create_fact(
         name="release-branch",
         title="Release branch",
         description="Where releases of shop-api are cut",
@@ -123,7 +124,7 @@ def _facts(engine: Engine, now: datetime) -> None:
         "| tag `vX.Y.Z` | CI |\n",
         now=days(3),
     )
-    m.create(
+    engine.create_fact(
         name="payments-sandbox",
         title="Payments sandbox dashboard",
         description="The PSP sandbox used by integration tests",
@@ -132,7 +133,7 @@ def _facts(engine: Engine, now: datetime) -> None:
         "Test cards are listed on the *Test data* page.",
         now=days(70),
     )
-    m.create(
+    engine.create_fact(
         name="api-rate-limits",
         title="API rate limits",
         description="Limits the public API enforces per key",
@@ -157,13 +158,13 @@ def _facts(engine: Engine, now: datetime) -> None:
         ],
         start=1,
     ):
-        m.update(
+        engine.update_fact(
             "project/api-rate-limits.md",
             expected_revision=i,
             body=body,
             now=days(ago),
         )
-    m.create(
+    engine.create_fact(
         name="code-review-zh",
         title="代码评审规范",
         description="评审时先看测试，再看实现",
@@ -173,7 +174,7 @@ def _facts(engine: Engine, now: datetime) -> None:
         "Review order: tests first, then the implementation.",
         now=days(12),
     )
-    m.create(
+    engine.create_fact(
         name="customer-tone",
         title="Tone for customer-facing text",
         description="How error messages shown to shoppers should read",
@@ -181,7 +182,7 @@ def _facts(engine: Engine, now: datetime) -> None:
         body="The product owner prefers short, friendly error messages without jargon.",
         now=days(200),
     )
-    m.create(
+    engine.create_fact(
         name="ci-runner",
         title="CI runs on self-hosted runners",
         description="Why CI jobs need the `self-hosted` label",
@@ -190,7 +191,7 @@ def _facts(engine: Engine, now: datetime) -> None:
         "cannot reach the staging database.",
         now=days(95),
     )
-    m.create(
+    engine.create_fact(
         name="ticket-board",
         title="Ticket board",
         description="Where shop-api work is tracked",
@@ -199,7 +200,7 @@ def _facts(engine: Engine, now: datetime) -> None:
         now=days(30),
     )
     # archived facts (one cannot be recovered: its name is active again)
-    m.create(
+    engine.create_fact(
         name="old-deploy-script",
         title="Deploy with deploy.sh",
         description="The pre-2025 deployment path",
@@ -207,9 +208,9 @@ def _facts(engine: Engine, now: datetime) -> None:
         body="Run `./deploy.sh prod` from a maintainer laptop.",
         now=days(400),
     )
-    m.forget("project/old-deploy-script.md", now=days(5))
-    m.forget("project/ticket-board.md", now=days(4))
-    m.create(
+    engine.forget_fact("project/old-deploy-script.md", now=days(5))
+    engine.forget_fact("project/ticket-board.md", now=days(4))
+    engine.create_fact(
         name="ticket-board",
         title="Ticket board (new tracker)",
         description="Where shop-api work is tracked since the move",
@@ -219,7 +220,7 @@ def _facts(engine: Engine, now: datetime) -> None:
     )
 
     # -- global store -----------------------------------------------------------------------
-    m.create(
+    engine.create_fact(
         name="release-branch",
         title="Release branch",
         description="Default release practice across projects",
@@ -228,7 +229,7 @@ def _facts(engine: Engine, now: datetime) -> None:
         body="By default, release from `main` with a tag; no release branches.",
         now=days(150),
     )
-    m.create(
+    engine.create_fact(
         name="answer-language",
         title="回答语言",
         description="Answer in the language of the question",
@@ -238,7 +239,7 @@ def _facts(engine: Engine, now: datetime) -> None:
         "Answer in Chinese when asked in Chinese, in English when asked in English.",
         now=days(20),
     )
-    m.create(
+    engine.create_fact(
         name="commit-style",
         title="Commit message style",
         description="Imperative subject line, body explains why",
@@ -248,7 +249,7 @@ def _facts(engine: Engine, now: datetime) -> None:
         "the body says why the change was made.",
         now=days(420),
     )
-    m.create(
+    engine.create_fact(
         name="python-typing-docs",
         title="Python typing docs",
         description="Reference for typing questions",
@@ -257,7 +258,7 @@ def _facts(engine: Engine, now: datetime) -> None:
         body="https://docs.python.org/3/library/typing.html",
         now=days(10),
     )
-    m.create(
+    engine.create_fact(
         name="scratch-notes",
         title="Scratch notes",
         description="Temporary notes",
@@ -266,15 +267,11 @@ def _facts(engine: Engine, now: datetime) -> None:
         body="Temporary.",
         now=days(30),
     )
-    m.forget("global/scratch-notes.md", now=days(2))
+    engine.forget_fact("global/scratch-notes.md", now=days(2))
 
 
 def _approvals(engine: Engine) -> None:
-    try:
-        from context_center.engine import assess
-    except ImportError:  # the gate is part of the engine; tolerate older trees
-        return
-    view = engine.memory.load(persist_cache=False)
+    view = engine.open(persist_cache=False)
     rate = next(e for e in view.project if e.fact.name == "api-rate-limits")
     ci = next(e for e in view.project if e.fact.name == "ci-runner")
     requests = [
@@ -325,7 +322,7 @@ def _approvals(engine: Engine) -> None:
         },
     ]
     for req in requests:
-        assess(req, engine.memory)
+        engine.agent_write(req)
 
 
 HISTORY = [
@@ -342,12 +339,8 @@ HISTORY = [
 
 
 def _history(engine: Engine, now: datetime) -> None:
-    try:
-        from context_center.engine import append_turn
-    except ImportError:
-        return
     for session, ago, text in HISTORY:
-        append_turn(engine.layout, text, session=f"demo-{session}", time=now - timedelta(days=ago))
+        engine.append_history(text, session=f"demo-{session}", time=now - timedelta(days=ago))
 
 
 def _trace(engine: Engine) -> None:

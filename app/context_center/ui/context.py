@@ -71,6 +71,11 @@ _ERROR_TITLES = {
 }
 
 
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
 def _alive(widget: QObject) -> bool:
     try:
         from shiboken6 import isValid
@@ -233,7 +238,7 @@ class AppContext(QObject):
             return
         loop = asyncio.get_running_loop()
         closed: asyncio.Future[None] = loop.create_future()
-        box.finished.connect(lambda _code: closed.done() or closed.set_result(None))
+        box.finished.connect(lambda _code: _resolve(closed))
         await closed
 
     # -- asking the person ----------------------------------------------------------------

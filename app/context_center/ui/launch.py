@@ -72,7 +72,7 @@ def launch(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     configure_application(app)
     # The loop ends when the main coroutine returns (window closed), not when Qt decides the
     # last window is gone; otherwise Qt stops the loop under a still-running coroutine.
-    app.setQuitOnLastWindowClosed(False)
+    app.setQuitOnLastWindowClosed(False)  # type: ignore[attr-defined]  # a QGuiApplication
 
     demo_dir: Path | None = None
     home = getattr(args, "home", None)
@@ -131,7 +131,7 @@ async def _run(
     sys.excepthook = excepthook
     settings = QSettings()
     window = MainWindow(ctx, settings)
-    window.sig_closed.connect(lambda: done.done() or done.set_result(None))
+    window.sig_closed.connect(lambda: None if done.done() else done.set_result(None))
 
     if smoke:
         from context_center import __version__

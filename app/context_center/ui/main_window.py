@@ -210,11 +210,7 @@ class MainWindow(QMainWindow):
         self.memory_tab.sig_show_revisions.connect(self.show_revisions)
         self.approvals_tab.sig_pending_count.connect(self._set_pending)
         for i in range(self.tabs.count()):
-            QShortcut(
-                QKeySequence(f"Ctrl+{i + 1}"),
-                self,
-                activated=lambda i=i: self.tabs.setCurrentIndex(i),
-            )
+            QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self, lambda i=i: self.tabs.setCurrentIndex(i))
 
     # -- behaviour ------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,8 +90,11 @@ class SuggestionsAPI(EngineCore):
         decision = dismiss(self.layout, candidate, claude_root=claude_root, codex_root=codex_root)
         return Changes(decision, suggestions=True)
 
-    def append_history(self, text: str, *, session: str | None = None) -> Changes[HistoryEntry]:
+    def append_history(
+        self, text: str, *, session: str | None = None, time: datetime | None = None
+    ) -> Changes[HistoryEntry]:
         """Log one user turn to this workspace's history (a source for suggestions)."""
         from context_center.engine.suggestions import append_turn
 
-        return Changes(append_turn(self.layout, text, session=session), history=True)
+        entry = append_turn(self.layout, text, session=session, time=time)
+        return Changes(entry, history=True)

@@ -51,7 +51,7 @@ def candidate_tooltip(c: MemoryCandidate | SkillCandidate) -> str:
     return f"{candidate_title(c)}\n{c.description}\nLast said: {latest or 'unknown'}"
 
 
-class CandidatesModel(RowTableModel):
+class CandidatesModel(RowTableModel[MemoryCandidate | SkillCandidate]):
     """Memory and skill candidates, one row each (``ROW_ROLE`` gives the candidate)."""
 
     def __init__(self, parent: Any = None) -> None:
@@ -79,7 +79,7 @@ def _source_tip(s: SourceCount) -> str:
     return "\n".join(lines)
 
 
-class SourceCountsModel(RowTableModel):
+class SourceCountsModel(RowTableModel[SourceCount]):
     """What each source of user turns contributed to the scan."""
 
     def __init__(self, parent: Any = None) -> None:

@@ -15,7 +15,7 @@ def _hit_tooltip(h: SelectedFact) -> str:
     return f"{h.title}\n{h.ref}\n{h.id}{shortened}"
 
 
-class HitsModel(RowTableModel):
+class HitsModel(RowTableModel[SelectedFact]):
     """The facts a recall put into the block, best first (``ROW_ROLE`` gives the SelectedFact)."""
 
     def __init__(self, parent: Any = None) -> None:
@@ -39,7 +39,7 @@ def _suppressed_what(s: Suppression) -> str:
     return s.ref or "the whole turn"
 
 
-class SuppressionsModel(RowTableModel):
+class SuppressionsModel(RowTableModel[Suppression]):
     """What a recall left out: the whole turn (no fact) or single facts, with the reason."""
 
     def __init__(self, parent: Any = None) -> None:

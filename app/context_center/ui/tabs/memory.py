@@ -571,7 +571,7 @@ class MemoryTab(Tab):
         row = self.current_row()
         if row is None:
             return
-        entry = row.entry
+        entry: Entry | None = row.entry
         while entry is not None:
             entry = await self._edit_once(entry)
 

@@ -39,7 +39,7 @@ a { color: #0a63c9; }
 
 def render_markdown(text: str) -> str:
     """Markdown to HTML with raw HTML escaped (html=False) and tables enabled."""
-    return _MD.render(text)
+    return str(_MD.render(text))
 
 
 def escape(text: str) -> str:
@@ -61,8 +61,8 @@ class SafeBrowser(QTextBrowser):
         self.anchorClicked.connect(self.sig_link_clicked)
         self.blocked: list[str] = []  # URLs that were asked for and refused (for tests)
 
-    def loadResource(self, type: int, name: QUrl) -> Any:
-        self.blocked.append(name.toString())
+    def loadResource(self, type: int, name: QUrl | str) -> Any:
+        self.blocked.append(name.toString() if isinstance(name, QUrl) else str(name))
         return None
 
     def set_markdown(self, text: str, *, header_html: str = "", footer_html: str = "") -> None:

@@ -33,7 +33,9 @@ class WorkspacePicker(QComboBox):
         value = self.settings.value(RECENT_KEY, [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in (value or []) if str(v)]
+        if not isinstance(value, list | tuple):
+            return []
+        return [str(v) for v in value if str(v)]
 
     def set_current(self, workspace: Path | str) -> None:
         """Show ``workspace`` as current and move it to the front of the recent list."""
