@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from context_center.engine.instructions import resolve as instructions
+from context_center.engine.instructions import fsread
+from context_center.engine.instructions import model as instruction_model
 from context_center.engine.instructions.resolve import (
     MAX_IMPORT_DEPTH,
     ImportStatus,
@@ -142,7 +143,7 @@ def test_target_outside_workspace_is_a_diagnostic(home: Path, repo: Path, tmp_pa
     outside.mkdir()
     res = resolve_instructions(home, repo, outside)
     assert codes(res) == ["target_outside_workspace"]
-    assert res.diagnostics[0].path == "../../elsewhere"
+    assert res.diagnostics[0].path == "above/2/elsewhere"  # a label, never ../../
     assert labels(res) == ["workspace/AGENTS.md"]
     assert str(tmp_path) not in res.diagnostics[0].message
     assert res.diagnostics[0].local_path == outside
@@ -288,7 +289,7 @@ def test_unreadable_imports(home: Path, repo: Path, monkeypatch: pytest.MonkeyPa
             raise PermissionError(13, "Permission denied")
         return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(instructions.os, "open", deny)
+    monkeypatch.setattr(fsread.os, "open", deny)
 
     result: list[Resolution] = []
     worker = threading.Thread(target=lambda: result.append(resolve(home, repo)), daemon=True)
@@ -385,7 +386,7 @@ def test_seven_deep_chain_stops_at_five(home: Path, repo: Path) -> None:
 
 
 def test_too_large_import(home: Path, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(instructions, "MAX_FILE_BYTES", 64)
+    monkeypatch.setattr(instruction_model, "MAX_FILE_BYTES", 64)
     write(repo / "big.md", "x" * 65)
     write(repo / "AGENTS.md", "@big.md")
     res = resolve(home, repo)

@@ -275,7 +275,13 @@ def test_length_counts_characters(tmp_path: Path) -> None:
     prefix = build_prefix(res, [fact("中文", scope=Scope.GLOBAL, type=FactType.USER)], [])
     assert prefix.length == len(prefix.text)
     assert prefix.length < len(prefix.text.encode("utf-8"))
-    assert prefix.public_dict() == {"text": prefix.text, "length": prefix.length}
+    public = prefix.public_dict()
+    assert (public["text"], public["length"], public["agent"]) == (
+        prefix.text,
+        prefix.length,
+        "reasonix",
+    )
+    assert [p["name"] for p in public["parts"]] == ["guidance", "instructions", "index"]
 
 
 # --------------------------------------------------------------------------- JSON
@@ -302,6 +308,7 @@ def test_render_instructions_json(tmp_path: Path) -> None:
     assert data["diagnostics"] == [
         {
             "code": "import_outside_source",
+            "severity": "error",
             "reason": "parent_escape",
             "path": "../../outside.md",
             "source_path": "workspace/docs/t.md",

@@ -110,6 +110,27 @@ if TYPE_CHECKING:
     from context_center.engine.gate.secrets import (
         find_sensitive as find_sensitive,
     )
+    from context_center.engine.instructions.compare import (
+        AgentSummary as AgentSummary,
+    )
+    from context_center.engine.instructions.compare import (
+        CompareCell as CompareCell,
+    )
+    from context_center.engine.instructions.compare import (
+        CompareRow as CompareRow,
+    )
+    from context_center.engine.instructions.compare import (
+        Comparison as Comparison,
+    )
+    from context_center.engine.instructions.compare import (
+        CrossDiagnostic as CrossDiagnostic,
+    )
+    from context_center.engine.instructions.compare import (
+        compare_json as compare_json,
+    )
+    from context_center.engine.instructions.compare import (
+        diff_texts as diff_texts,
+    )
     from context_center.engine.instructions.docfile import (
         LoadedDoc as LoadedDoc,
     )
@@ -119,8 +140,32 @@ if TYPE_CHECKING:
     from context_center.engine.instructions.docfile import (
         save_document as save_document,
     )
+    from context_center.engine.instructions.model import (
+        Agent as Agent,
+    )
+    from context_center.engine.instructions.model import (
+        CodexCut as CodexCut,
+    )
+    from context_center.engine.instructions.model import (
+        FileState as FileState,
+    )
+    from context_center.engine.instructions.model import (
+        FileStatus as FileStatus,
+    )
+    from context_center.engine.instructions.model import (
+        InstructionImport as InstructionImport,
+    )
+    from context_center.engine.instructions.model import (
+        InstructionScope as InstructionScope,
+    )
+    from context_center.engine.instructions.model import (
+        Severity as Severity,
+    )
     from context_center.engine.instructions.prefix import (
         Prefix as Prefix,
+    )
+    from context_center.engine.instructions.prefix import (
+        PrefixPart as PrefixPart,
     )
     from context_center.engine.instructions.prefix import (
         build_prefix as build_prefix,
@@ -309,6 +354,21 @@ _EXPORTS: dict[str, str] = {
     "LOCAL_DOCUMENT_NAMES": "context_center.engine.instructions.resolve",
     "Resolution": "context_center.engine.instructions.resolve",
     "find_workspace_root": "context_center.engine.instructions.resolve",
+    "AgentSummary": "context_center.engine.instructions.compare",
+    "CompareCell": "context_center.engine.instructions.compare",
+    "CompareRow": "context_center.engine.instructions.compare",
+    "Comparison": "context_center.engine.instructions.compare",
+    "CrossDiagnostic": "context_center.engine.instructions.compare",
+    "compare_json": "context_center.engine.instructions.compare",
+    "diff_texts": "context_center.engine.instructions.compare",
+    "Agent": "context_center.engine.instructions.model",
+    "CodexCut": "context_center.engine.instructions.model",
+    "FileState": "context_center.engine.instructions.model",
+    "FileStatus": "context_center.engine.instructions.model",
+    "InstructionImport": "context_center.engine.instructions.model",
+    "InstructionScope": "context_center.engine.instructions.model",
+    "Severity": "context_center.engine.instructions.model",
+    "PrefixPart": "context_center.engine.instructions.prefix",
     "RuleScope": "context_center.engine.instructions.rules",
     "add_rule": "context_center.engine.instructions.rules",
     "normalize_note": "context_center.engine.instructions.rules",

@@ -1,8 +1,14 @@
-"""Standing instructions: the chain, the prefix, a person's rule, editing one file."""
+"""Standing instructions: each agent's chain, the comparison, the prefix, a person's rule,
+editing one file.
+
+Claude Code and Codex read the user's own home (``~/.claude``, ``~/.codex`` or
+``$CODEX_HOME``): ``user_home`` is that home, ``Path.home()`` unless set (tests and the demo
+set it, so the engine never reads the real home there). ``instruction_ceiling`` stops Claude
+Code's walk up from the target (None: the filesystem root, as Claude Code does).
+"""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,34 +16,65 @@ from context_center.engine.changes import Changes
 from context_center.engine.facade.core import EngineCore
 
 if TYPE_CHECKING:
+    from context_center.engine.instructions.compare import Comparison
     from context_center.engine.instructions.docfile import LoadedDoc
+    from context_center.engine.instructions.model import Agent
     from context_center.engine.instructions.prefix import Prefix
     from context_center.engine.instructions.resolve import Resolution
     from context_center.engine.instructions.rules import RuleScope
+    from context_center.engine.instructions.service import Places
     from context_center.engine.store.memory import MemoryView
-
-# The bounded walk for the workspace's instruction folders.
-SKIP_DIRS = frozenset({"node_modules", "venv", "__pycache__", "build", "dist"})
-MAX_FOLDER_DEPTH = 4
-MAX_FOLDERS = 200
 
 
 class InstructionsAPI(EngineCore):
+    _user_home: Path | None = None
+    codex_home: Path | None = None  # None: $CODEX_HOME, else <user_home>/.codex
+    instruction_ceiling: Path | None = None
+
+    @property
+    def user_home(self) -> Path:
+        """The user's home for Claude Code and Codex files (default ``Path.home()``)."""
+        return self._user_home if self._user_home is not None else Path.home()
+
+    @user_home.setter
+    def user_home(self, value: str | Path | None) -> None:
+        self._user_home = Path(value).expanduser().absolute() if value else None
+
+    def _places(self) -> Places:
+        from context_center.engine.instructions.service import Places
+
+        return Places(
+            home=self.home,
+            workspace=self.workspace if self.explicit_workspace else None,
+            user_home=self.user_home,
+            codex_home=self.codex_home,
+            ceiling=self.instruction_ceiling,
+        )
+
     def _target(self, target: str | Path | None) -> Path:
+        """``target`` (it must exist: ``target_not_found``), else the current directory when it
+        lies inside the workspace, else the workspace root."""
+        from context_center.engine.instructions.service import check_target
+
         if target:
-            return Path(target).expanduser().absolute()
+            return check_target(Path(target).expanduser().absolute(), self.workspace)
         if self.cwd.is_relative_to(self.workspace):
             return self.cwd
         return self.workspace
 
-    def instructions(self, target: str | Path | None = None) -> Resolution:
-        """The instruction chain that applies to ``target``: by default the current directory
-        when it lies inside the workspace, else the workspace root."""
-        from context_center.engine.instructions.resolve import resolve_instructions
+    def instructions(
+        self, target: str | Path | None = None, *, agent: Agent | str = "reasonix"
+    ) -> Resolution:
+        """The instruction chain ``agent`` (reasonix, claude-code, codex) loads for ``target``."""
+        from context_center.engine.instructions.service import resolve_for
 
-        return resolve_instructions(
-            self.home, self.workspace if self.explicit_workspace else None, self._target(target)
-        )
+        return resolve_for(agent, self._places(), self._target(target))
+
+    def compare_instructions(self, target: str | Path | None = None) -> Comparison:
+        """Every instruction file found for ``target`` and what each agent does with it."""
+        from context_center.engine.instructions.service import compare_for
+
+        return compare_for(self._places(), self._target(target))
 
     def prefix(
         self,
@@ -45,35 +82,25 @@ class InstructionsAPI(EngineCore):
         view: MemoryView | None = None,
         *,
         resolution: Resolution | None = None,
+        agent: Agent | str = "reasonix",
     ) -> Prefix:
-        """The provider-visible stable prefix: stable guidance, instructions, memory index.
+        """What a session of ``agent`` starts with. Reasonix: the budgeted stable prefix
+        (stable guidance, instructions, memory index); another agent: its instruction text.
         ``resolution`` reuses a chain the caller already resolved for the same target."""
-        from context_center.engine.instructions.prefix import build_prefix
+        from context_center.engine.instructions.service import prefix_for
 
+        chain = resolution if resolution is not None else self.instructions(target, agent=agent)
+        if chain.agent.value != "reasonix":
+            return prefix_for(chain, (), ())
         view = view if view is not None else self.memory.load(persist_cache=False)
-        chain = resolution if resolution is not None else self.instructions(target)
-        return build_prefix(chain, view.facts, view.conflicts)
+        return prefix_for(chain, view.facts, view.conflicts)
 
     def instruction_folders(self) -> list[str]:
-        """Workspace folders (relative, "." first) holding an instruction file: the targets a
-        person can pick. A bounded walk that skips hidden and build folders."""
-        from context_center.engine.instructions.resolve import (
-            DOCUMENT_NAMES,
-            LOCAL_DOCUMENT_NAMES,
-        )
+        """Workspace folders (relative, "." first) holding an instruction file of any agent:
+        the targets a person can pick. A bounded walk that skips hidden and build folders."""
+        from context_center.engine.instructions.folders import instruction_folders
 
-        names = set(DOCUMENT_NAMES + LOCAL_DOCUMENT_NAMES)
-        found = ["."]
-        base_depth = len(self.workspace.parts)
-        for root, dirs, files in os.walk(self.workspace):
-            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-            if len(Path(root).parts) - base_depth >= MAX_FOLDER_DEPTH:
-                dirs[:] = []
-            if root != str(self.workspace) and names & set(files):
-                found.append(Path(os.path.relpath(root, self.workspace)).as_posix())
-            if len(found) >= MAX_FOLDERS:
-                break
-        return found
+        return instruction_folders(self.workspace)
 
     def _label(self, path: Path) -> str:
         for base, prefix in ((self.workspace, "workspace"), (self.home, "user")):

@@ -1,44 +1,63 @@
-"""The provider-visible stable prefix a session starts with, and the instructions' JSON form.
+"""The provider-visible stable prefix a session starts with, within fixed budgets.
 
 ``build_prefix`` renders three sections, each omitted when empty:
 
-1. **Stable guidance** — bodies of global ``user`` and ``feedback`` facts, sorted by name, framed
-   as low priority. A global fact masked by a conflict (an equivalent project fact exists) is
-   left out before anything is rendered.
+1. **Stable guidance** — bodies of global ``user`` and ``feedback`` facts, framed as low
+   priority, within ``GUIDANCE_BUDGET`` characters (each body at most ``GUIDANCE_BODY_MAX``);
+   the newest are chosen first and shown by name. A global fact masked by a conflict (an
+   equivalent project fact exists) is left out before anything is chosen.
 2. **Instructions** — the resolved documents in precedence order, each under its provenance
-   label and scope, after a preamble saying later entries are more specific and win.
-3. **Memory index** — reference, title and description of every fact of both stores (masked
-   globals omitted; never a body), framed as possibly stale background that is not an
-   instruction.
+   label and scope, after a preamble saying later entries are more specific and win. Rules are
+   never cut: ``INSTRUCTIONS_WARN`` / ``DOCUMENT_WARN`` only raise a warning.
+3. **Memory index** — reference, title and description of the facts most worth having (never
+   a body) within ``INDEX_BUDGET`` characters: most recalled first when recall counts are
+   given, else newest first; a closing line says how many more exist and to use
+   ``memory search``.
 
-Only stable labels appear (``user/…``, ``workspace/…``, ``project/<name>.md``,
-``global/<name>.md``); the home, the workspace root and the OS home directory are redacted from
-any text that quotes them, and diagnostics are never rendered. The output depends on nothing
-but its inputs' provider-visible fields, so the same tree under two locations gives the same
-bytes.
+Only stable labels appear; the home, the workspace root and the OS home directory are redacted
+from any text that quotes them, secrets are withheld, and diagnostics are never rendered. The
+output depends on nothing but its inputs' provider-visible fields, so an unchanged store gives
+the same bytes, and the same tree under two locations gives the same bytes.
 """
 
 from __future__ import annotations
 
-import os
-import re
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from context_center.engine.instructions.resolve import (
+from context_center.engine.instructions.expand import REJECTED_NOTE_RE
+from context_center.engine.instructions.model import (
     IMPORT_ABSOLUTE_PATH,
     IMPORT_HOME_PATH,
-    REJECTED_NOTE_RE,
-    InstructionImport,
+    Agent,
     Resolution,
 )
+from context_center.engine.instructions.redact import LOCAL_HOME as LOCAL_HOME
+from context_center.engine.instructions.redact import LOCAL_WORKSPACE as LOCAL_WORKSPACE
+from context_center.engine.instructions.redact import Redactor, redactor_for
+from context_center.engine.instructions.render import (
+    render_instructions_json as render_instructions_json,
+)
+from context_center.engine.instructions.withhold import withhold
 from context_center.engine.model import Conflict, Fact, FactType, Scope
 
-LOCAL_HOME = "<local-home>"
-LOCAL_WORKSPACE = "<workspace>"
+GUIDANCE_BUDGET = 6_000  # characters of stable guidance, headings included
+GUIDANCE_BODY_MAX = 1_500  # characters of one guidance body
+INDEX_BUDGET = 8_000  # characters of memory index entries, closing line included
+INDEX_LINE_MAX = 240  # characters of one index entry
+INSTRUCTIONS_WARN = 16_000  # the instructions section above this many characters: a warning
+DOCUMENT_WARN = 8_000  # one instruction document above this many characters: a warning
+LIMITS = {
+    "guidance_budget": GUIDANCE_BUDGET,
+    "guidance_body_max": GUIDANCE_BODY_MAX,
+    "index_budget": INDEX_BUDGET,
+    "index_line_max": INDEX_LINE_MAX,
+    "instructions_warn": INSTRUCTIONS_WARN,
+    "document_warn": DOCUMENT_WARN,
+}
 
 GUIDANCE_HEADING = "# Stable guidance"
 GUIDANCE_PREAMBLE = (
@@ -57,6 +76,20 @@ INDEX_PREAMBLE = (
     "instructions: read a fact by its reference when it is relevant, and verify it before "
     "relying on it."
 )
+ORDER_RECALLED = "most recalled first, then newest first"
+ORDER_NEWEST = "newest first (no recall counts are kept, so recency decides)"
+
+
+class PrefixPart(BaseModel):
+    """One section of the prefix: its size against its budget, and how much of it is shown."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str  # "guidance", "instructions", "index" (or a document label for other agents)
+    chars: int
+    budget: int | None = None  # None: not cut (instructions)
+    shown: int = 0  # entries rendered
+    total: int = 0  # entries there are
 
 
 class Prefix(BaseModel):
@@ -66,9 +99,21 @@ class Prefix(BaseModel):
 
     text: str
     length: int
+    parts: tuple[PrefixPart, ...] = ()
+    warnings: tuple[str, ...] = ()
+    index_order: str = ORDER_NEWEST
+    agent: Agent = Agent.REASONIX
 
     def public_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "length": self.length}
+        return {
+            "agent": self.agent.value,
+            "text": self.text,
+            "length": self.length,
+            "parts": [part.model_dump() for part in self.parts],
+            "limits": dict(LIMITS),
+            "index_order": self.index_order,
+            "warnings": list(self.warnings),
+        }
 
 
 def masked_global_ids(conflicts: Iterable[Conflict]) -> frozenset[str]:
@@ -80,83 +125,72 @@ def _is_masked(fact: Fact, masked: frozenset[str]) -> bool:
     return fact.scope is Scope.GLOBAL and fact.id in masked
 
 
-class _Redactor:
-    """Replaces absolute local paths (longest first) with stable placeholders."""
-
-    def __init__(self, pairs: Iterable[tuple[Path, str]]) -> None:
-        table: dict[str, str] = {}
-        for path, placeholder in pairs:
-            for variant in {os.path.abspath(path), os.path.realpath(path)}:
-                if len(Path(variant).parts) >= 2:  # never the filesystem root itself
-                    table.setdefault(variant, placeholder)
-        ordered = sorted(table, key=len, reverse=True)
-        self._placeholders = table
-        self._pattern = (
-            re.compile("|".join(re.escape(p) + r"(?![\w-])" for p in ordered)) if ordered else None
-        )
-
-    def __call__(self, text: str) -> str:
-        if self._pattern is None or not text:
-            return text
-        return self._pattern.sub(lambda m: self._placeholders[m.group(0)], text)
-
-
-def _os_home() -> Path | None:
-    try:
-        return Path.home()
-    except (RuntimeError, KeyError):
-        return None
-
-
-def _redactor(resolution: Resolution) -> _Redactor:
-    pairs: list[tuple[Path, str]] = [
-        (resolution.local_workspace, LOCAL_WORKSPACE),
-        (resolution.local_home, LOCAL_HOME),
-    ]
-    os_home = _os_home()
-    if os_home is not None:
-        pairs.append((os_home, LOCAL_HOME))
-    return _Redactor(pairs)
+def _redactor(resolution: Resolution) -> Redactor:
+    return redactor_for(resolution.local_workspace, resolution.local_home)
 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _guidance_section(facts: Sequence[Fact], masked: frozenset[str], redact: _Redactor) -> str:
-    chosen = sorted(
-        (
-            fact
-            for fact in facts
-            if fact.scope is Scope.GLOBAL
-            and fact.type in (FactType.USER, FactType.FEEDBACK)
-            and not _is_masked(fact, masked)
-            and fact.body.strip()
-        ),
-        key=lambda fact: (fact.name, fact.id),
-    )
+def _clip(text: str, limit: int, tail: str = "…") -> str:
+    return text if len(text) <= limit else text[: max(limit - len(tail), 0)].rstrip() + tail
+
+
+def _when(fact: Fact) -> float:
+    moment: datetime | None = fact.updated_at or fact.created_at
+    return moment.timestamp() if moment is not None else float("-inf")
+
+
+def _safe(text: str, redact: Redactor) -> str:
+    return withhold(redact(text))[0]
+
+
+def _guidance_section(
+    facts: Sequence[Fact], masked: frozenset[str], redact: Redactor
+) -> tuple[str, PrefixPart]:
+    candidates = [
+        fact
+        for fact in facts
+        if fact.scope is Scope.GLOBAL
+        and fact.type in (FactType.USER, FactType.FEEDBACK)
+        and not _is_masked(fact, masked)
+        and fact.body.strip()
+    ]
+    candidates.sort(key=lambda fact: (-_when(fact), fact.name, fact.id))
+    used = len(GUIDANCE_HEADING) + len(GUIDANCE_PREAMBLE) + 2
+    chosen: list[tuple[Fact, str]] = []
+    for fact in candidates:
+        body = _safe(fact.body.strip(), redact)
+        if len(body) > GUIDANCE_BODY_MAX:
+            body = _clip(body, GUIDANCE_BODY_MAX - 60) + f"\n(truncated: read {fact.ref})"
+        block = f"\n\n## {fact.ref} ({fact.type.value})\n\n{body}"
+        if used + len(block) > GUIDANCE_BUDGET:
+            continue  # a shorter one may still fit
+        used += len(block)
+        chosen.append((fact, block))
     if not chosen:
-        return ""
-    parts = [GUIDANCE_HEADING, "", GUIDANCE_PREAMBLE]
-    for fact in chosen:
-        parts += ["", f"## {fact.ref} ({fact.type.value})", "", redact(fact.body.strip())]
-    return "\n".join(parts)
+        part = PrefixPart(name="guidance", chars=0, budget=GUIDANCE_BUDGET, total=len(candidates))
+        return "", part
+    chosen.sort(key=lambda pair: (pair[0].name, pair[0].id))
+    text = GUIDANCE_HEADING + "\n\n" + GUIDANCE_PREAMBLE + "".join(block for _, block in chosen)
+    left = len(candidates) - len(chosen)
+    if left:
+        text += (
+            f"\n\n({left} more guidance fact{'s' if left != 1 else ''} not shown: "
+            "use `memory search` to find them.)"
+        )
+    part = PrefixPart(
+        name="guidance",
+        chars=len(text),
+        budget=GUIDANCE_BUDGET,
+        shown=len(chosen),
+        total=len(candidates),
+    )
+    return text, part
 
 
-def _instructions_section(resolution: Resolution, redact: _Redactor) -> str:
-    documents = sorted(resolution.documents, key=lambda doc: (doc.precedence, doc.order))
-    if not documents:
-        return ""
-    parts = [INSTRUCTIONS_HEADING, "", INSTRUCTIONS_PREAMBLE]
-    for doc in documents:
-        heading = f"## {doc.label} ({doc.scope.value}"
-        if doc.scope.value != "user":
-            heading += f", applies to {doc.directory}"
-        parts += ["", heading + ")", "", redact(_provider_body(doc.body).strip())]
-    return "\n".join(parts)
-
-
-def _provider_body(body: str) -> str:
+def provider_body(body: str) -> str:
     """A document body as the model sees it: a refused import line stays, but without the
     local diagnostic note, and an absolute or ``~`` path in it is withheld."""
     if "instruction import rejected" not in body:
@@ -173,98 +207,127 @@ def _provider_body(body: str) -> str:
     return "\n".join(out)
 
 
-def _index_section(facts: Sequence[Fact], masked: frozenset[str], redact: _Redactor) -> str:
-    scope_rank = {Scope.PROJECT: 0, Scope.GLOBAL: 1}
-    listed = sorted(
-        (fact for fact in facts if not _is_masked(fact, masked)),
-        key=lambda fact: (scope_rank[fact.scope], fact.name, fact.id),
-    )
-    if not listed:
+def instructions_section(resolution: Resolution, redact: Redactor | None = None) -> str:
+    """The Reasonix ``# Instructions`` section for ``resolution``."""
+    redact = redact or _redactor(resolution)
+    documents = sorted(resolution.documents, key=lambda doc: (doc.precedence, doc.order))
+    if not documents:
         return ""
-    parts = [INDEX_HEADING, "", INDEX_PREAMBLE, ""]
+    parts = [INSTRUCTIONS_HEADING, "", INSTRUCTIONS_PREAMBLE]
+    for doc in documents:
+        heading = f"## {doc.label} ({doc.scope.value}"
+        if doc.scope.value != "user":
+            heading += f", applies to {doc.directory}"
+        parts += ["", heading + ")", "", redact(provider_body(doc.body).strip())]
+    return "\n".join(parts)
+
+
+def _instruction_warnings(resolution: Resolution, section: str) -> list[str]:
+    warnings = []
+    for doc in resolution.documents:
+        if len(doc.body) > DOCUMENT_WARN:
+            warnings.append(
+                f"{doc.label} adds {len(doc.body):,} characters to every session "
+                f"(more than {DOCUMENT_WARN:,}); move what is not a rule into memory"
+            )
+    if len(section) > INSTRUCTIONS_WARN:
+        warnings.append(
+            f"the instructions are {len(section):,} characters (more than "
+            f"{INSTRUCTIONS_WARN:,}); every session carries all of them"
+        )
+    return warnings
+
+
+def _index_key(
+    counts: Mapping[str, int] | None,
+) -> Any:
+    scope_rank = {Scope.PROJECT: 0, Scope.GLOBAL: 1}
+    if counts:
+        return lambda f: (-counts.get(f.id, 0), -_when(f), scope_rank[f.scope], f.name, f.id)
+    return lambda f: (-_when(f), scope_rank[f.scope], f.name, f.id)
+
+
+def _index_section(
+    facts: Sequence[Fact],
+    masked: frozenset[str],
+    redact: Redactor,
+    counts: Mapping[str, int] | None,
+) -> tuple[str, PrefixPart]:
+    listed = sorted((f for f in facts if not _is_masked(f, masked)), key=_index_key(counts))
+    if not listed:
+        return "", PrefixPart(name="index", chars=0, budget=INDEX_BUDGET)
+    closing_room = 120
+    used = 0
+    lines: list[str] = []
     for fact in listed:
         line = f"- {fact.ref} — {_one_line(redact(fact.display_title))}"
         description = _one_line(redact(fact.description))
         if description:
             line += f": {description}"
-        parts.append(line)
-    return "\n".join(parts)
+        line = _safe(_clip(line, INDEX_LINE_MAX), redact)
+        if used + len(line) + 1 > INDEX_BUDGET - closing_room:
+            break
+        used += len(line) + 1
+        lines.append(line)
+    left = len(listed) - len(lines)
+    parts = [INDEX_HEADING, "", INDEX_PREAMBLE, "", *lines]
+    if left:
+        parts.append(
+            f"- … and {left:,} more fact{'s' if left != 1 else ''} not listed here: "
+            "use `memory search` to find them."
+        )
+    text = "\n".join(parts)
+    part = PrefixPart(
+        name="index", chars=len(text), budget=INDEX_BUDGET, shown=len(lines), total=len(listed)
+    )
+    return text, part
 
 
 def build_prefix(
-    resolution: Resolution, facts: Sequence[Fact], conflicts: Sequence[Conflict]
+    resolution: Resolution,
+    facts: Sequence[Fact],
+    conflicts: Sequence[Conflict],
+    *,
+    recall_counts: Mapping[str, int] | None = None,
 ) -> Prefix:
-    """Render the stable prefix from resolved instructions and the active facts of both stores."""
+    """Render the stable prefix from resolved instructions and the active facts of both stores.
+    ``recall_counts`` (fact id -> times recalled) orders the index when given."""
     masked = masked_global_ids(conflicts)
     redact = _redactor(resolution)
-    sections = [
-        _guidance_section(facts, masked, redact),
-        _instructions_section(resolution, redact),
-        _index_section(facts, masked, redact),
-    ]
-    text = "\n\n".join(section for section in sections if section)
+    guidance, guidance_part = _guidance_section(facts, masked, redact)
+    instructions = instructions_section(resolution, redact)
+    index, index_part = _index_section(facts, masked, redact, recall_counts)
+    text = "\n\n".join(section for section in (guidance, instructions, index) if section)
     if text:
         text += "\n"
-    return Prefix(text=text, length=len(text))
+    instructions_part = PrefixPart(
+        name="instructions",
+        chars=len(instructions),
+        shown=len(resolution.documents),
+        total=len(resolution.documents),
+    )
+    return Prefix(
+        text=text,
+        length=len(text),
+        parts=(guidance_part, instructions_part, index_part),
+        warnings=tuple(_instruction_warnings(resolution, instructions)),
+        index_order=ORDER_RECALLED if recall_counts else ORDER_NEWEST,
+    )
 
 
-def render_instructions_json(
-    resolution: Resolution, *, local_paths: bool = False
-) -> dict[str, Any]:
-    """The ``memory instructions --json`` form. Absolute paths only with ``local_paths=True``."""
-    documents = []
-    for doc in resolution.documents:
-        item: dict[str, Any] = {
-            "label": doc.label,
-            "scope": doc.scope.value,
-            "directory": doc.directory,
-            "precedence": doc.precedence,
-            "order": doc.order,
-            "imports": [_import_dict(imp, local_paths) for imp in doc.imports],
-            "body": doc.body,
-        }
-        if local_paths:
-            item["local_path"] = os.fspath(doc.local_path)
-            item["local_directory"] = os.fspath(doc.local_directory)
-        documents.append(item)
-    diagnostics = []
-    for diag in resolution.diagnostics:
-        entry: dict[str, Any] = {
-            "code": diag.code,
-            "reason": diag.reason,
-            "path": diag.path,
-            "source_path": diag.source_path,
-            "line": diag.line,
-            "message": diag.message,
-        }
-        if local_paths:
-            entry["local_path"] = os.fspath(diag.local_path) if diag.local_path else None
-            entry["local_source_path"] = (
-                os.fspath(diag.local_source_path) if diag.local_source_path else None
-            )
-        diagnostics.append(entry)
-    result: dict[str, Any] = {
-        "target": resolution.target,
-        "documents": documents,
-        "duplicates": [dup.model_dump() for dup in resolution.duplicates],
-        "diagnostics": diagnostics,
-    }
-    if local_paths:
-        result["local_home"] = os.fspath(resolution.local_home)
-        result["local_workspace"] = os.fspath(resolution.local_workspace)
-        result["local_target"] = os.fspath(resolution.local_target)
-    return result
-
-
-def _import_dict(imp: InstructionImport, local_paths: bool) -> dict[str, Any]:
-    item: dict[str, Any] = {
-        "source": imp.source,
-        "target": imp.target,
-        "line": imp.line,
-        "depth": imp.depth,
-        "status": imp.status.value,
-        "code": imp.code,
-    }
-    if local_paths:
-        item["local_path"] = os.fspath(imp.local_path) if imp.local_path else None
-    return item
+def agent_prefix(resolution: Resolution) -> Prefix:
+    """What another agent (Claude Code, Codex) starts with: its own instruction text, one part
+    per document. Context Center's memory reaches it only through its tools, not here."""
+    text = resolution.text + ("\n" if resolution.text else "")
+    parts = tuple(
+        PrefixPart(name=doc.label, chars=len(doc.body), shown=1, total=1)
+        for doc in resolution.documents
+    )
+    warnings = [
+        f"{doc.label} adds {len(doc.body):,} characters to every session"
+        for doc in resolution.documents
+        if len(doc.body) > DOCUMENT_WARN
+    ]
+    return Prefix(
+        text=text, length=len(text), parts=parts, warnings=tuple(warnings), agent=resolution.agent
+    )

@@ -1,0 +1,1 @@
+"""Agent profiles: what Reasonix, Claude Code and Codex each load for one target directory."""

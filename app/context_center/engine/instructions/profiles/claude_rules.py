@@ -1,0 +1,161 @@
+"""Claude Code's ``.claude/rules/**/*.md``: discovery, ``paths:`` frontmatter and matching.
+
+A rule file without ``paths:`` loads at launch. One with ``paths:`` (a glob or a list of globs,
+relative to the directory that holds ``.claude``) loads when Claude works on a matching file;
+here it counts as loaded for a target directory that a pattern reaches: the target matches the
+pattern itself, or lies inside the pattern's literal leading directories (``src/api/**/*.ts``
+reaches ``src/api`` and everything below it; ``**/*.ts`` reaches everywhere).
+
+Globs: ``**`` any number of path segments, ``*`` and ``?`` within one segment, ``[…]``
+character classes and ``{a,b}`` alternatives. Discovery is bounded (``MAX_RULE_FILES`` per
+rules folder, ``MAX_RULE_DEPTH`` folders deep) and never follows a linked folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from context_center.engine.instructions.markdown import split_frontmatter
+
+MAX_RULE_FILES = 100
+MAX_RULE_DEPTH = 5
+MAX_FRONTMATTER_CHARS = 16 * 1024
+MAX_PATTERNS = 50
+_WILD = set("*?[{")
+
+
+@dataclass(frozen=True)
+class RuleFront:
+    paths: tuple[str, ...] | None  # None: no paths (loads at launch)
+    body: str  # the text without the frontmatter
+    offset: int  # lines the frontmatter took (for line numbers)
+    problem: str = ""  # why the frontmatter was not understood
+
+
+def parse_rule(text: str) -> RuleFront:
+    front, body, offset = split_frontmatter(text)
+    if front is None:
+        return RuleFront(None, text, 0)
+    if len(front) > MAX_FRONTMATTER_CHARS:
+        return RuleFront(None, body, offset, "the frontmatter is too large")
+    try:
+        data = yaml.safe_load(front) if front.strip() else {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 2})" if mark is not None else ""
+        return RuleFront(
+            None, body, offset, f"the frontmatter is not valid YAML{where}; quote globs"
+        )
+    if not isinstance(data, dict) or "paths" not in data:
+        return RuleFront(None, body, offset)
+    paths = data["paths"]
+    if isinstance(paths, str):
+        paths = [p.strip() for p in paths.split(",")]
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        return RuleFront(None, body, offset, "paths: must be a glob or a list of globs")
+    cleaned = tuple(p.strip() for p in paths if p.strip())[:MAX_PATTERNS]
+    return RuleFront(cleaned, body, offset)
+
+
+def _class(pattern: str, i: int) -> tuple[str, int] | None:
+    end = pattern.find("]", i + 2)
+    if end < 0:
+        return None
+    inner = pattern[i + 1 : end]
+    if inner.startswith("!"):
+        inner = "^" + inner[1:]
+    return "[" + inner.replace("\\", "\\\\") + "]", end + 1
+
+
+def _braces(pattern: str, i: int) -> tuple[str, int] | None:
+    end = pattern.find("}", i)
+    if end < 0:
+        return None
+    options = pattern[i + 1 : end].split(",")[:MAX_PATTERNS]
+    return "(?:" + "|".join(glob_regex_body(o) for o in options) + ")", end + 1
+
+
+def glob_regex_body(pattern: str) -> str:
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] in "[{":
+            made = (_class if pattern[i] == "[" else _braces)(pattern, i)
+            if made is None:
+                out.append(re.escape(pattern[i]))
+                i += 1
+            else:
+                out.append(made[0])
+                i = made[1]
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return "".join(out)
+
+
+def _literal_prefix(pattern: str) -> str:
+    parts: list[str] = []
+    for part in pattern.split("/"):
+        if not part or _WILD & set(part):
+            break
+        parts.append(part)
+    return "/".join(parts)
+
+
+def reaches(pattern: str, rel: str) -> bool:
+    """Whether ``pattern`` (relative to a rules base) reaches directory ``rel`` ("" = base)."""
+    pattern = pattern.strip()
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    pattern = pattern.lstrip("/")
+    if not pattern:
+        return False
+    prefix = _literal_prefix(pattern)
+    if prefix == pattern:  # a literal file or folder: inside it, or the folder holding it
+        parent = prefix.rsplit("/", 1)[0] if "/" in prefix else ""
+        return rel in (prefix, parent) or rel.startswith(prefix + "/")
+    if not prefix or rel == prefix or rel.startswith(prefix + "/"):
+        return True
+    try:
+        return re.fullmatch(glob_regex_body(pattern), rel) is not None
+    except re.error:
+        return False
+
+
+def rule_files(rules_dir: Path) -> tuple[list[Path], bool]:
+    """``*.md`` under ``rules_dir`` in sorted order, and whether the walk was cut short."""
+    found: list[Path] = []
+    truncated = False
+    base_depth = len(rules_dir.parts)
+    try:
+        walker = os.walk(rules_dir, followlinks=False)
+        for root, dirs, files in walker:
+            dirs.sort()
+            if len(Path(root).parts) - base_depth >= MAX_RULE_DEPTH:
+                truncated = truncated or bool(dirs)
+                dirs[:] = []
+            for name in sorted(files):
+                if name.endswith(".md"):
+                    if len(found) >= MAX_RULE_FILES:
+                        return found, True
+                    found.append(Path(root) / name)
+    except (OSError, ValueError):
+        truncated = True
+    return found, truncated
