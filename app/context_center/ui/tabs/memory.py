@@ -8,9 +8,6 @@ in Python (``models.facts.FactFilter``) so 50,000 facts stay instant.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
@@ -18,7 +15,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDialog,
-    QFormLayout,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -38,14 +34,11 @@ from context_center.engine import (
     Engine,
     EngineError,
     Entry,
-    Fact,
     FactType,
     Freshness,
     NotFound,
     RevisionConflict,
     Scope,
-    format_time,
-    gc_paused,
 )
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
@@ -57,78 +50,24 @@ from context_center.ui.models.facts import (
     COL_TITLE,
     COL_TYPE,
     COL_UPDATED,
-    FRESHNESS_COLORS,
     FactFilter,
     FactRow,
     FactTableModel,
-    build_rows,
 )
 from context_center.ui.tabs.base import Tab
-from context_center.ui.widgets.elided import ElidedLabel
-from context_center.ui.widgets.markdown_view import SafeBrowser, escape
+from context_center.ui.tabs.memory_work import (
+    MemoryData,
+    create_fact,
+    current_entry,
+    forget_fact,
+    load_conflicts,
+    load_memory,
+    update_fact,
+)
+from context_center.ui.widgets.fact_detail import FactDetail
+from context_center.ui.widgets.markdown_view import escape
 
 MAX_BANNER_CONFLICTS = 3
-
-
-@dataclass(frozen=True)
-class MemoryData:
-    """What the first step of a refresh loads in the worker thread: every row."""
-
-    rows: list[FactRow]
-    diagnostics_count: int
-    total_project: int
-    total_global: int
-
-
-def load_memory(engine: Engine) -> MemoryData:
-    """Both stores, as table rows. Conflicts come in a second step (``load_conflicts``) so the
-    table is usable as soon as the files are read."""
-    with gc_paused():  # 50k facts and rows: no cycles, and the cyclic GC would rescan them often
-        loaded = engine.load_entries()
-        rows = build_rows([*loaded.project, *loaded.global_], datetime.now(UTC))
-    return MemoryData(rows, len(loaded.diagnostics), len(loaded.project), len(loaded.global_))
-
-
-def load_conflicts(engine: Engine) -> list[Conflict]:
-    """Project-over-global pairs of the state ``load_memory`` just read (no disk scan)."""
-    return engine.view().conflicts
-
-
-def _current_entry(engine: Engine, fact_id: str) -> Entry | None:
-    view = engine.open(persist_cache=False)
-    for entry in view.entries:
-        if entry.fact.id == fact_id:
-            return entry
-    return None
-
-
-def _update(engine: Engine, entry: Entry, draft: FactDraft) -> Changes[Fact]:
-    """Save against the revision and the content hash the person edited from."""
-    fact = entry.fact
-    return engine.update_fact(
-        fact.id,
-        expected_revision=fact.revision,
-        expected_sha=entry.sha256,
-        title=draft.title.strip() or fact.title,
-        description=draft.description,
-        type=FactType(draft.type),
-        body=draft.body,
-    )
-
-
-def _create(engine: Engine, draft: FactDraft) -> Changes[Fact]:
-    return engine.create_fact(
-        name=draft.name,
-        title=draft.title,
-        description=draft.description,
-        type=draft.type,
-        scope=draft.scope,
-        body=draft.body,
-    )
-
-
-def _forget(engine: Engine, fact: Fact) -> Changes[tuple[Fact, Path]]:
-    return engine.forget_fact(fact.id, expected_revision=fact.revision)
 
 
 class MemoryTab(Tab):
@@ -268,75 +207,15 @@ class MemoryTab(Tab):
         combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         return combo
 
-    def _build_detail(self) -> QWidget:
-        panel = QFrame()
-        panel.setObjectName("detailPane")
-        self.detail_title = QLabel()
-        self.detail_title.setObjectName("detailTitle")
-        self.detail_title.setWordWrap(True)
-        self.detail_title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail_meta = QLabel()
-        self.detail_meta.setObjectName("detailMeta")
-        self.detail_meta.setTextFormat(Qt.TextFormat.RichText)
-        self.detail_meta.setWordWrap(True)
-        self.detail_desc = QLabel()
-        self.detail_desc.setObjectName("detailDescription")
-        self.detail_desc.setWordWrap(True)
-        self.body_view = SafeBrowser()
-        self.body_view.setObjectName("factBody")
-        self.body_view.setMinimumHeight(90)
-        self.body_view.sig_link_clicked.connect(self.on_link)
-
-        self.prov_id = self._ro_field("provId")
-        self.prov_ref = self._ro_field("provRef")
-        self.prov_path = self._ro_field("provPath")
-        self.prov_revision = QLabel()
-        self.prov_revision.setObjectName("provRevision")
-        self.prov_times = QLabel()
-        self.prov_times.setObjectName("provTimes")
-        self.prov_override = QLabel()
-        self.prov_override.setObjectName("provOverride")
-        self.prov_override.setWordWrap(True)
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.setHorizontalSpacing(12)
-        form.setVerticalSpacing(6)
-        form.addRow("Reference", self.prov_ref)
-        form.addRow("ID", self.prov_id)
-        form.addRow("Revision", self.prov_revision)
-        form.addRow("Created / updated", self.prov_times)
-        form.addRow("Stored at", self.prov_path)
-        self.prov_box = QFrame()
-        self.prov_box.setObjectName("provenance")
-        prov_layout = QVBoxLayout(self.prov_box)
-        prov_layout.setContentsMargins(10, 8, 10, 8)
-        prov_caption = QLabel("Provenance")
-        prov_caption.setObjectName("sectionCaption")
-        prov_layout.addWidget(prov_caption)
-        prov_layout.addLayout(form)
-        prov_layout.addWidget(self.prov_override)
-
-        header = QHBoxLayout()
-        header.setSpacing(6)
-        header.addWidget(self.detail_title, 1, Qt.AlignmentFlag.AlignTop)
-        for button in (self.btn_edit, self.btn_revisions, self.btn_forget):
-            header.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
-
-        layout = QVBoxLayout(panel)
-        layout.setContentsMargins(14, 12, 14, 12)
-        layout.setSpacing(8)
-        layout.addLayout(header)
-        layout.addWidget(self.detail_meta)
-        layout.addWidget(self.detail_desc)
-        layout.addWidget(self.body_view, 1)
-        layout.addWidget(self.prov_box)
-        return panel
-
-    @staticmethod
-    def _ro_field(name: str) -> ElidedLabel:
-        field = ElidedLabel()
-        field.setObjectName(name)
-        return field
+    def _build_detail(self) -> FactDetail:
+        self.detail = FactDetail((self.btn_edit, self.btn_revisions, self.btn_forget))
+        self.detail.body_view.sig_link_clicked.connect(self.on_link)
+        # The parts tests and other views read directly.
+        self.body_view = self.detail.body_view
+        self.prov_id = self.detail.prov_id
+        self.prov_ref = self.detail.prov_ref
+        self.prov_path = self.detail.prov_path
+        return self.detail
 
     # -- loading --------------------------------------------------------------------------
 
@@ -442,49 +321,7 @@ class MemoryTab(Tab):
         has = row is not None
         for w in (self.btn_edit, self.btn_forget, self.btn_revisions):
             w.setEnabled(has)
-        self.prov_box.setVisible(has)
-        if row is None:
-            self.detail_title.setText("No fact selected")
-            self.detail_meta.setText("")
-            self.detail_desc.setText("")
-            self.body_view.setHtml(
-                "<p style='color:#57606a'>Select a fact to see its body and where it comes "
-                "from, or create one with <b>New fact…</b>.</p>"
-            )
-            return
-        fact = row.fact
-        self.detail_title.setText(fact.display_title)
-        color = FRESHNESS_COLORS.get(row.freshness, "#57606a")
-        self.detail_meta.setText(
-            f"<span style='color:#57606a'>type {escape(fact.type.value)} · "
-            f"scope {escape(fact.scope.value)}"
-            f" · </span><span style='color:{color}; font-weight:600'>{row.freshness}</span>"
-            f"<span style='color:#57606a'> · revision {fact.revision}</span>"
-        )
-        self.detail_desc.setText(fact.description)
-        self.detail_desc.setVisible(bool(fact.description))
-        self.body_view.set_markdown(fact.body)
-        self.prov_ref.set_full_text(fact.ref)
-        self.prov_id.set_full_text(fact.id)
-        self.prov_revision.setText(str(fact.revision))
-        created = format_time(fact.created_at) if fact.created_at else "—"
-        updated = format_time(fact.updated_at) if fact.updated_at else "—"
-        self.prov_times.setText(f"{created}  /  {updated}")
-        self.prov_path.set_full_text(str(row.entry.path))
-        notes = [c for c in self.conflicts if fact.id in (c.project_id, c.global_id)]
-        lines = []
-        for c in notes:
-            if fact.id == c.project_id:
-                lines.append(
-                    f"⚠ Overrides {c.global_ref} here (same {c.key}); recall uses this fact."
-                )
-            else:
-                lines.append(
-                    f"⚠ Overridden here by {c.project_ref} (same {c.key}); other workspaces "
-                    "still use this fact."
-                )
-        self.prov_override.setText("\n".join(lines))
-        self.prov_override.setVisible(bool(lines))
+        self.detail.show_row(row, self.conflicts)
 
     def _show_banner(self, conflicts: list[Conflict]) -> None:
         if not conflicts:
@@ -555,7 +392,7 @@ class MemoryTab(Tab):
                 return
             draft = dialog.draft()
             try:
-                changes = await self.ctx.run(_create, self.ctx.engine, draft)
+                changes = await self.ctx.run(create_fact, self.ctx.engine, draft)
             except EngineError as exc:
                 await self.ctx.report_and_wait(exc, self)
                 continue  # reopen with what was typed
@@ -582,9 +419,9 @@ class MemoryTab(Tab):
             return None
         draft = dialog.draft()
         try:
-            changes = await self.ctx.run(_update, self.ctx.engine, entry, draft)
+            changes = await self.ctx.run(update_fact, self.ctx.engine, entry, draft)
         except (RevisionConflict, NotFound) as exc:
-            current = await self.ctx.run(_current_entry, self.ctx.engine, entry.fact.id)
+            current = await self.ctx.run(current_entry, self.ctx.engine, entry.fact.id)
             self.ctx.apply(Changes.seen_on_disk({FACTS}), self)
             stale = StaleEditDialog(
                 self,
@@ -621,7 +458,7 @@ class MemoryTab(Tab):
         )
         if not ok:
             return
-        changes = await self.ctx.run(_forget, self.ctx.engine, fact)
+        changes = await self.ctx.run(forget_fact, self.ctx.engine, fact)
         self._selected_id = None
         self.ctx.status(f"Forgot {fact.ref} (archived as {changes.value[1].name})")
         self.ctx.apply(changes, self)

@@ -1,0 +1,72 @@
+"""The Memory tab's engine work (runs in the worker thread; plain data in and out)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from context_center.engine import Changes, Conflict, Engine, Entry, Fact, FactType, gc_paused
+from context_center.ui.dialogs.fact_editor import FactDraft
+from context_center.ui.models.facts import FactRow, build_rows
+
+
+@dataclass(frozen=True)
+class MemoryData:
+    """What the first step of a refresh loads in the worker thread: every row."""
+
+    rows: list[FactRow]
+    diagnostics_count: int
+    total_project: int
+    total_global: int
+
+
+def load_memory(engine: Engine) -> MemoryData:
+    """Both stores, as table rows. Conflicts come in a second step (``load_conflicts``) so the
+    table is usable as soon as the files are read."""
+    with gc_paused():  # 50k facts and rows: no cycles, and the cyclic GC would rescan them often
+        loaded = engine.load_entries()
+        rows = build_rows([*loaded.project, *loaded.global_], datetime.now(UTC))
+    return MemoryData(rows, len(loaded.diagnostics), len(loaded.project), len(loaded.global_))
+
+
+def load_conflicts(engine: Engine) -> list[Conflict]:
+    """Project-over-global pairs of the state ``load_memory`` just read (no disk scan)."""
+    return engine.view().conflicts
+
+
+def current_entry(engine: Engine, fact_id: str) -> Entry | None:
+    view = engine.open(persist_cache=False)
+    for entry in view.entries:
+        if entry.fact.id == fact_id:
+            return entry
+    return None
+
+
+def update_fact(engine: Engine, entry: Entry, draft: FactDraft) -> Changes[Fact]:
+    """Save against the revision and the content hash the person edited from."""
+    fact = entry.fact
+    return engine.update_fact(
+        fact.id,
+        expected_revision=fact.revision,
+        expected_sha=entry.sha256,
+        title=draft.title.strip() or fact.title,
+        description=draft.description,
+        type=FactType(draft.type),
+        body=draft.body,
+    )
+
+
+def create_fact(engine: Engine, draft: FactDraft) -> Changes[Fact]:
+    return engine.create_fact(
+        name=draft.name,
+        title=draft.title,
+        description=draft.description,
+        type=draft.type,
+        scope=draft.scope,
+        body=draft.body,
+    )
+
+
+def forget_fact(engine: Engine, fact: Fact) -> Changes[tuple[Fact, Path]]:
+    return engine.forget_fact(fact.id, expected_revision=fact.revision)
