@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 from context_center.engine.errors import ArchiveRefused, InvalidRequest, NotFound
-from context_center.engine.model import Conflict, Diagnostic, Fact, FactType, Scope
+from context_center.engine.model import ID_RE, Conflict, Diagnostic, Fact, FactType, Scope
 from context_center.engine.store import legacy
 from context_center.engine.store.factstore import (
     ArchivedEntry,
@@ -24,7 +24,6 @@ from context_center.engine.store.paths import Layout, slugify
 
 _ARCHIVE_REF = re.compile(r"^(project|global)/\.archive/([^/\\]+)$")
 _REF = re.compile(r"^(?P<scope>project|global)/(?P<name>[^/\\]+?)(?:\.md)?$")
-_ID = re.compile(r"^(mem-[0-9a-f]{32}|legacy-[0-9a-f]{8,64})$")
 
 
 _NOT_ALNUM = re.compile(r"[\W_]+")
@@ -115,6 +114,8 @@ class Memory:
         self.layout = layout
         self.project = FactStore(layout.project_store, Scope.PROJECT)
         self.global_ = FactStore(layout.global_store, Scope.GLOBAL)
+        # orphan temp files of the engine's other folders go with the project store's sweep
+        self.project.sweep_also = (layout.state_dir, layout.approvals_dir)
 
     def store(self, scope: Scope) -> FactStore:
         return self.project if scope is Scope.PROJECT else self.global_
@@ -151,7 +152,7 @@ class Memory:
         if m:
             scope = Scope(m.group("scope"))
             return self._by_name(self.store(scope), m.group("name"), ref)
-        if _ID.match(ref):
+        if ID_RE.match(ref):
             # The snapshot first (cheap); a miss reads the stores again, so a caller never has
             # to load before resolving, and a fact written by another process is found.
             for fresh in (False, True):
@@ -249,7 +250,7 @@ class Memory:
         changes: dict[str, object] = {}
         if name is not None:
             stem = slugify(name)
-            if stem != entry.fact.name and not _ID.match(ref.strip()):
+            if stem != entry.fact.name and not ID_RE.match(ref.strip()):
                 raise InvalidRequest(
                     "renaming a fact is only done through its id (pass the id as the reference)"
                 )
