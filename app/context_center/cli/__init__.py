@@ -21,7 +21,17 @@ from context_center import APP_DISPLAY_NAME, __version__
 from context_center.cli.common import emit, emit_error, engine_for
 from context_center.engine import EngineError
 
-GROUPS = ("memory", "instructions", "recall", "agent", "approvals", "suggestions")
+GROUPS = (
+    "memory",
+    "instructions",
+    "recall",
+    "agent",
+    "approvals",
+    "suggestions",
+    "mcp",
+    "hook",
+    "connect",
+)
 
 
 def _modules() -> list[ModuleType]:

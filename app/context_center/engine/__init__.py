@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from context_center.engine.changes import (
         FactChangeKind as FactChangeKind,
     )
+    from context_center.engine.agents.caller import (
+        AgentCaller as AgentCaller,
+    )
     from context_center.engine.errors import (
         AlreadyExists as AlreadyExists,
     )
@@ -313,6 +316,7 @@ _EXPORTS: dict[str, str] = {
     "watch_groups": "context_center.engine.watch",
     "FactChange": "context_center.engine.changes",
     "FactChangeKind": "context_center.engine.changes",
+    "AgentCaller": "context_center.engine.agents.caller",
     "AlreadyExists": "context_center.engine.errors",
     "ApprovalRefused": "context_center.engine.errors",
     "ArchiveRefused": "context_center.engine.errors",

@@ -8,6 +8,7 @@ presentation only.
 
 from __future__ import annotations
 
+from context_center.engine.facade.agents import AgentsAPI
 from context_center.engine.facade.facts import FactsAPI
 from context_center.engine.facade.gate import GateAPI
 from context_center.engine.facade.instructions import InstructionsAPI
@@ -15,7 +16,7 @@ from context_center.engine.facade.recall import RecallAPI
 from context_center.engine.facade.suggestions import SuggestionsAPI
 
 
-class Engine(FactsAPI, InstructionsAPI, RecallAPI, GateAPI, SuggestionsAPI):
+class Engine(AgentsAPI, FactsAPI, InstructionsAPI, RecallAPI, GateAPI, SuggestionsAPI):
     """Holds the layout and the stores; every front end goes through one of these."""
 
 

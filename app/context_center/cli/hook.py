@@ -1,0 +1,41 @@
+"""`context-center hook claude-code EVENT`: Claude Code's command hooks (UserPromptSubmit,
+SessionStart, PreToolUse). Reads the hook's JSON on standard input; prints the answer (or
+nothing) and always exits 0 — a hook never breaks the agent on our failure."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from context_center.cli.common import Output
+from context_center.engine import Engine
+
+
+def cmd_hook(args: argparse.Namespace, engine: Engine) -> Output:
+    from context_center.mcp.hooks import run
+
+    run(
+        args.agent_kind,
+        args.event,
+        home=getattr(args, "home", None),
+        workspace=getattr(args, "workspace", None),
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+    )
+    return Output(None, "", exit_code=0)
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "hook",
+        help="an agent's hook (Claude Code: UserPromptSubmit, SessionStart, PreToolUse)",
+        description="Run as a Claude Code command hook: reads the hook input JSON on standard "
+        "input and answers on standard output. Always exits 0; errors are logged, never "
+        "shown to the model. `connect claude-code` wires these.",
+    )
+    # Free-form on purpose: a wrong word is logged and ignored (exit 0), never a usage error
+    # that would surface in the agent.
+    p.add_argument("agent_kind", metavar="AGENT", help="claude-code")
+    p.add_argument("event", metavar="EVENT", help="UserPromptSubmit, SessionStart or PreToolUse")
+    p.set_defaults(handler=cmd_hook)

@@ -1,0 +1,369 @@
+"""Wiring an agent to Context Center: where each client keeps its MCP config, what we add.
+
+========== ======== ==========================================================================
+agent      scope    files (and what goes in them)
+========== ======== ==========================================================================
+claude-code project ``.mcp.json`` ``mcpServers.context-center``; hooks in ``.claude/settings.json``
+claude-code user    ``~/.claude.json`` ``mcpServers.context-center``; hooks in ``~/.claude/settings.json``
+codex      user     ``$CODEX_HOME/config.toml`` (``~/.codex``) ``[mcp_servers.context-center]``
+codex      project  ``.codex/config.toml`` (Codex reads it for trusted projects)
+cursor     project  ``.cursor/mcp.json`` ``mcpServers.context-center``
+cursor     user     ``~/.cursor/mcp.json``
+========== ======== ==========================================================================
+
+The server runs as ``context-center [--home H] mcp --controller interactive --agent AGENT``
+(``--home`` only when the home is not the default one); the Claude Code hooks as
+``context-center [--home H] hook claude-code EVENT`` for UserPromptSubmit, SessionStart and
+PreToolUse (matcher ``Write|Edit|MultiEdit``). ``disconnect`` removes exactly these entries
+(and containers they leave empty); everything else in the files stays as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from context_center.engine.agents.config_files import FileEdit, edit_json, edit_toml
+from context_center.engine.errors import InvalidRequest
+
+AGENTS = ("claude-code", "codex", "cursor")
+SCOPES = ("project", "user")
+DEFAULT_SCOPE = {"claude-code": "project", "codex": "user", "cursor": "project"}
+SERVER = "context-center"
+HOOK_EVENTS = {
+    "UserPromptSubmit": None,
+    "SessionStart": None,
+    "PreToolUse": "Write|Edit|MultiEdit",
+}
+_OURS = re.compile(r"(?:context-center|context_center)\b.*\bhook claude-code (\w+)\s*$")
+
+
+@dataclass(frozen=True)
+class Target:
+    """The files of one agent at one scope."""
+
+    agent: str
+    scope: str
+    server_file: Path
+    server_display: str
+    hooks_file: Path | None = None
+    hooks_display: str | None = None
+
+    @property
+    def toml(self) -> bool:
+        return self.server_file.suffix == ".toml"
+
+
+def _home_display(path: Path) -> str:
+    home = Path.home()
+    try:
+        return "~/" + path.relative_to(home).as_posix()
+    except ValueError:
+        return os.fspath(path)
+
+
+def target(agent: str, scope: str | None, workspace: Path) -> Target:
+    if agent not in AGENTS:
+        raise InvalidRequest(f"agent {agent!r} is not one of {', '.join(AGENTS)}")
+    scope = scope or DEFAULT_SCOPE[agent]
+    if scope not in SCOPES:
+        raise InvalidRequest(f"scope {scope!r} is not one of {', '.join(SCOPES)}")
+    home = Path.home()
+    if agent == "claude-code":
+        config = Path(os.environ.get("CLAUDE_CONFIG_DIR") or home / ".claude")
+        if scope == "project":
+            return Target(
+                agent,
+                scope,
+                workspace / ".mcp.json",
+                ".mcp.json",
+                workspace / ".claude" / "settings.json",
+                ".claude/settings.json",
+            )
+        claude_json = home / ".claude.json"
+        return Target(
+            agent,
+            scope,
+            claude_json,
+            _home_display(claude_json),
+            config / "settings.json",
+            _home_display(config / "settings.json"),
+        )
+    if agent == "codex":
+        if scope == "project":
+            return Target(agent, scope, workspace / ".codex" / "config.toml", ".codex/config.toml")
+        codex = Path(os.environ.get("CODEX_HOME") or home / ".codex") / "config.toml"
+        return Target(agent, scope, codex, _home_display(codex))
+    if scope == "project":
+        return Target(agent, scope, workspace / ".cursor" / "mcp.json", ".cursor/mcp.json")
+    cursor = home / ".cursor" / "mcp.json"
+    return Target(agent, scope, cursor, _home_display(cursor))
+
+
+# --------------------------------------------------------------------------- what we write
+
+
+def launcher(home: Path | None) -> list[str]:
+    """How a client starts this program: ``context-center`` when it is on PATH, else this
+    interpreter with ``-m context_center``; ``--home`` only for a non-default home."""
+    found = shutil.which("context-center")
+    base = ["context-center"] if found else [sys.executable, "-m", "context_center"]
+    if home is not None:
+        base += ["--home", os.fspath(home)]
+    return base
+
+
+def server_entry(agent: str, base: list[str]) -> dict[str, Any]:
+    entry: dict[str, Any] = {}
+    if agent == "claude-code":
+        entry["type"] = "stdio"
+    entry["command"] = base[0]
+    entry["args"] = [*base[1:], "mcp", "--controller", "interactive", "--agent", agent]
+    return entry
+
+
+def hook_command(base: list[str], event: str) -> str:
+    return shlex.join([*base, "hook", "claude-code", event])
+
+
+def _is_ours(entry: Any) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    words = [str(entry.get("command", "")), *map(str, entry.get("args") or [])]
+    return any("context-center" in w or "context_center" in w for w in words) and "mcp" in words
+
+
+# --------------------------------------------------------------------------- JSON servers
+
+
+def _set_server(data: dict[str, Any], entry: dict[str, Any] | None, display: str) -> None:
+    servers = data.get("mcpServers")
+    if servers is None:
+        if entry is None:
+            return
+        servers = data["mcpServers"] = {}
+    if not isinstance(servers, dict):
+        raise InvalidRequest(f"mcpServers in {display} is not an object; nothing was written")
+    current = servers.get(SERVER)
+    if current is not None and not _is_ours(current):
+        raise InvalidRequest(
+            f"{display} already has a server named {SERVER!r} that does not run Context "
+            "Center; nothing was written"
+        )
+    if entry is None:
+        servers.pop(SERVER, None)
+        if not servers:
+            data.pop("mcpServers")
+    else:
+        servers[SERVER] = entry
+
+
+def _set_hooks(data: dict[str, Any], base: list[str] | None, display: str) -> None:
+    hooks = data.get("hooks")
+    if hooks is None:
+        if base is None:
+            return
+        hooks = data["hooks"] = {}
+    if not isinstance(hooks, dict):
+        raise InvalidRequest(f"hooks in {display} is not an object; nothing was written")
+    for event, matcher in HOOK_EVENTS.items():
+        groups = hooks.get(event)
+        if groups is None:
+            groups = []
+        if not isinstance(groups, list):
+            raise InvalidRequest(f"hooks.{event} in {display} is not a list; nothing was written")
+        kept = _without_ours(groups, event)
+        if base is not None:
+            group: dict[str, Any] = {}
+            if matcher:
+                group["matcher"] = matcher
+            group["hooks"] = [{"type": "command", "command": hook_command(base, event)}]
+            # Already wired exactly so: leave the list untouched.
+            kept = groups if groups == [*kept, group] else [*kept, group]
+        if kept:
+            hooks[event] = kept
+        else:
+            hooks.pop(event, None)
+    if not hooks:
+        data.pop("hooks")
+
+
+def _without_ours(groups: list[Any], event: str) -> list[Any]:
+    out = []
+    for group in groups:
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            out.append(group)
+            continue
+        rest = [h for h in group["hooks"] if not _ours_hook(h, event)]
+        if len(rest) == len(group["hooks"]):
+            out.append(group)
+        elif rest:
+            out.append({**group, "hooks": rest})
+    return out
+
+
+def _ours_hook(hook: Any, event: str) -> bool:
+    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+        return False
+    match = _OURS.search(hook["command"])
+    return bool(match and match.group(1) == event)
+
+
+# --------------------------------------------------------------------------- TOML servers
+
+
+def _toml_server(entry: dict[str, Any] | None, display: str) -> Callable[[Any], None]:
+    def change(doc: Any) -> None:
+        import tomlkit
+
+        servers = doc.get("mcp_servers")
+        if servers is None:
+            if entry is None:
+                return
+            servers = tomlkit.table(is_super_table=True)
+            doc.add("mcp_servers", servers)
+        if not hasattr(servers, "get"):
+            raise InvalidRequest(f"mcp_servers in {display} is not a table; nothing was written")
+        current = servers.get(SERVER)
+        if current is not None and not _is_ours(_plain(current)):
+            raise InvalidRequest(
+                f"{display} already has a server named {SERVER!r} that does not run Context "
+                "Center; nothing was written"
+            )
+        if entry is None:
+            if current is not None:
+                del servers[SERVER]
+            if not servers:
+                del doc["mcp_servers"]
+            return
+        if current is not None and _plain(current) == entry:
+            return
+        table = tomlkit.table()
+        table["command"] = entry["command"]
+        table["args"] = entry["args"]
+        if current is not None:
+            servers[SERVER] = table
+        else:
+            servers.add(SERVER, table)
+
+    return change
+
+
+def _plain(value: Any) -> Any:
+    unwrap = getattr(value, "unwrap", None)
+    return unwrap() if callable(unwrap) else value
+
+
+# --------------------------------------------------------------------------- plans
+
+
+def plan(
+    agent: str, scope: str | None, workspace: Path, home: Path | None, *, connect: bool
+) -> list[FileEdit]:
+    """The edits ``connect`` (or, with ``connect=False``, ``disconnect``) makes."""
+    where = target(agent, scope, workspace)
+    base = launcher(home)
+    entry = server_entry(agent, base) if connect else None
+    if where.toml:
+        entry_toml = {k: v for k, v in (entry or {}).items() if k != "type"} if entry else None
+        edits = [
+            edit_toml(
+                where.server_file,
+                where.server_display,
+                _toml_server(entry_toml, where.server_display),
+            )
+        ]
+    else:
+        edits = [
+            edit_json(
+                where.server_file,
+                where.server_display,
+                lambda data: _set_server(data, entry, where.server_display),
+            )
+        ]
+    if where.hooks_file is not None and where.hooks_display is not None:
+        hooks_display = where.hooks_display
+        edits.append(
+            edit_json(
+                where.hooks_file,
+                hooks_display,
+                lambda data: _set_hooks(data, base if connect else None, hooks_display),
+            )
+        )
+    return edits
+
+
+def status(agent: str, scope: str | None, workspace: Path, home: Path | None) -> dict[str, Any]:
+    """Whether ``agent`` is wired at ``scope`` and still points here (same command, same
+    home): ``connected``, ``differs`` (wired, but to another home or program),
+    ``not_connected``, or ``unreadable``."""
+    from context_center.engine.errors import EngineError
+
+    where = target(agent, scope, workspace)
+    wanted = server_entry(agent, launcher(home))
+    info: dict[str, Any] = {"agent": agent, "scope": where.scope, "file": where.server_display}
+    try:
+        found = _read_entry(where)
+    except EngineError as exc:
+        return info | {"state": "unreadable", "message": str(exc)}
+    if found is None:
+        return info | {"state": "not_connected"}
+    same = {k: v for k, v in found.items() if k in ("command", "args")} == {
+        k: v for k, v in wanted.items() if k in ("command", "args")
+    }
+    info["state"] = "connected" if same else "differs"
+    info["command"] = shlex.join(
+        [str(found.get("command", "")), *map(str, found.get("args") or [])]
+    )
+    if where.hooks_file is not None:
+        info["hooks"] = _hooks_present(where)
+    return info
+
+
+def _read_entry(where: Target) -> dict[str, Any] | None:
+    from context_center.engine.agents.config_files import read_text
+
+    found: dict[str, Any] | None = None
+
+    def capture(data: Any) -> None:
+        nonlocal found
+        servers = data.get("mcp_servers" if where.toml else "mcpServers")
+        entry = servers.get(SERVER) if hasattr(servers, "get") else None
+        found = _plain(entry) if entry is not None else None
+
+    if read_text(where.server_file, where.server_display) is None:
+        return None
+    if where.toml:
+        edit_toml(where.server_file, where.server_display, capture)
+    else:
+        edit_json(where.server_file, where.server_display, capture)
+    return found if isinstance(found, dict) else None
+
+
+def _hooks_present(where: Target) -> list[str]:
+    present: list[str] = []
+
+    def capture(data: dict[str, Any]) -> None:
+        hooks = data.get("hooks")
+        if not isinstance(hooks, dict):
+            return
+        for event in HOOK_EVENTS:
+            groups = hooks.get(event)
+            if isinstance(groups, list) and _without_ours(groups, event) != groups:
+                present.append(event)
+
+    from context_center.engine.errors import EngineError
+
+    assert where.hooks_file is not None and where.hooks_display is not None
+    try:
+        edit_json(where.hooks_file, where.hooks_display, capture)
+    except EngineError:
+        return []
+    return present

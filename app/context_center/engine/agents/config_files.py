@@ -1,0 +1,179 @@
+"""Editing an agent's own config file without disturbing anything else in it.
+
+JSON files are parsed strictly (a file that is not a JSON object is refused, never
+rewritten) and written back in their own indentation with their keys in order; TOML files go
+through tomlkit, which keeps comments, ordering and formatting. Every edit is a ``FileEdit``:
+the text before, the text after (None: the file goes away), and a unified diff. Applying one
+backs the old file up next to it (``<name>.context-center-backup``, 0600) and replaces the
+file atomically, keeping its permission bits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from context_center.engine.errors import InvalidRequest, StoreUnavailable
+from context_center.engine.store import atomic
+
+BACKUP_SUFFIX = ".context-center-backup"
+MAX_CONFIG_BYTES = 64 * 1024 * 1024
+
+
+class ConfigUnreadable(InvalidRequest):
+    """An agent config that cannot be parsed: nothing is written."""
+
+    code = "config_unreadable"
+
+
+@dataclass(frozen=True)
+class FileEdit:
+    path: Path
+    display: str  # how the person sees the path (``~/.codex/config.toml``, ``.mcp.json``)
+    before: str | None  # None: the file does not exist
+    after: str | None  # None: the file is removed
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    def diff(self) -> str:
+        if not self.changed:
+            return ""
+        old = (self.before or "").splitlines(keepends=True)
+        new = (self.after or "").splitlines(keepends=True)
+        lines = difflib.unified_diff(
+            old,
+            new,
+            fromfile=self.display if self.before is not None else "/dev/null",
+            tofile=self.display if self.after is not None else "/dev/null",
+        )
+        return "".join(
+            line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+            for line in lines
+        )
+
+
+def read_text(path: Path, display: str) -> str | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot read {display}: {exc.strerror}") from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise ConfigUnreadable(f"{display} is not a regular file; nothing was written")
+    if st.st_size > MAX_CONFIG_BYTES:
+        raise ConfigUnreadable(
+            f"{display} is larger than {MAX_CONFIG_BYTES} bytes; nothing was written"
+        )
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigUnreadable(f"{display} is not valid UTF-8; nothing was written") from exc
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot read {display}: {exc.strerror}") from exc
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _indent_of(text: str) -> int | str:
+    for line in text.splitlines()[1:]:
+        stripped = line.lstrip(" \t")
+        if stripped and stripped != line:
+            lead = line[: len(line) - len(stripped)]
+            return "\t" if lead.startswith("\t") else len(lead)
+    return 2
+
+
+def edit_json(path: Path, display: str, change: Callable[[dict[str, Any]], None]) -> FileEdit:
+    """``change`` edits the parsed object in place; an object left empty removes the file."""
+    before = read_text(path, display)
+    data: dict[str, Any] = {}
+    indent: int | str = 2
+    trailing_newline = True
+    if before is not None and before.strip():
+        try:
+            loaded = json.loads(before)
+        except json.JSONDecodeError as exc:
+            raise ConfigUnreadable(
+                f"{display} is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was written"
+            ) from exc
+        if not isinstance(loaded, dict):
+            raise ConfigUnreadable(f"{display} does not hold a JSON object; nothing was written")
+        data = loaded
+        indent = _indent_of(before)
+        trailing_newline = before.endswith("\n")
+    change(data)
+    if not data:
+        after = None
+    else:
+        after = json.dumps(data, indent=indent, ensure_ascii=False)
+        after += "\n" if trailing_newline else ""
+    if before is not None and after is not None and _same_json(before, after):
+        after = before  # only formatting would change: leave the file as it is
+    return FileEdit(path, display, before, after)
+
+
+def _same_json(a: str, b: str) -> bool:
+    try:
+        return bool(json.loads(a) == json.loads(b))
+    except ValueError:
+        return False
+
+
+# --------------------------------------------------------------------------- TOML
+
+
+def edit_toml(path: Path, display: str, change: Callable[[Any], None]) -> FileEdit:
+    """``change`` edits the tomlkit document in place (comments and layout are kept)."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    before = read_text(path, display)
+    try:
+        doc = tomlkit.parse(before or "")
+    except TOMLKitError as exc:
+        raise ConfigUnreadable(f"{display} is not valid TOML ({exc}); nothing was written") from exc
+    change(doc)
+    after: str | None = tomlkit.dumps(doc)
+    if not (after or "").strip() and not (before or "").strip():
+        after = None if before is None else before
+    return FileEdit(path, display, before, after)
+
+
+# --------------------------------------------------------------------------- applying
+
+
+def apply(edit: FileEdit) -> str | None:
+    """Write one edit: back the old file up, then replace (or remove) it. Returns the
+    backup's display path, or None when there was nothing to back up."""
+    if not edit.changed:
+        return None
+    backup_display = None
+    mode = 0o644
+    if edit.before is not None:
+        try:
+            mode = stat.S_IMODE(os.stat(edit.path).st_mode)
+        except OSError:
+            mode = 0o600
+        backup = edit.path.with_name(edit.path.name + BACKUP_SUFFIX)
+        atomic.write_bytes(backup, edit.before.encode("utf-8"), mode=0o600)
+        os.chmod(backup, 0o600)
+        backup_display = edit.display + BACKUP_SUFFIX
+    if edit.after is None:
+        with contextlib.suppress(FileNotFoundError):
+            edit.path.unlink()
+        return backup_display
+    atomic.write_bytes(edit.path, edit.after.encode("utf-8"), mode=mode)
+    if edit.before is not None:
+        os.chmod(edit.path, mode)  # the temp file was created under the umask
+    return backup_display

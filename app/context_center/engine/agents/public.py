@@ -1,0 +1,108 @@
+"""What an agent may see: results walked once and made provider-safe.
+
+Every string in a result for an agent (MCP tools and resources, hook output) passes through
+``ProviderText``: the Context Center home and the OS home become ``<local-home>``, the
+workspace ``<workspace>``, any other user's home prefix (``/home/ann``, ``C:\\Users\\ann``)
+``<local-home>`` too, and control characters other than newline and tab are dropped. Storage
+paths never enter a result in the first place (facts are given by ``project/<name>.md``
+references); this is the second line of defence for paths quoted inside fact text.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+LOCAL_HOME = "<local-home>"
+LOCAL_WORKSPACE = "<workspace>"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+
+
+def _os_home() -> Path | None:
+    try:
+        return Path.home()
+    except (RuntimeError, KeyError):
+        return None
+
+
+class ProviderText:
+    """Redacts local paths (longest first) and control characters from text."""
+
+    def __init__(self, home: Path, workspace: Path) -> None:
+        pairs: list[tuple[Path, str]] = [(workspace, LOCAL_WORKSPACE), (home, LOCAL_HOME)]
+        os_home = _os_home()
+        if os_home is not None:
+            pairs.append((os_home, LOCAL_HOME))
+        table: dict[str, str] = {}
+        for path, placeholder in pairs:
+            for variant in {os.path.abspath(path), os.path.realpath(path)}:
+                if len(Path(variant).parts) >= 2:  # never the file-system root itself
+                    table.setdefault(variant, placeholder)
+        ordered = sorted(table, key=len, reverse=True)
+        self._table = table
+        self._pattern = (
+            re.compile("|".join(re.escape(p) + r"(?![\w-])" for p in ordered)) if ordered else None
+        )
+
+    def __call__(self, text: str) -> str:
+        if not text:
+            return text
+        from context_center.engine.recall.block import redact_home
+
+        if "/" in text or "\\" in text:
+            if self._pattern is not None:
+                text = self._pattern.sub(lambda m: self._table[m.group(0)], text)
+            text = redact_home(text)
+        return _CONTROL.sub("", text)
+
+    def result(self, value: dict[str, Any]) -> dict[str, Any]:
+        """A result object with every string in it redacted."""
+        return {k: self.tree(v) for k, v in value.items()}
+
+    def tree(self, value: Any) -> Any:
+        """``value`` (JSON-like: dicts, lists, strings, numbers) with every string redacted."""
+        if isinstance(value, str):
+            return self(value)
+        if isinstance(value, dict):
+            return {k: self.tree(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.tree(v) for v in value]
+        return value
+
+
+def fact_summary(fact: Any, *, body: bool = False) -> dict[str, Any]:
+    """A fact's public fields (``Fact.public_dict``), without the body unless asked."""
+    data: dict[str, Any] = fact.public_dict()
+    if not body:
+        data.pop("body", None)
+    return data
+
+
+def refs_of(items: Iterable[dict[str, Any]]) -> list[str]:
+    return [str(item["ref"]) for item in items if item.get("ref")]
+
+
+def fact_markdown(fact: Any) -> str:
+    """The fact as its file holds it: canonical frontmatter, then the body."""
+    from context_center.engine.store.factfile import render_fact
+
+    return render_fact(fact).decode("utf-8")
+
+
+def clip_lines(text: str, max_chars: int) -> str:
+    """``text`` cut at a line end to at most ``max_chars``, with a closing note saying how many
+    index lines (facts) were left out and where to find them."""
+    if len(text) <= max_chars:
+        return text
+    note_room = 200
+    cut = text.rfind("\n", 0, max(0, max_chars - note_room))
+    kept, rest = (text[: cut + 1], text[cut + 1 :]) if cut >= 0 else ("", text)
+    left = sum(1 for line in rest.splitlines() if line.startswith("- "))
+    what = f"{left} more fact(s)" if left else "the rest"
+    return (
+        kept + f"\n… {what} left out to keep this short; search memory with the memory_search "
+        "tool (or `context-center memory search`).\n"
+    )

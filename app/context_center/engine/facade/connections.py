@@ -1,0 +1,74 @@
+"""Wiring agents to this home: ``connect``/``disconnect`` edit the agent's own config files
+(engine/agents/clients.py), and the Connections view asks whether each still points here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from context_center.engine.changes import Changes
+from context_center.engine.facade.core import EngineCore
+
+
+def _default_home() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("context-center", "context-center")).absolute()
+
+
+class ConnectionsAPI(EngineCore):
+    def _connect_home(self) -> Path | None:
+        """The ``--home`` a client must pass: none for the default home."""
+        return None if self.home == _default_home() else self.home
+
+    def connect_agent(
+        self, agent: str, scope: str | None = None, *, dry_run: bool = False, connect: bool = True
+    ) -> Changes[dict[str, Any]]:
+        """Write (or, ``connect=False``, remove) this program's entries in ``agent``'s config:
+        the MCP server and, for Claude Code, its hooks. Every other key and comment stays;
+        each changed file is backed up first. ``dry_run`` only reports the diff."""
+        from context_center.engine.agents import clients, config_files
+
+        where = clients.target(agent, scope, self.workspace)
+        edits = clients.plan(
+            agent, where.scope, self.workspace, self._connect_home(), connect=connect
+        )
+        files = []
+        for edit in edits:
+            if not edit.changed:
+                action = "unchanged"
+            elif edit.before is None:
+                action = "created"
+            elif edit.after is None:
+                action = "removed"
+            else:
+                action = "updated"
+            backup = None if dry_run else config_files.apply(edit)
+            files.append({"file": edit.display, "action": action, "backup": backup})
+        value = {
+            "agent": agent,
+            "scope": where.scope,
+            "action": "connect" if connect else "disconnect",
+            "dry_run": dry_run,
+            "files": files,
+            "diff": "".join(edit.diff() for edit in edits),
+        }
+        return Changes(value)
+
+    def disconnect_agent(
+        self, agent: str, scope: str | None = None, *, dry_run: bool = False
+    ) -> Changes[dict[str, Any]]:
+        """Undo ``connect_agent``: remove exactly the entries it adds."""
+        return self.connect_agent(agent, scope, dry_run=dry_run, connect=False)
+
+    def agent_connections(self) -> list[dict[str, Any]]:
+        """Every agent at every scope: ``connected`` (points here), ``differs``,
+        ``not_connected`` or ``unreadable``, with the config file's name."""
+        from context_center.engine.agents import clients
+
+        home = self._connect_home()
+        return [
+            clients.status(agent, scope, self.workspace, home)
+            for agent in clients.AGENTS
+            for scope in clients.SCOPES
+        ]
