@@ -271,3 +271,26 @@ def test_forget_writes_an_archive_entry_reasonix_lists(reasonix: Engine) -> None
     _, dest = reasonix.memory.forget("old-fact", now=when)
     assert dest.name == "20261101-101010.123-old-fact-2.md"  # -1 was taken already
     assert rx.read_fact(dest).name == "old-fact"
+
+
+def test_memory_index_lines_are_reasonix_index_lines_tagged_or_not(reasonix: Engine) -> None:
+    store = reasonix.layout.project_store
+    reasonix.memory.migrate()
+    text = (store / "MEMORY.md").read_text()
+    files = rx.index_files(text)
+    names = sorted(f.name for f in reasonix.memory.load().facts if f.scope is Scope.PROJECT)
+    assert sorted(files) == names  # one line per fact: old and Claude-style lines replaced
+    assert len(files) == len(set(files))
+    assert "gone.md" not in text and "testing_preference.md" not in text
+    assert text.startswith("# Project memory\n\nHand-written note: keep this line.\n")
+    assert "- [CI runner](legacy-note.md) — [project/project] CI runs on" in text
+    # an untagged line written by hand for a fact is replaced on its next change, not kept
+    (store / "MEMORY.md").write_text(text + "- [CI, by hand](legacy-note.md) — typed by a person\n")
+    reasonix.memory.update("legacy-note", expected_revision=1, description="CI on ci-01")
+    text = (store / "MEMORY.md").read_text()
+    assert rx.index_files(text).count("legacy-note") == 1 and "by hand" not in text
+    # the line of a forgotten fact goes away; hand-written lines stay
+    reasonix.memory.forget("legacy-note")
+    text = (store / "MEMORY.md").read_text()
+    assert "legacy-note" not in rx.index_files(text)
+    assert "Hand-written note: keep this line." in text

@@ -1,8 +1,9 @@
 """``MEMORY.md``: a derived index of a store, one line per fact; hand-written lines survive.
 
 It is never a source of truth: loading ignores it, and every change rewrites the managed
-lines (``- [Title](name.md) — [scope/type] description``) while leaving every other line as
-the person wrote it.
+lines while leaving every other line as the person wrote it. A managed line is any line
+Reasonix treats as one, ``- [Title](name.md) — …`` (whatever follows the dash); the lines
+this engine writes are ``- [Title](name.md) — [scope/type] description``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from context_center.engine.store import atomic
 
 INDEX_NAME = "MEMORY.md"
 HEADER = "# Memory index\n\nDerived from the fact files in this folder; the list is rebuilt after every change.\n"
-_MANAGED = re.compile(r"^- \[.*\]\((?P<file>[^()\s]+\.md)\) — \[[a-z]+/[a-z]+\]")
+# Reasonix's own pattern: any line "- [Title](name.md) — …", tagged "[scope/type]" or not, is
+# an index line (so an older untagged or Claude-style line for a file is replaced, not kept
+# beside the new one, and goes away with the fact).
+_MANAGED = re.compile(r"^\s*-\s\[.+?\]\((?P<file>[^)]+)\.md\)\s*—\s.*$")
 
 
 def index_line(fact: Fact) -> str:
@@ -45,7 +49,7 @@ def _split(text: str) -> _Parsed:
         if m:
             if where is None:
                 where = len(keep)
-            managed[m.group("file")[:-3]] = line
+            managed[m.group("file")] = line
         else:
             keep.append(line)
     return _Parsed(keep, where, managed, sorted(managed))
