@@ -164,25 +164,34 @@ move_exclusive = rename_noreplace  # the name older callers use
 # -- orphans -----------------------------------------------------------------------------------
 
 
-def sweep_temp(directory: Path, *, older_than_s: float = ORPHAN_AGE_S) -> int:
-    """Remove temp files a killed writer left in ``directory``: only regular files with this
-    module's exact temp name and older than ``older_than_s``. Returns how many were removed."""
-    removed = 0
+def orphan_temps(directory: Path, *, older_than_s: float = ORPHAN_AGE_S) -> list[Path]:
+    """Temp files a killed writer left in ``directory``: only regular files with this module's
+    exact temp name and older than ``older_than_s`` (nothing is removed)."""
     now = time.time()
     try:
         entries = list(os.scandir(directory))
     except (OSError, ValueError):
-        return 0
+        return []
+    found = []
     for entry in entries:
         if not TEMP_NAME.match(entry.name):
             continue
         try:
             st = entry.stat(follow_symlinks=False)
-            if stat.S_ISREG(st.st_mode) and now - st.st_mtime >= older_than_s:
-                os.unlink(entry.path)
-                removed += 1
         except OSError:
             continue
+        if stat.S_ISREG(st.st_mode) and now - st.st_mtime >= older_than_s:
+            found.append(Path(entry.path))
+    return found
+
+
+def sweep_temp(directory: Path, *, older_than_s: float = ORPHAN_AGE_S) -> int:
+    """Remove ``orphan_temps(directory)``. Returns how many were removed."""
+    removed = 0
+    for path in orphan_temps(directory, older_than_s=older_than_s):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            removed += 1
     return removed
 
 

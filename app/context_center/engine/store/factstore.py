@@ -73,7 +73,13 @@ from context_center.engine.store.guarded import (
 from context_center.engine.store.heads import HeadLedger
 from context_center.engine.store.loader import REVISIONS_DIR, Scan, scan_store
 from context_center.engine.store.locking import STORE_TIMEOUT_S, file_lock, hold, try_hold
-from context_center.engine.store.repair import needs_repair, passes_due, repair
+from context_center.engine.store.repair import (
+    apply,
+    find_work,
+    needs_repair,
+    passes_due,
+    record_pass,
+)
 from context_center.engine.store.revisions import list_snapshots, save_snapshot, top_revision
 
 LOCK_TIMEOUT_S = STORE_TIMEOUT_S
@@ -122,6 +128,8 @@ class FactStore:
         self.root = root
         self.scope = scope
         self.heads = HeadLedger(root)
+        # the engine's other folders whose orphan temp files this store's periodic pass sweeps
+        self.sweep_also: tuple[Path, ...] = ()
         self._snapshot: Snapshot | None = None
         self._lock: FileLock | None = None
 
@@ -169,13 +177,31 @@ class FactStore:
             return scan
         if not needs_repair(scan) and not os.path.lexists(self.root / ".lock"):
             return scan  # never written by us: a periodic pass would only create the lock file
+        work = find_work(
+            self.root,
+            self.scope,
+            scan,
+            archive=archive_due,
+            sweep=sweep_due,
+            also=self.sweep_also,
+        )
+        repaired = self._repair(scan, archive=archive_due, sweep=sweep_due) if work else scan
+        if repaired is not None and (archive_due or sweep_due):
+            record_pass(self.root, swept=sweep_due)
+        return repaired or scan
+
+    def _repair(self, scan: Scan, *, archive: bool, sweep: bool) -> Scan | None:
+        """Remove the leftovers, proven again under the lock (taken only if free at once;
+        None when it was busy)."""
         lock = self._file_lock()
         if not try_hold(lock):
-            return scan
+            return None
         try:
-            if needs_repair(scan):  # prove it again now that no writer can be mid-way
-                scan = scan_store(self.root, self.scope, persist_cache=False)
-            if repair(self.root, self.scope, scan, archive=archive_due, sweep=sweep_due):
+            scan = scan_store(self.root, self.scope, persist_cache=False)
+            work = find_work(
+                self.root, self.scope, scan, archive=archive, sweep=sweep, also=self.sweep_also
+            )
+            if apply(self.root, scan.snapshot, work):
                 scan = scan_store(self.root, self.scope, persist_cache=True)
         finally:
             lock.release()

@@ -199,29 +199,21 @@ def snapshot_hashes(root: Path, fact_id: str) -> set[str]:
     return out
 
 
-def _declared_name(entry: Entry, scope: Scope) -> str | None:
-    try:
-        parsed, _, _ = read_fact_file(
-            entry.path, stem=entry.fact.name, scope=scope, prefer_declared_name=True
-        )
-    except (OSError, FactFileError):
-        return None
-    return parsed.fact.name
+def _stem(entry: Entry) -> str:
+    return Path(entry.location).name[:-3]
 
 
 def pick_survivor(
-    entries: list[Entry], inodes: dict[str, tuple[int, int]], root: Path, scope: Scope
+    entries: list[Entry], inodes: dict[str, tuple[int, int]], root: Path
 ) -> Entry | None:
     """The one fact among ``entries`` (one id) when the others are provable leftovers."""
     by_inode: dict[tuple[int, int] | None, list[Entry]] = {}
-    for e in sorted(entries, key=lambda e: e.fact.name):
-        by_inode.setdefault(inodes.get(e.fact.name), []).append(e)
+    for e in sorted(entries, key=_stem):
+        by_inode.setdefault(inodes.get(_stem(e)), []).append(e)
     if None in by_inode:
         return None
-    distinct = []
-    for group in by_inode.values():  # one inode under several names is one fact
-        declared = _declared_name(group[0], scope) if len(group) > 1 else None
-        distinct.append(next((e for e in group if e.fact.name == declared), group[0]))
+    # one inode under several names is one fact: the name it declares, else the first
+    distinct = [next((e for e in g if _stem(e) == e.fact.name), g[0]) for g in by_inode.values()]
     if len(distinct) == 1:
         return distinct[0]
     top = max(e.fact.revision for e in distinct)
@@ -243,10 +235,10 @@ def resolve_duplicates(snap: Snapshot, inodes: dict[str, tuple[int, int]]) -> No
         if len(stems) < 2:
             continue
         group = [snap.entries[s] for s in stems]
-        keep = pick_survivor(group, inodes, snap.root, snap.scope)
+        keep = pick_survivor(group, inodes, snap.root)
         for stem in sorted(stems):
             if keep is not None:
-                if stem != keep.fact.name:
+                if stem != _stem(keep):
                     snap.superseded.append(stem)
                     del snap.entries[stem]
                 continue

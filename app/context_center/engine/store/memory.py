@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -13,6 +13,7 @@ from pathlib import Path
 from context_center.engine.errors import ArchiveRefused, InvalidRequest, NotFound
 from context_center.engine.model import ID_RE, Conflict, Diagnostic, Fact, FactType, Scope
 from context_center.engine.store import legacy
+from context_center.engine.store.archive import check_path_text
 from context_center.engine.store.factstore import (
     ArchivedEntry,
     Entry,
@@ -153,14 +154,13 @@ class Memory:
             scope = Scope(m.group("scope"))
             return self._by_name(self.store(scope), m.group("name"), ref)
         if ID_RE.match(ref):
-            # The snapshot first (cheap); a miss reads the stores again, so a caller never has
-            # to load before resolving, and a fact written by another process is found.
-            for fresh in (False, True):
-                for store in (self.project, self.global_):
-                    snap = store.load(persist_cache=False) if fresh else store.snapshot()
-                    for entry in snap.entries.values():
-                        if entry.fact.id == ref:
-                            return store.read_fresh(entry.fact.name)
+            # The disk as it is now: a loaded snapshot is only a hint, checked against the
+            # file it names; a stale or missing hint rescans, so no caller has to load first
+            # and a fact written or renamed by another process is found.
+            for store in (self.project, self.global_):
+                found = store.find_id(ref)
+                if found is not None:
+                    return found
             alias = legacy.find_alias(ref, (self.project, self.global_))  # older legacy ids
             if alias is not None:
                 return alias
@@ -246,7 +246,20 @@ class Memory:
         body: str | None = None,
         now: datetime | None = None,
     ) -> Fact:
-        entry = self.resolve(ref)
+        fields = {"title": title, "description": description, "type": type, "body": body}
+        with self._resolved_locked(ref) as (store, entry):
+            return store.update(
+                entry.fact.name,
+                expected_revision=expected_revision,
+                expected_sha=expected_sha,
+                changes=self._changes(ref, entry, name, fields),
+                now=now,
+            )
+
+    @staticmethod
+    def _changes(
+        ref: str, entry: Entry, name: str | None, fields: dict[str, object]
+    ) -> dict[str, object]:
         changes: dict[str, object] = {}
         if name is not None:
             stem = slugify(name)
@@ -255,38 +268,41 @@ class Memory:
                     "renaming a fact is only done through its id (pass the id as the reference)"
                 )
             changes["name"] = stem
-        for key, value in (
-            ("title", title),
-            ("description", description),
-            ("type", type),
-            ("body", body),
-        ):
+        for key, value in fields.items():
             if value is not None:
-                changes[key] = value.strip() if key in ("title", "description") else value
-        return self.store(entry.fact.scope).update(
-            entry.fact.name,
-            expected_revision=expected_revision,
-            expected_sha=expected_sha,
-            changes=changes,
-            now=now,
-        )
+                stripped = key in ("title", "description") and isinstance(value, str)
+                changes[key] = value.strip() if stripped else value
+        return changes
 
     def revisions(self, ref: str) -> list[RevisionEntry]:
         entry = self.resolve(ref)
         return self.store(entry.fact.scope).revisions(entry.fact.name)
 
     def restore(self, ref: str, revision: int, *, now: datetime | None = None) -> Fact:
-        entry = self.resolve(ref)
-        return self.store(entry.fact.scope).restore(entry.fact.name, revision, now=now)
+        with self._resolved_locked(ref) as (store, entry):
+            return store.restore(entry.fact.name, revision, now=now)
 
     def forget(
         self, ref: str, *, expected_revision: int | None = None, now: datetime | None = None
     ) -> tuple[Fact, Path]:
+        with self._resolved_locked(ref) as (store, entry):
+            dest = store.forget(entry.fact.name, expected_revision=expected_revision, now=now)
+            return entry.fact, dest
+
+    @contextlib.contextmanager
+    def _resolved_locked(self, ref: str) -> Iterator[tuple[FactStore, Entry]]:
+        """Hold the lock of the store ``ref`` names, with ``ref`` resolved again under it: an
+        id finds its fact wherever the disk has it now, even if another process renamed it
+        between the first look and the lock."""
         entry = self.resolve(ref)
-        dest = self.store(entry.fact.scope).forget(
-            entry.fact.name, expected_revision=expected_revision, now=now
-        )
-        return entry.fact, dest
+        store = self.store(entry.fact.scope)
+        with store.locked():
+            if ID_RE.match(ref.strip()):
+                found = store.find_id(ref.strip())
+                if found is None and entry.fact.id == ref.strip():
+                    raise NotFound(f"no active fact has id {ref.strip()}")
+                entry = found or entry  # an older legacy id resolves through its alias
+            yield store, entry
 
     def archived(self) -> list[ArchivedEntry]:
         return self.project.archived() + self.global_.archived()
@@ -300,6 +316,7 @@ class Memory:
     def recover(self, path: str | Path, *, now: datetime | None = None) -> Fact:
         """Recover an archive entry of either store; the path decides which store owns it."""
         text = str(path)
+        check_path_text(text)  # a NUL or an over-long name is a coded error, not a traceback
         m = _ARCHIVE_REF.match(text)
         if m:
             store = self.store(Scope(m.group(1)))

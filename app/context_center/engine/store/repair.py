@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from context_center.engine.model import Scope
@@ -75,56 +76,51 @@ def _unlink(path: Path) -> bool:
     return True
 
 
-def _remove_superseded(snap: Snapshot) -> list[str]:
-    removed = [s for s in snap.superseded if _unlink(snap.root / f"{s}.md")]
-    if removed:
-        with contextlib.suppress(OSError):
-            atomic.fsync_dir(snap.root)
-    return removed
-
-
-def _remove_archived_links(root: Path, linked: set[tuple[int, int]]) -> int:
+def _archived_links(root: Path, linked: set[tuple[int, int]]) -> list[Path]:
     """Archive entries sharing an inode with an active fact (a half-done link-based forget)."""
     folder = root / ARCHIVE_DIR
     if not linked or is_link(folder):
-        return 0
-    removed = 0
+        return []
+    found = []
     try:
         entries = list(os.scandir(folder))
     except OSError:
-        return 0
+        return []
     for e in entries:
         try:
             st = e.stat(follow_symlinks=False)
         except OSError:
             continue
-        if (st.st_dev, st.st_ino) in linked and _unlink(Path(e.path)):
-            removed += 1
-    if removed:
-        with contextlib.suppress(OSError):
-            atomic.fsync_dir(folder)
-    return removed
+        if (st.st_dev, st.st_ino) in linked:
+            found.append(Path(e.path))
+    return found
 
 
-def sweep_folders(folders: list[Path]) -> int:
-    return sum(atomic.sweep_temp(f) for f in folders if not is_link(f))
+def orphans_in(folders: list[Path]) -> list[Path]:
+    return [p for f in folders if not is_link(f) for p in atomic.orphan_temps(f)]
 
 
-def _deep_folders(root: Path) -> list[Path]:
+def _with_subfolders(folder: Path) -> list[Path]:
+    """``folder`` and the folders directly inside it (never through a symlink)."""
+    if is_link(folder):
+        return []
+    out = [folder]
+    with contextlib.suppress(OSError):
+        out.extend(Path(e.path) for e in os.scandir(folder) if e.is_dir(follow_symlinks=False))
+    return out
+
+
+def _deep_folders(root: Path, also: tuple[Path, ...] = ()) -> list[Path]:
     cache = store_cache_dir(root)
     folders = [root / ARCHIVE_DIR, root / CACHE_DIR, root / CACHE_DIR / HEADS_DIR]
     folders += [cache, cache / HEADS_DIR]
-    revisions = root / REVISIONS_DIR
-    if not is_link(revisions):
-        folders.append(revisions)
-        with contextlib.suppress(OSError):
-            folders.extend(
-                Path(e.path) for e in os.scandir(revisions) if e.is_dir(follow_symlinks=False)
-            )
+    folders += _with_subfolders(root / REVISIONS_DIR)
+    for folder in also:
+        folders += _with_subfolders(folder)
     return folders
 
 
-def _record_pass(root: Path, *, swept: bool) -> None:
+def record_pass(root: Path, *, swept: bool) -> None:
     """The marker holds the archive's stamp; its mtime is the time of the last sweep."""
     path = _marker(root)
     if writable_store_cache(root) is None:
@@ -136,26 +132,46 @@ def _record_pass(root: Path, *, swept: bool) -> None:
             os.utime(path, (before, before))
 
 
-def _periodic(root: Path, scope: Scope, snap: Snapshot, *, archive: bool, sweep: bool) -> None:
-    if archive:
-        leftovers: list[Path] = []
-        list_archived(root, scope, snap, leftovers=leftovers)
-        for path in leftovers:
-            _unlink(path)
-    if sweep:
-        sweep_folders(_deep_folders(root))
-    if archive or sweep:
-        _record_pass(root, swept=sweep)
+@dataclass
+class Work:
+    """What a repair would remove, found without writing anything."""
+
+    superseded: list[str] = field(default_factory=list)  # fact file stems
+    files: list[Path] = field(default_factory=list)  # archive leftovers and orphan temps
+
+    def __bool__(self) -> bool:
+        return bool(self.superseded or self.files)
 
 
-def repair(root: Path, scope: Scope, scan: Scan, *, archive: bool, sweep: bool) -> bool:
-    """Remove what ``scan`` proved to be leftovers (lock held). True when a fact file went."""
-    snap = scan.snapshot
-    removed = _remove_superseded(snap)
-    _remove_archived_links(root, scan.linked)
+def find_work(
+    root: Path,
+    scope: Scope,
+    scan: Scan,
+    *,
+    archive: bool,
+    sweep: bool,
+    also: tuple[Path, ...] = (),
+) -> Work:
+    """Everything ``scan`` (and, when due, the periodic passes) proves to be a leftover."""
+    work = Work(list(scan.snapshot.superseded), _archived_links(root, scan.linked))
     if scan.leftovers:
-        atomic.sweep_temp(root)
-    _periodic(root, scope, snap, archive=archive, sweep=sweep)
+        work.files += atomic.orphan_temps(root)
+    if archive:
+        list_archived(root, scope, scan.snapshot, leftovers=work.files)
+    if sweep:
+        work.files += orphans_in(_deep_folders(root, also))
+    return work
+
+
+def apply(root: Path, snap: Snapshot, work: Work) -> bool:
+    """Remove ``work`` (lock held, proven again under it). True when a fact file went."""
+    removed = [s for s in work.superseded if _unlink(root / f"{s}.md")]
+    folders = {p.parent for p in work.files if _unlink(p)}
+    if removed:
+        folders.add(root)
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            atomic.fsync_dir(folder)
     index = root / memory_index.INDEX_NAME
     if removed and not is_link(index):
         with contextlib.suppress(OSError):
