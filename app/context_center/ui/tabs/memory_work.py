@@ -24,7 +24,9 @@ class MemoryData:
 def load_memory(engine: Engine) -> MemoryData:
     """Both stores, as table rows. Conflicts come in a second step (``load_conflicts``) so the
     table is usable as soon as the files are read."""
-    with gc_paused():  # 50k facts and rows: no cycles, and the cyclic GC would rescan them often
+    # 50k facts and rows: no cycles, and the cyclic GC would rescan them often. Freezing the
+    # survivors out of it is a process-wide decision, the window's to make (never the engine's).
+    with gc_paused(freeze=True):
         loaded = engine.load_entries()
         rows = build_rows([*loaded.project, *loaded.global_], datetime.now(UTC))
     return MemoryData(rows, len(loaded.diagnostics), len(loaded.project), len(loaded.global_))
