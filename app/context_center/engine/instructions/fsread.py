@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 from context_center.engine.instructions import model
+from context_center.engine.store.guarded import UnsafeFile, read_regular
 
 
 def abspath(path: Path | str) -> Path:
@@ -125,36 +126,21 @@ def stat_regular(path: Path, limit: int | None = None) -> os.stat_result:
 
 
 def read_bytes(path: Path, expected: os.stat_result, limit: int | None = None) -> bytes:
-    """The bytes of a file already vetted by ``stat_regular`` (same inode, bounded size)."""
+    """The bytes of a file already vetted by ``stat_regular`` (same inode, bounded size),
+    through the store's one guarded read (``store/guarded.py``)."""
     limit = model.MAX_FILE_BYTES if limit is None else limit
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        return read_regular(path, max_bytes=limit, expect=expected)[0]
+    except UnsafeFile as exc:
+        if exc.code == "too_large":
+            raise ReadError("too_large", "too_large") from exc
+        if exc.code == "symlink":
+            raise ReadError("unreadable", "os_error") from exc
+        raise ReadError("unreadable", "changed") from exc
     except PermissionError as exc:
         raise ReadError("unreadable", "permission_denied") from exc
     except (OSError, ValueError) as exc:
         raise ReadError("unreadable", "os_error") from exc
-    try:
-        st = os.fstat(fd)
-        same = (st.st_dev, st.st_ino) == (expected.st_dev, expected.st_ino)
-        if not stat.S_ISREG(st.st_mode) or not same:
-            raise ReadError("unreadable", "changed")
-        chunks: list[bytes] = []
-        total = 0
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError as exc:
-                raise ReadError("unreadable", "os_error") from exc
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > limit:
-                raise ReadError("too_large", "too_large")
-            chunks.append(chunk)
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
 
 
 def read_text(path: Path, expected: os.stat_result) -> str:

@@ -29,9 +29,11 @@ from pathlib import Path
 from context_center.engine.errors import InvalidRequest
 from context_center.engine.instructions.resolve import DOCUMENT_NAMES, LOCAL_DOCUMENT_NAMES
 from context_center.engine.store import atomic
+from context_center.engine.store.guarded import read_regular
 
 MAX_NOTE_CHARS = 2000
 _MAX_ATTEMPTS = 5
+_MAX_READ_BYTES = 64 * 1024 * 1024
 _LIST_MARKER = re.compile(r"^[-*+]\s+")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -127,14 +129,9 @@ def _writable_target(path: Path, directory: Path) -> Path:
 
 
 def _read(path: Path) -> bytes:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        chunks = []
-        while chunk := os.read(fd, 65536):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+    """The real file's bytes through the store's guarded read (regular file, no link followed:
+    ``path`` is already the resolved target, a bounded size)."""
+    return read_regular(path, max_bytes=_MAX_READ_BYTES)[0]
 
 
 def add_rule(home: Path, workspace: Path, note: str, scope: RuleScope | str) -> Path:

@@ -29,15 +29,18 @@ O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CHUNK = 1 << 20
 
 
+_ERRNO = {"symlink": errno.ELOOP, "too_large": errno.EFBIG}
+
+
 class UnsafeFile(OSError):
     """A file that must not be read: ``code`` is symlink, not_regular_file, too_large or changed."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(_ERRNO.get(code, errno.EINVAL), message)  # strerror is the message
         self.code = code
 
     def __str__(self) -> str:
-        return str(self.args[0])
+        return str(self.strerror)
 
 
 class UnsafeStoreFolder(StoreUnavailable):
