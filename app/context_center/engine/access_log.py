@@ -29,6 +29,7 @@ from typing import Any
 
 from context_center.engine.model import format_time, utc_now
 from context_center.engine.store import atomic
+from context_center.engine.store.locking import BEST_EFFORT_TIMEOUT_S, file_lock
 from context_center.engine.store.private import (
     FILE_MODE,
     O_NOFOLLOW,
@@ -44,7 +45,7 @@ MAX_REFS = 20  # refs listed per entry (the rest are counted)
 # Compact when the file holds this many more lines than the bound (checked by size).
 _SLACK_ENTRIES = 2_000
 _TYPICAL_LINE_BYTES = 260
-_LOCK_TIMEOUT_S = 2.0
+_LOCK_TIMEOUT_S = BEST_EFFORT_TIMEOUT_S
 _TEXT_CAP = 200  # agent, client, tool and code strings are labels, never content
 
 
@@ -139,10 +140,8 @@ class AccessLog:
 
     def _locked(self) -> Any:
         if self._lock is None:
-            from filelock import FileLock
-
-            self._lock = FileLock(
-                str(self.folder / f".{LOG_FILE}.lock"), timeout=_LOCK_TIMEOUT_S, mode=FILE_MODE
+            self._lock = file_lock(
+                self.folder / f".{LOG_FILE}.lock", timeout=_LOCK_TIMEOUT_S, mode=FILE_MODE
             )
         return self._lock
 

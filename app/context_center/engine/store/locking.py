@@ -28,6 +28,8 @@ from context_center.engine.store.guarded import UnsafeStoreFile, is_link
 STORE_TIMEOUT_S = 30.0
 # The history log and the suggestion decisions: one short write each.
 LOG_TIMEOUT_S = 10.0
+# Best-effort logs that give up rather than hold a caller up (the agents' access log).
+BEST_EFFORT_TIMEOUT_S = 2.0
 
 
 def file_lock(
