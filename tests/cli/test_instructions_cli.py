@@ -142,7 +142,8 @@ def test_prefix_uses_facts_and_conflicts_from_the_stores(
 
     code, plain, _ = run(capsys, "--home", str(home), "--workspace", str(tree), "prefix")
     assert code == 0
-    assert plain.rstrip().endswith(f"({data['length']} characters)")
+    assert f"\n\n({data['length']} characters)\n" in plain
+    assert "  index: " in plain and "characters of 8,000" in plain  # each part against its budget
 
 
 def test_instructions_add(capsys: pytest.CaptureFixture[str], home: Path, workspace: Path) -> None:

@@ -1,30 +1,43 @@
 """Standing instructions on the command line.
 
-* ``memory instructions [--target DIR] [--local-paths]``: the resolved chain with precedence,
-  scope, imports and diagnostics;
-* ``prefix [--target DIR]``: the provider-visible stable prefix and its length in characters;
+* ``memory instructions [--target DIR] [--agent A] [--local-paths]``: the chain agent ``A``
+  (``reasonix`` by default, ``claude-code``, ``codex``) loads, with precedence, scope, imports,
+  sizes and diagnostics;
+* ``memory instructions --compare [--diff A,B]``: every instruction file found, what each agent
+  does with it, cross-agent diagnostics, each agent's exact text (or a diff between two);
+* ``prefix [--target DIR] [--agent A]``: what a session starts with, the size of each part
+  against its budget;
 * ``instructions add NOTE [--scope user|project|local]``: a person's standing rule (``/remember``).
 
 The workspace root for instructions is ``--workspace`` when given, else the nearest ancestor of
-the target (default: the current directory) holding ``.git``, else the target itself.
+the target (default: the current directory) holding ``.git``, else the target itself. A
+``--target`` that does not exist is refused (``target_not_found``). ``--user-home`` is the
+home Claude Code and Codex read (default: yours).
 """
 
 from __future__ import annotations
 
 import argparse
+import unicodedata
 from pathlib import Path
 from typing import Any
 
 from context_center.cli.common import Output, add_command
 from context_center.engine import (
+    Comparison,
     Engine,
+    InvalidRequest,
+    Prefix,
     Resolution,
     RuleScope,
-    add_rule,
+    compare_json,
+    diff_texts,
     find_workspace_root,
     normalize_note,
     render_instructions_json,
 )
+
+AGENT_CHOICES = ("reasonix", "claude-code", "codex")
 
 
 def _explicit_workspace(args: argparse.Namespace) -> Path | None:
@@ -32,14 +45,27 @@ def _explicit_workspace(args: argparse.Namespace) -> Path | None:
     return Path(value).expanduser().absolute() if value else None
 
 
-def _resolve(args: argparse.Namespace, engine: Engine) -> Resolution:
-    return engine.instructions(getattr(args, "target", None))
+def _engine(args: argparse.Namespace, engine: Engine) -> Engine:
+    user_home = getattr(args, "user_home", None)
+    if user_home:
+        engine.user_home = user_home
+    return engine
 
 
-def _instructions_text(res: Resolution) -> str:
-    lines = [f"target: {res.target}"]
-    if not res.documents:
-        lines.append("(no instruction files apply)")
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(width - _width(text), 0)
+
+
+def _size(n: int) -> str:
+    return f"{n:,} B" if n < 10_000 else f"{n / 1024:,.1f} KiB"
+
+
+def _document_lines(res: Resolution) -> list[str]:
+    lines: list[str] = []
     for doc in res.documents:
         lines.append("")
         lines.append(
@@ -48,37 +74,128 @@ def _instructions_text(res: Resolution) -> str:
         )
         for imp in doc.imports:
             status = imp.status.value + (f" ({imp.code})" if imp.code else "")
+            if imp.loaded_as:
+                status += f" as {imp.loaded_as}"
             lines.append(f"    import {imp.source}:{imp.line} -> {imp.target}  {status}")
         lines.extend("    | " + line for line in doc.body.splitlines())
-    for dup in res.duplicates:
-        lines.append(f"duplicate: {dup.label} has the same expanded body as {dup.kept} (kept)")
-    if res.diagnostics:
-        lines.append("")
-        lines.append("diagnostics:")
+    return lines
+
+
+def _diagnostic_lines(res: Resolution) -> list[str]:
+    lines = ["", "diagnostics:"] if res.diagnostics else []
     for diag in res.diagnostics:
         where = diag.source_path or diag.path
         if diag.line is not None:
             where += f":{diag.line}"
-        lines.append(f"  {diag.code}  {where}: {diag.message}")
+        mark = "" if diag.severity.value == "error" else f" [{diag.severity.value}]"
+        lines.append(f"  {diag.code}{mark}  {where}: {diag.message}")
+    return lines
+
+
+def _instructions_text(res: Resolution) -> str:
+    lines = [f"target: {res.target}"]
+    if res.agent.value != "reasonix":
+        lines.append(f"agent: {res.agent.value}")
+    if not res.documents:
+        lines.append("(no instruction files apply)")
+    lines.extend(_document_lines(res))
+    for dup in res.duplicates:
+        lines.append(f"duplicate: {dup.label} has the same expanded body as {dup.kept} (kept)")
+    if res.agent.value != "reasonix" and res.files:
+        lines += ["", "files:"]
+        for item in res.files:
+            detail = f"  ({item.detail})" if item.detail else ""
+            lines.append(f"  {item.state.value:<14} {item.label}  {_size(item.size)}{detail}")
+    if res.cut is not None:
+        cut = res.cut
+        lines.append(
+            f"cut: {cut.label} at byte {cut.byte_offset} (line {cut.line}, column "
+            f"{cut.column}); project_doc_max_bytes = {cut.limit}"
+        )
+    lines.extend(_diagnostic_lines(res))
     return "\n".join(lines)
 
 
+def _compare_text(cmp: Comparison, diff: tuple[str, str] | None) -> str:
+    agents = [s.agent.value for s in cmp.summaries]
+    width = max([_width(row.label) for row in cmp.rows] + [4]) + 2
+    lines = [f"target: {cmp.target}", ""]
+    lines.append(_pad("file", width) + _pad("size", 11) + "".join(_pad(a, 16) for a in agents))
+    for row in cmp.rows:
+        cells = "".join(_pad(row.agents[a].state.value.replace("_", " "), 16) for a in agents)
+        lines.append(_pad(row.label, width) + _pad(_size(row.size), 11) + cells)
+    lines += ["", "sizes:"]
+    for summary in cmp.summaries:
+        limits = ", ".join(f"{k} {v:,}" for k, v in summary.limits.items())
+        lines.append(
+            f"  {summary.agent.value}: {summary.documents} document(s), {summary.chars:,} "
+            f"characters, {summary.bytes:,} bytes" + (f"; {limits}" if limits else "")
+        )
+    if cmp.diagnostics:
+        lines += ["", "cross-agent diagnostics:"]
+        lines.extend(f"  {d.code}  {d.message}" for d in cmp.diagnostics)
+    if diff is not None:
+        lines += ["", f"diff {diff[0]} -> {diff[1]}:", diff_texts(cmp, *diff) or "(identical)"]
+    else:
+        for agent in agents:
+            lines += ["", f"=== {agent} ===", cmp.text_of(agent) or "(nothing)"]
+    return "\n".join(lines)
+
+
+def _diff_pair(value: str | None) -> tuple[str, str] | None:
+    if not value:
+        return None
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) != 2 or any(p not in AGENT_CHOICES for p in parts):
+        raise InvalidRequest(
+            f"--diff takes two agents separated by a comma, e.g. reasonix,codex (one of "
+            f"{', '.join(AGENT_CHOICES)})",
+            code="invalid_diff",
+        )
+    return parts[0], parts[1]
+
+
 def cmd_memory_instructions(args: argparse.Namespace, engine: Engine) -> Output:
-    res = _resolve(args, engine)
-    data = render_instructions_json(res, local_paths=bool(args.local_paths))
-    return Output(data, _instructions_text(res))
+    engine = _engine(args, engine)
+    target = getattr(args, "target", None)
+    diff = _diff_pair(getattr(args, "diff", None))
+    if args.compare or diff is not None:
+        cmp = engine.compare_instructions(target)
+        data: dict[str, Any] = compare_json(cmp)
+        if diff is not None:
+            data["diff"] = {"from": diff[0], "to": diff[1], "text": diff_texts(cmp, *diff)}
+        return Output(data, _compare_text(cmp, diff))
+    res = engine.instructions(target, agent=args.agent)
+    return Output(
+        render_instructions_json(res, local_paths=bool(args.local_paths)), _instructions_text(res)
+    )
+
+
+def _prefix_text(prefix: Prefix) -> str:
+    text = prefix.text if prefix.text else "(the prefix is empty)"
+    lines = [text, "", f"({prefix.length} characters)"]
+    for part in prefix.parts:
+        budget = f" of {part.budget:,}" if part.budget else ""
+        shown = f", {part.shown} of {part.total} shown" if part.total != part.shown else ""
+        lines.append(f"  {part.name}: {part.chars:,} characters{budget}{shown}")
+    if prefix.agent.value == "reasonix" and any(
+        p.name == "index" and p.total for p in prefix.parts
+    ):
+        lines.append(f"  memory index order: {prefix.index_order}")
+    lines.extend(f"  warning: {w}" for w in prefix.warnings)
+    return "\n".join(lines)
 
 
 def cmd_prefix(args: argparse.Namespace, engine: Engine) -> Output:
-    prefix = engine.prefix(getattr(args, "target", None))
-    text = prefix.text if prefix.text else "(the prefix is empty)"
-    return Output(prefix.public_dict(), text + f"\n\n({prefix.length} characters)")
+    prefix = _engine(args, engine).prefix(getattr(args, "target", None), agent=args.agent)
+    return Output(prefix.public_dict(), _prefix_text(prefix))
 
 
 def cmd_instructions_add(args: argparse.Namespace, engine: Engine) -> Output:
     workspace = _explicit_workspace(args) or find_workspace_root(engine.workspace)
     rule = "- " + normalize_note(args.note)
-    path = add_rule(engine.home, workspace, args.note, args.scope)
+    done = engine.add_rule(args.note, args.scope, workspace=workspace)
+    path = done.value
     label = ("user/" if args.scope == RuleScope.USER.value else "workspace/") + path.name
     data: dict[str, Any] = {
         "action": "added",
@@ -90,6 +207,21 @@ def cmd_instructions_add(args: argparse.Namespace, engine: Engine) -> Output:
     return Output(data, f"added to {label}: {rule}")
 
 
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--target", metavar="DIR", help="the directory to resolve for (default: cwd)")
+    p.add_argument(
+        "--agent",
+        choices=AGENT_CHOICES,
+        default="reasonix",
+        help="whose rules: reasonix (default), claude-code or codex",
+    )
+    p.add_argument(
+        "--user-home",
+        metavar="DIR",
+        help="the home Claude Code (~/.claude) and Codex (~/.codex) read (default: yours)",
+    )
+
+
 def register_memory(subparsers: Any) -> None:
     p = add_command(
         subparsers,
@@ -97,11 +229,21 @@ def register_memory(subparsers: Any) -> None:
         cmd_memory_instructions,
         "resolved instruction files with precedence, scope, imports and diagnostics",
     )
-    p.add_argument("--target", metavar="DIR", help="the directory to resolve for (default: cwd)")
+    _common(p)
     p.add_argument(
         "--local-paths",
         action="store_true",
         help="also report absolute paths (local_* fields); never sent to a provider",
+    )
+    p.add_argument(
+        "--compare",
+        action="store_true",
+        help="every instruction file and what Reasonix, Claude Code and Codex each load",
+    )
+    p.add_argument(
+        "--diff",
+        metavar="A,B",
+        help="with --compare: a unified diff of two agents' texts, e.g. reasonix,codex",
     )
 
 
@@ -110,9 +252,9 @@ def register(subparsers: Any) -> None:
         subparsers,
         "prefix",
         cmd_prefix,
-        "the provider-visible stable prefix: stable guidance, instructions, memory index",
+        "what a session starts with: stable guidance, instructions, memory index (budgeted)",
     )
-    p.add_argument("--target", metavar="DIR", help="the directory to resolve for (default: cwd)")
+    _common(p)
 
     group = subparsers.add_parser(
         "instructions", help="standing rules in instruction files (AGENTS.md and friends)"

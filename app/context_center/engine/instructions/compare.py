@@ -38,16 +38,32 @@ _LOADED = {FileState.LOADED, FileState.IMPORTED, FileState.CUT_OFF}
 _RULE_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<rule>.{12,})$")
 
 
+_HOMES = (
+    ("user/", Agent.REASONIX),
+    ("~/.claude/", Agent.CLAUDE_CODE),
+    ("~/.codex/", Agent.CODEX),
+    ("$CODEX_HOME/", Agent.CODEX),
+)
+_TOP_NAMES = ("AGENTS", "CLAUDE", "REASONIX")
+
+
 def _never(agent: Agent, label: str) -> str:
+    """Why ``agent`` does not read ``label`` (a file another agent found)."""
     name = label.rsplit("/", 1)[-1]
+    for prefix, owner in _HOMES:
+        if label.startswith(prefix) and owner is not agent:
+            return f"{prefix} is {AGENT_NAMES[owner]}'s own home"
     if agent is Agent.CLAUDE_CODE and name.startswith(("AGENTS", "REASONIX")):
         return f"Claude Code reads {name} only when a file it loads imports it"
     if agent is Agent.CODEX:
         if name.startswith(("CLAUDE", "REASONIX")) or "/.claude/" in label:
             return f"Codex reads only AGENTS.override.md, AGENTS.md or a fallback name, not {name}"
         return "Codex follows no imports"
-    if agent is Agent.REASONIX and ("/.claude/" in label or name == "AGENTS.override.md"):
-        return f"Reasonix never reads {label.split('/', 1)[-1]}"
+    if agent is Agent.REASONIX:
+        if "/.claude/" in label or label.startswith(".claude/") or name == "AGENTS.override.md":
+            return f"Reasonix never reads {label.split('/', 1)[-1]}"
+        if not name.startswith(_TOP_NAMES):
+            return "Reasonix imports only an @path alone on its line, inside the file's folder"
     return f"{AGENT_NAMES[agent]} does not read it here"
 
 
@@ -195,16 +211,17 @@ def _unseen(rows: Sequence[CompareRow]) -> list[CrossDiagnostic]:
         misses = [Agent(a) for a, c in row.agents.items() if c.state is FileState.NOT_LOADED]
         if loads and misses:
             names = ", ".join(AGENT_NAMES[a] for a in loads)
-            for agent in misses:
-                out.append(
-                    CrossDiagnostic(
-                        code="cross_file_unseen",
-                        path=row.label,
-                        agents=(*loads, agent),
-                        message=f"{row.label} reaches {names} but never {AGENT_NAMES[agent]}: "
-                        + row.agents[agent.value].detail,
-                    )
+            never = "; ".join(
+                f"never {AGENT_NAMES[a]} ({row.agents[a.value].detail})" for a in misses
+            )
+            out.append(
+                CrossDiagnostic(
+                    code="cross_file_unseen",
+                    path=row.label,
+                    agents=(*loads, *misses),
+                    message=f"{row.label} reaches {names}; {never}",
                 )
+            )
     return out
 
 

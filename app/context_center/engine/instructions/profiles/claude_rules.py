@@ -2,12 +2,13 @@
 
 A rule file without ``paths:`` loads at launch. One with ``paths:`` (a glob or a list of globs,
 relative to the directory that holds ``.claude``) loads when Claude works on a matching file;
-here it counts as loaded for a target directory that a pattern reaches: the target matches the
-pattern itself, or lies inside the pattern's literal leading directories (``src/api/**/*.ts``
-reaches ``src/api`` and everything below it; ``**/*.ts`` reaches everywhere).
+here it counts as loaded for a target directory inside the region a pattern covers
+(``src/api/**/*.ts`` covers ``src/api`` and everything below it, not ``src``; ``**/*.ts``
+covers everywhere).
 
 Globs: ``**`` any number of path segments, ``*`` and ``?`` within one segment, ``[…]``
-character classes and ``{a,b}`` alternatives. Discovery is bounded (``MAX_RULE_FILES`` per
+character classes and ``{a,b}`` alternatives; a pattern is matched segment by segment against
+the target's path below the base. Discovery is bounded (``MAX_RULE_FILES`` per
 rules folder, ``MAX_RULE_DEPTH`` folders deep) and never follows a linked folder.
 """
 
@@ -26,7 +27,6 @@ MAX_RULE_FILES = 100
 MAX_RULE_DEPTH = 5
 MAX_FRONTMATTER_CHARS = 16 * 1024
 MAX_PATTERNS = 50
-_WILD = set("*?[{")
 
 
 @dataclass(frozen=True)
@@ -110,33 +110,33 @@ def glob_regex_body(pattern: str) -> str:
     return "".join(out)
 
 
-def _literal_prefix(pattern: str) -> str:
-    parts: list[str] = []
-    for part in pattern.split("/"):
-        if not part or _WILD & set(part):
-            break
-        parts.append(part)
-    return "/".join(parts)
+def _segment_matches(pattern: str, segment: str) -> bool:
+    try:
+        return re.fullmatch(glob_regex_body(pattern), segment) is not None
+    except re.error:
+        return False
 
 
 def reaches(pattern: str, rel: str) -> bool:
-    """Whether ``pattern`` (relative to a rules base) reaches directory ``rel`` ("" = base)."""
+    """Whether ``pattern`` (relative to a rules base) covers directory ``rel`` ("" = the base):
+    ``rel`` lies inside the region the glob names, so files Claude works on there can match.
+    ``src/api/**/*.ts`` covers ``src/api`` and below, not ``src``; ``src/*.ts`` covers ``src``;
+    ``**/*.ts`` covers everything; ``packages/{api,web}/**`` covers ``packages/web``."""
     pattern = pattern.strip()
     while pattern.startswith("./"):
         pattern = pattern[2:]
-    pattern = pattern.lstrip("/")
-    if not pattern:
+    parts = [p for p in pattern.strip("/").split("/") if p]
+    if not parts:
         return False
-    prefix = _literal_prefix(pattern)
-    if prefix == pattern:  # a literal file or folder: inside it, or the folder holding it
-        parent = prefix.rsplit("/", 1)[0] if "/" in prefix else ""
-        return rel in (prefix, parent) or rel.startswith(prefix + "/")
-    if not prefix or rel == prefix or rel.startswith(prefix + "/"):
-        return True
-    try:
-        return re.fullmatch(glob_regex_body(pattern), rel) is not None
-    except re.error:
-        return False
+    for index, segment in enumerate(p for p in rel.split("/") if p):
+        if index >= len(parts):
+            return False
+        if parts[index] == "**":
+            return True
+        if not _segment_matches(parts[index], segment):
+            return False
+    rest = parts[len([p for p in rel.split("/") if p]) :]
+    return len(rest) <= 1 or rest[0] == "**"
 
 
 def rule_files(rules_dir: Path) -> tuple[list[Path], bool]:

@@ -277,6 +277,8 @@ def _cut(data: bytes, keep: int, label: str, limit: int) -> tuple[CodexCut, list
     last = kept.rsplit("\n", 1)[-1]
     line = kept.count("\n") + 1
     rest = data[keep:].decode("utf-8", errors="replace").split("\n")
+    if rest and rest[0].strip() and last.strip():
+        rest[0] = "…" + rest[0].lstrip()  # the end of a line the cut falls inside
     dropped = [ln.strip() for ln in rest if ln.strip()][:MAX_DROPPED_LINES]
     return CodexCut(
         label=label, byte_offset=keep, line=line, column=len(last) + 1, limit=limit

@@ -1,0 +1,204 @@
+"""Each agent's chain on a monorepo-shaped tree: golden snapshots per profile and target, and
+the Claude Code rules one by one (imports in prose, lists and blockquotes, escaped spaces,
+anchors, code and comments, ~ and .. imports, the depth limit, .claude/rules with paths:,
+external imports and their approval, AGENTS.md only through an import)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from instruction_trees import check_golden, monorepo, snapshot, write_tree
+
+from context_center.engine.instructions.markdown import find_mentions
+from context_center.engine.instructions.model import ImportStatus, Resolution
+from context_center.engine.instructions.profiles.claude_code import resolve_claude_code
+from context_center.engine.instructions.profiles.claude_rules import parse_rule, reaches
+from context_center.engine.instructions.service import Places, resolve_for
+
+TARGETS = {"root": ".", "api": "packages/api", "web": "apps/web"}
+AGENTS = ("reasonix", "claude-code", "codex")
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> tuple[Places, Path, Path]:
+    home, user_home, repo = monorepo(tmp_path)
+    places = Places(
+        home=home,
+        workspace=None,
+        user_home=user_home,
+        codex_home=user_home / ".codex",
+        ceiling=tmp_path,
+    )
+    return places, repo, tmp_path
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("where", sorted(TARGETS))
+def test_profile_matches_golden(tree: tuple[Places, Path, Path], agent: str, where: str) -> None:
+    places, repo, base = tree
+    res = resolve_for(agent, places, repo / TARGETS[where])
+    check_golden(f"monorepo-{where}-{agent}.txt", snapshot(res, base))
+    assert str(base) not in res.model_dump_json()
+    assert str(base) not in res.text
+
+
+def claude(tree: tuple[Places, Path, Path], rel: str = ".") -> Resolution:
+    places, repo, base = tree
+    return resolve_claude_code(repo, repo / rel, user_home=places.user_home, ceiling=base)
+
+
+def imports_of(res: Resolution) -> dict[str, ImportStatus]:
+    return {imp.target: imp.status for doc in res.documents for imp in doc.imports}
+
+
+def test_claude_order_user_then_root_down_with_rules_and_local(tree) -> None:  # type: ignore[no-untyped-def]
+    res = claude(tree, "packages/api")
+    assert [d.label for d in res.documents] == [
+        "~/.claude/CLAUDE.md",
+        "~/.claude/rules/tone.md",
+        "workspace/CLAUDE.md",
+        "workspace/.claude/CLAUDE.md",
+        "workspace/.claude/rules/api.md",  # paths: packages/api/** reaches the target
+        "workspace/.claude/rules/testing.md",
+        "workspace/CLAUDE.local.md",
+        "workspace/packages/api/CLAUDE.md",
+    ]
+    states = {f.label: f.state.value for f in res.files}
+    assert states["workspace/.claude/rules/frontend/react.md"] == "not_loaded"
+    assert "workspace/AGENTS.md" not in [d.label for d in res.documents]
+
+
+def test_claude_imports_in_prose_lists_quotes_but_never_code_or_comments(tree) -> None:  # type: ignore[no-untyped-def]
+    res = claude(tree)
+    found = imports_of(res)
+    for label in (
+        "workspace/AGENTS.md",
+        "workspace/docs/architecture.md",  # in a sentence of a list item
+        "workspace/docs/style guide.md",  # escaped space, #anchor dropped
+        "workspace/docs/review.md",  # in a blockquote, trailing full stop
+    ):
+        assert found[label] is ImportStatus.LOADED, label
+    for never in ("fenced", "indented", "commented", "multiline-comment", "code"):
+        assert f"workspace/docs/{never}.md" not in found
+        assert f"{never.upper()}-MUST-NOT-LOAD" not in res.text
+    assert not any("alice" in t or "example.com" in t for t in found)  # mention, e-mail
+    assert found["workspace/tanstack/react-query"] is ImportStatus.MISSING
+    notes = {d.code: d.severity.value for d in res.diagnostics}
+    assert notes["import_missing"] == "note"
+
+
+def test_claude_depth_limit_is_four_levels(tree) -> None:  # type: ignore[no-untyped-def]
+    res = claude(tree)
+    depths = {imp.target: (imp.depth, imp.status) for d in res.documents for imp in d.imports}
+    assert depths["workspace/docs/deep/three.md"] == (4, ImportStatus.LOADED)
+    assert depths["workspace/docs/deep/four.md"] == (5, ImportStatus.REJECTED)
+    assert "depth four" not in res.text and "depth three" in res.text
+
+
+def test_claude_external_imports_wait_for_approval_then_load(tree) -> None:  # type: ignore[no-untyped-def]
+    places, repo, _base = tree
+    before = imports_of(claude(tree))
+    assert before["~/.claude/personal.md"] is ImportStatus.NEEDS_APPROVAL
+    assert before["above/1/outside.md"] is ImportStatus.NEEDS_APPROVAL
+    (places.user_home / ".claude.json").write_text(
+        json.dumps({"projects": {str(repo): {"hasClaudeMdExternalIncludesApproved": True}}})
+    )
+    res = claude(tree)
+    after = imports_of(res)
+    assert after["~/.claude/personal.md"] is ImportStatus.LOADED
+    assert after["above/1/outside.md"] is ImportStatus.LOADED
+    assert "OUTSIDE-THE-REPO" in res.text and str(repo) not in res.text
+
+
+def test_claude_in_a_package_the_root_imports_are_external(tree) -> None:  # type: ignore[no-untyped-def]
+    found = imports_of(claude(tree, "packages/api"))
+    assert found["workspace/AGENTS.md"] is ImportStatus.NEEDS_APPROVAL
+    assert found["workspace/packages/api/AGENTS.md"] is ImportStatus.LOADED
+
+
+def test_claude_reads_directories_above_the_workspace(tmp_path: Path) -> None:
+    base = tmp_path / "base"
+    write_tree(base, {"CLAUDE.md": "- org-wide rule\n", "org/repo/CLAUDE.md": "- repo\n"})
+    (base / "org" / "repo" / ".git").mkdir()
+    res = resolve_claude_code(
+        base / "org" / "repo", base / "org" / "repo", user_home=tmp_path / "u", ceiling=tmp_path
+    )
+    assert [(d.label, d.scope.value) for d in res.documents] == [
+        ("above/2/CLAUDE.md", "above"),
+        ("workspace/CLAUDE.md", "project"),
+    ]
+    assert str(tmp_path) not in res.text
+
+
+def test_claude_each_file_once_and_cycles_end(tmp_path: Path) -> None:
+    repo = write_tree(
+        tmp_path / "r",
+        {"CLAUDE.md": "@a.md @a.md\n", "a.md": "A\n@b.md\n", "b.md": "B\n@a.md @CLAUDE.md\n"},
+    )
+    res = resolve_claude_code(repo, repo, user_home=tmp_path / "u", ceiling=tmp_path)
+    assert res.text.count("\nA\n") == 1 and res.text.count("\nB\n") == 1
+    statuses = [(i.target, i.status.value, i.loaded_as) for i in res.documents[0].imports]
+    assert statuses == [
+        ("workspace/a.md", "loaded", None),
+        ("workspace/b.md", "loaded", None),
+        ("workspace/a.md", "already_loaded", "workspace/a.md"),
+        ("workspace/CLAUDE.md", "already_loaded", "workspace/CLAUDE.md"),
+        ("workspace/a.md", "already_loaded", "workspace/a.md"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("see @docs/a.md now", [(0, "docs/a.md", False)]),
+        ("- item @x/y.md", [(0, "x/y.md", False)]),
+        ("> quoted @q.md", [(0, "q.md", False)]),
+        ("@alone.md", [(0, "alone.md", True)]),
+        ("mail a@b.com", []),
+        ("`@code.md`", []),
+        ("```\n@fence.md\n```", []),
+        ("para\n\n    @indented.md", []),
+        ("<!-- @c.md -->", []),
+        ("text <!-- @c.md\nmore --> after @d.md", [(1, "d.md", False)]),
+        ("@my\\ file.md#part", [(0, "my\\ file.md#part", True)]),
+        ("- list\n\n  @in-list.md", [(2, "in-list.md", True)]),
+    ],
+)
+def test_mentions(text: str, expected: list[tuple[int, str, bool]]) -> None:
+    assert [(m.line, m.raw, m.alone) for m in find_mentions(text)] == expected
+
+
+def test_escaped_space_and_anchor_make_the_path() -> None:
+    (mention,) = find_mentions("@docs/style\\ guide.md#naming")
+    assert mention.path == "docs/style guide.md"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "rel", "expected"),
+    [
+        ("src/api/**/*.ts", "src/api", True),
+        ("src/api/**/*.ts", "src/api/handlers", True),
+        ("src/api/**/*.ts", "src", False),
+        ("src/api/**/*.ts", "", False),
+        ("**/*.ts", "", True),
+        ("packages/{api,web}/**", "packages/web", True),
+        ("packages/{api,web}/**", "packages/cli", False),
+        ("docs/guide.md", "docs", True),
+        ("./apps/*", "apps/web", True),
+        ("src/*.ts", "src", True),
+        ("src/*.ts", "src/api", False),
+    ],
+)
+def test_rule_paths_reach_the_target(pattern: str, rel: str, expected: bool) -> None:
+    assert reaches(pattern, rel) is expected
+
+
+def test_rule_frontmatter_forms() -> None:
+    assert parse_rule("---\npaths:\n  - 'a/**'\n  - b\n---\nbody\n").paths == ("a/**", "b")
+    assert parse_rule("---\npaths: a/**, b/**\n---\nx").paths == ("a/**", "b/**")
+    assert parse_rule("no frontmatter").paths is None
+    broken = parse_rule("---\npaths:\n  - **/*.ts\n---\nx")
+    assert broken.paths is None and "YAML" in broken.problem
+    assert parse_rule("---\ntitle: x\n---\nbody").body == "body"
