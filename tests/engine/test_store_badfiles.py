@@ -112,3 +112,119 @@ def test_a_bad_file_edited_into_shape_is_picked_up(engine: Engine, store: Path) 
     bad.write_text(GOOD.format(hex="d" * 32, name="later"))
     os.utime(bad, ns=(1, 2))  # a different mtime even on coarse clocks
     assert "later" in [f.name for f in engine.memory.load().facts]
+
+
+# -- what sync tools leave ---------------------------------------------------------------------
+
+PNPM = GOOD.format(hex="e" * 32, name="pnpm").replace("revision: 1", "revision: 2")
+PNPM_THEIRS = PNPM.replace("revision: 2", "revision: 3").replace("\nbody\n", "\ntheir body\n")
+MERGED = (
+    "---\nid: mem-" + "f" * 32 + "\n<<<<<<< HEAD\nrevision: 4\n=======\nrevision: 5\n"
+    ">>>>>>> other\ncreated_at: 2026-01-01T00:00:00.000Z\nupdated_at: 2026-01-01T00:00:00.000Z\n"
+    "name: merged\ntitle: merged\ndescription: d\nmetadata:\n  type: project\n  scope: project\n"
+    "---\n\n<<<<<<< HEAD\nour body\n=======\ntheir body\n>>>>>>> other\n"
+)
+SYNC_SHAPES: dict[str, tuple[bytes, str]] = {
+    "pnpm.sync-conflict-20261201-101112-ABCDEF7.md": (PNPM_THEIRS.encode(), "sync_conflict_copy"),
+    "pnpm (Ana's conflicted copy 2026-12-01).md": (PNPM_THEIRS.encode(), "sync_conflict_copy"),
+    "pnpm (conflicted copy 2026-12-01 (1)).md": (PNPM_THEIRS.encode(), "sync_conflict_copy"),
+    "pnpm_REMOTE_4242.md": (PNPM_THEIRS.encode(), "sync_conflict_copy"),
+    "merged.md": (MERGED.encode(), "git_conflict_markers"),
+    "empty.md": (b"", "empty_file"),
+    "blank.md": (b"\n   \n\t\n", "empty_file"),
+    "plain.md": (b"# Notes\n\nNo frontmatter here.\n", "not_frontmatter_markdown"),
+    "data.md": (b'{"name": "x", "type": "user"}\n', "not_frontmatter_markdown"),
+}
+
+
+@pytest.fixture
+def synced(engine: Engine, store: Path) -> Path:
+    (store / "pnpm.md").write_text(PNPM)
+    for name, (data, _) in SYNC_SHAPES.items():
+        (store / name).write_bytes(data)
+    return store
+
+
+def test_what_sync_tools_leave_is_a_diagnostic_with_its_own_code(
+    engine: Engine, synced: Path
+) -> None:
+    view = engine.memory.load()
+    assert sorted(f.name for f in view.facts) == ["good", "pnpm"]
+    codes = {d.path: d.code for d in view.diagnostics}
+    assert codes == {name: code for name, (_, code) in SYNC_SHAPES.items()}
+    assert all(d.message for d in view.diagnostics)
+    assert "copy of pnpm.md" in next(
+        d.message for d in view.diagnostics if d.path.startswith("pnpm.")
+    )
+    for name, (data, _) in SYNC_SHAPES.items():
+        assert (synced / name).read_bytes() == data, name  # untouched
+    from context_center.engine.errors import InvalidRequest
+
+    for ref, code in (("plain", "not_frontmatter_markdown"), ("merged", "git_conflict_markers")):
+        with pytest.raises(InvalidRequest) as err:
+            engine.memory.resolve(ref)
+        assert err.value.code == code
+
+
+def test_a_conflict_copy_pairs_with_its_fact(engine: Engine, synced: Path) -> None:
+    engine.open()
+    found = {(c.path, c.fact_ref) for c in engine.sync_conflicts()}
+    assert ("pnpm.sync-conflict-20261201-101112-ABCDEF7.md", "project/pnpm.md") in found
+    assert ("pnpm (Ana's conflicted copy 2026-12-01).md", "project/pnpm.md") in found
+    assert ("merged.md", None) in found
+    copy = next(c for c in engine.sync_conflicts() if c.path.endswith("ABCDEF7.md"))
+    assert copy.sides == ("fact", "copy") and copy.fact_revision == 2
+    assert copy.texts == (PNPM, PNPM_THEIRS)
+    merged = next(c for c in engine.sync_conflicts() if c.path == "merged.md")
+    assert merged.sides == ("ours", "theirs")
+    assert "revision: 4" in merged.texts[0] and "our body" in merged.texts[0]
+    assert "revision: 5" in merged.texts[1] and "their body" in merged.texts[1]
+
+
+def test_keeping_the_copy_writes_it_as_a_new_revision(engine: Engine, synced: Path) -> None:
+    import reasonix_reader as rx
+
+    engine.open()
+    name = "pnpm.sync-conflict-20261201-101112-ABCDEF7.md"
+    changes = engine.keep_sync_side(Scope.PROJECT, name, "copy", expected_revision=2)
+    fact, archived = changes.value
+    assert (fact.name, fact.revision, fact.body) == ("pnpm", 4, "their body")  # above both
+    assert not (synced / name).exists()
+    assert archived.parent == synced / ".archive" and archived.read_text() == PNPM  # the other side
+    assert engine.memory.resolve("pnpm").fact == fact
+    assert rx.read_fact(synced / "pnpm.md").body == "their body"
+    assert name not in {d.path for d in engine.memory.load().diagnostics}
+
+
+def test_keeping_the_fact_archives_the_copy(engine: Engine, synced: Path) -> None:
+    engine.open()
+    name = "pnpm (Ana's conflicted copy 2026-12-01).md"
+    fact, archived = engine.keep_sync_side(Scope.PROJECT, name, "fact").value
+    assert (fact.revision, fact.body) == (4, "body")
+    assert archived.read_bytes() == PNPM_THEIRS.encode() and not (synced / name).exists()
+    assert [r.revision for r in engine.memory.revisions("pnpm")] == [4, 2]
+    entries = {a.path.name: a for a in engine.memory.archived()}
+    assert entries[archived.name].fact is not None  # listed, readable
+
+
+def test_keeping_one_side_of_a_git_conflict(engine: Engine, synced: Path) -> None:
+    engine.open()
+    fact, archived = engine.keep_sync_side(Scope.PROJECT, "merged.md", "theirs").value
+    assert (fact.name, fact.revision, fact.body) == ("merged", 6, "their body")
+    text = (synced / "merged.md").read_text()
+    assert "<<<<<<<" not in text and "revision: 6" in text
+    assert "our body" in archived.read_text() and "revision: 4" in archived.read_text()
+    assert engine.memory.resolve("merged").fact == fact
+
+
+def test_keep_refuses_other_sides_and_other_files(engine: Engine, synced: Path) -> None:
+    from context_center.engine.errors import InvalidRequest
+
+    engine.open()
+    with pytest.raises(InvalidRequest):
+        engine.keep_sync_side(Scope.PROJECT, "merged.md", "copy")
+    with pytest.raises(InvalidRequest):
+        engine.keep_sync_side(Scope.PROJECT, "pnpm (conflicted copy 2026-12-01 (1)).md", "ours")
+    with pytest.raises(InvalidRequest):
+        engine.keep_sync_side(Scope.PROJECT, "../pnpm.md", "fact")
+    assert (synced / "merged.md").read_bytes() == MERGED.encode()

@@ -272,6 +272,9 @@ if TYPE_CHECKING:
     from context_center.engine.store.factstore import (
         gc_paused as gc_paused,
     )
+    from context_center.engine.store.syncresolve import (
+        SyncConflict as SyncConflict,
+    )
     from context_center.engine.suggestions import (
         AcceptResult as AcceptResult,
     )
@@ -398,6 +401,7 @@ _EXPORTS: dict[str, str] = {
     "Entry": "context_center.engine.store.factstore",
     "RevisionEntry": "context_center.engine.store.factstore",
     "gc_paused": "context_center.engine.store.factstore",
+    "SyncConflict": "context_center.engine.store.syncresolve",
     "AcceptResult": "context_center.engine.suggestions",
     "CandidateEdit": "context_center.engine.suggestions",
     "Decision": "context_center.engine.suggestions",

@@ -5,12 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from context_center.engine.changes import Changes, FactChange, FactChangeKind
 from context_center.engine.facade.core import EngineCore
 from context_center.engine.model import Diagnostic, Fact, FactType, Scope
 from context_center.engine.store.factstore import ArchivedEntry, Entry, RevisionEntry
 from context_center.engine.store.memory import MemoryView
+
+if TYPE_CHECKING:
+    from context_center.engine.store.syncresolve import SyncConflict
 
 
 @dataclass(frozen=True)
@@ -149,3 +153,36 @@ class FactsAPI(EngineCore):
                 FactChange(Scope(scope), file.removesuffix(".md"), "", FactChangeKind.MIGRATED)
             )
         return Changes(refs, facts=tuple(changed))
+
+    def sync_conflicts(self) -> list[SyncConflict]:
+        """Conflict copies and files with git conflict markers in the loaded stores, each
+        paired with its fact and carrying both sides' text (for a diff)."""
+        from context_center.engine.store.syncresolve import find_conflicts
+
+        return find_conflicts(self.memory)
+
+    def keep_sync_side(
+        self,
+        scope: Scope,
+        path: str,
+        side: str,
+        *,
+        expected_revision: int | None = None,
+        now: datetime | None = None,
+    ) -> Changes[tuple[Fact, Path]]:
+        """Resolve a sync conflict (``SyncConflict.scope``/``path``) by keeping ``side`` (one of
+        its ``sides``): it becomes a new revision of the fact, the other side goes to the
+        archive. The value is (the fact as written, the archive entry). The ARCHIVED change
+        names that archive entry (its file stem, no id), not the fact, which stays active."""
+        from context_center.engine.store.syncresolve import keep_side
+
+        fact, dest = keep_side(
+            self.memory, scope, path, side, expected_revision=expected_revision, now=now
+        )
+        return Changes(
+            (fact, dest),
+            facts=(
+                fact_change(fact, FactChangeKind.UPDATED),
+                FactChange(scope, dest.name[:-3], "", FactChangeKind.ARCHIVED),
+            ),
+        )
