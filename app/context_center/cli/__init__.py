@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import json
 import sys
 import time
 from collections.abc import Sequence
@@ -49,7 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
         description=f"{APP_DISPLAY_NAME}: see, edit and govern what AI coding agents carry between turns. "
         "Without a command, opens the window.",
     )
-    parser.add_argument("--version", action="version", version=f"context-center {__version__}")
+    parser.add_argument(
+        "--version",
+        action="store_true",
+        help='print the version and exit (with --json: {"version": …})',
+    )
     parser.add_argument(
         "--home",
         metavar="DIR",
@@ -94,8 +99,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     global MAIN_STARTED_AT
     MAIN_STARTED_AT = time.perf_counter()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:  # the usage of the command that was given, not the top-level one
+        command_parser = getattr(args, "command_parser", None) or parser
+        command_parser.error(f"unrecognized arguments: {' '.join(extras)}")
     as_json = bool(getattr(args, "json_out", False))
+    if args.version:
+        if as_json:
+            sys.stdout.write(json.dumps({"version": __version__}) + "\n")
+        else:
+            sys.stdout.write(f"context-center {__version__}\n")
+        return 0
     handler = getattr(args, "handler", None)
     if handler is None:
         if args.command:

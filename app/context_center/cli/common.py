@@ -43,12 +43,30 @@ def add_command(
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name, help=help, description=help, parents=[json_parent()], **kwargs
     )
-    parser.set_defaults(handler=handler)
+    parser.set_defaults(handler=handler, command_parser=parser)
     return parser
 
 
 def engine_for(args: argparse.Namespace) -> Engine:
-    return Engine(home=getattr(args, "home", None), workspace=getattr(args, "workspace", None))
+    """The engine for ``--home``/``--workspace``; a workspace that does not exist is refused
+    before anything is read or written."""
+    engine = Engine(home=getattr(args, "home", None), workspace=getattr(args, "workspace", None))
+    engine.require_workspace()
+    return engine
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes (CJK and other wide characters count two)."""
+    from wcwidth import wcswidth
+
+    width = wcswidth(text)
+    return width if width >= 0 else len(text)  # a control character: count code points
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` terminal columns, as ``f"{text:<width}"`` would be
+    if every character took one column."""
+    return text + " " * max(0, width - display_width(text))
 
 
 def emit(out: Output, as_json: bool) -> int:

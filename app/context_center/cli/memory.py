@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
+from context_center.cli.common import Output, add_command, json_object_arg, pad, read_text_arg
 from context_center.engine import (
+    ContentConflict,
     Engine,
+    EngineError,
     Entry,
     Fact,
     FactType,
@@ -45,7 +47,7 @@ def cmd_list(args: argparse.Namespace, engine: Engine) -> Output:
         "diagnostics": [d.model_dump(mode="json", exclude_none=True) for d in view.diagnostics],
     }
     lines = [
-        f"{f.ref:<40} r{f.revision:<3} {f.type.value:<9} {f.freshness().value:<7} {f.display_title}"
+        f"{pad(f.ref, 40)} r{f.revision:<3} {f.type.value:<9} {f.freshness().value:<7} {f.display_title}"
         for f in facts
     ] or ["(no active facts)"]
     for c in view.conflicts:
@@ -57,7 +59,7 @@ def cmd_list(args: argparse.Namespace, engine: Engine) -> Output:
     return Output(data, "\n".join(lines))
 
 
-def _render_fact_text(fact: Fact) -> str:
+def _render_fact_text(fact: Fact, sha256: str) -> str:
     head = [
         f"ref:         {fact.ref}",
         f"id:          {fact.id}",
@@ -66,6 +68,7 @@ def _render_fact_text(fact: Fact) -> str:
         f"title:       {fact.title}",
         f"description: {fact.description}",
         f"updated:     {format_time(fact.updated_at) if fact.updated_at else '-'}",
+        f"hash:        {sha256}  (for `memory save --expected-hash`)",
         "",
         fact.body,
     ]
@@ -75,7 +78,7 @@ def _render_fact_text(fact: Fact) -> str:
 def cmd_read(args: argparse.Namespace, engine: Engine) -> Output:
     engine.open(persist_cache=False)
     entry = engine.read_fact(args.ref)
-    return Output({"fact": fact_full(entry)}, _render_fact_text(entry.fact))
+    return Output({"fact": fact_full(entry)}, _render_fact_text(entry.fact, entry.sha256))
 
 
 def _save_fields(args: argparse.Namespace) -> dict[str, Any]:
@@ -166,20 +169,36 @@ def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
             raise InvalidRequest(
                 f"{entry.fact.ref} is a {entry.fact.scope.value} fact; moving between scopes is not an update"
             )
-    done = engine.update_fact(
-        args.ref,
-        expected_revision=expected,
-        expected_sha=fields.get("expected_hash"),
-        name=fields.get("name"),
-        title=fields.get("title"),
-        description=fields.get("description"),
-        type=_enum(FactType, fields.get("type"), "type"),
-        body=fields.get("body"),
-    )
+    try:
+        done = engine.update_fact(
+            args.ref,
+            expected_revision=expected,
+            expected_sha=fields.get("expected_hash"),
+            name=fields.get("name"),
+            title=fields.get("title"),
+            description=fields.get("description"),
+            type=_enum(FactType, fields.get("type"), "type"),
+            body=fields.get("body"),
+        )
+    except ContentConflict as exc:
+        raise _with_hash_hint(exc, engine, args.ref) from exc
     fact = done.value
     return Output(
         {"action": "updated", "fact": fact.public_dict(), "changes": done.to_json()},
         f"updated {fact.ref} to revision {fact.revision}",
+    )
+
+
+def _with_hash_hint(exc: ContentConflict, engine: Engine, ref: str) -> ContentConflict:
+    """The refusal, plus the hash to pass and the flag that takes it."""
+    try:
+        now = engine.read_fact(ref).sha256
+    except EngineError:
+        return exc
+    return ContentConflict(
+        f"{exc}. Its content hash now is {now}: check the file, then save again with "
+        f"--expected-hash {now} (`memory read {ref}` shows it too)",
+        current_revision=exc.current_revision,
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from context_center.cli.common import Output, add_command, read_text_arg
+from context_center.cli.common import Output, add_command, pad, read_text_arg
 from context_center.engine import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MAX_FACTS,
@@ -87,7 +87,7 @@ def cmd_search(args: argparse.Namespace, engine: Engine) -> Output:
     hits = engine.search(args.query, scope=args.scope, type=args.type, limit=args.limit, view=view)
     data: dict[str, Any] = {"query": args.query, "hits": [h.public_dict() for h in hits]}
     lines = [
-        f"{h.fact.ref:<40} {h.score:7.3f}  {h.freshness.value:<7} {h.fact.display_title}"
+        f"{pad(h.fact.ref, 40)} {h.score:7.3f}  {h.freshness.value:<7} {h.fact.display_title}"
         f"  [{', '.join(h.matched)}]"
         for h in hits
     ] or ["(no matching facts)"]

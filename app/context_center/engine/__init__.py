@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     )
     from context_center.engine.errors import (
         EngineError as EngineError,
+        WorkspaceNotFound as WorkspaceNotFound,
     )
     from context_center.engine.errors import (
         InvalidName as InvalidName,
@@ -325,6 +326,7 @@ _EXPORTS: dict[str, str] = {
     "ArchiveRefused": "context_center.engine.errors",
     "ContentConflict": "context_center.engine.errors",
     "EngineError": "context_center.engine.errors",
+    "WorkspaceNotFound": "context_center.engine.errors",
     "InvalidName": "context_center.engine.errors",
     "InvalidRequest": "context_center.engine.errors",
     "NotFound": "context_center.engine.errors",

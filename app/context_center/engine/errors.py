@@ -62,3 +62,9 @@ class StoreUnavailable(EngineError):
 
 class ApprovalRefused(EngineError):
     code = "approval_refused"
+
+
+class WorkspaceNotFound(NotFound):
+    """The workspace given does not exist (a typo must not create a phantom store)."""
+
+    code = "workspace_not_found"

@@ -27,6 +27,19 @@ class EngineCore:
         self.layout = Layout(self.home, self.workspace)
         self.memory = Memory(self.layout)
 
+    def require_workspace(self) -> None:
+        """Refuse a workspace that does not exist (``workspace_not_found``): every command
+        checks this before it reads or writes anything, so a mistyped ``--workspace`` creates
+        no store for a folder that is not there."""
+        from context_center.engine.errors import WorkspaceNotFound
+
+        if not self.workspace.is_dir():
+            what = "is not a folder" if self.workspace.exists() else "does not exist"
+            raise WorkspaceNotFound(
+                f"workspace {self.workspace.name or self.workspace} {what}: "
+                "check --workspace (or run from inside the project)"
+            )
+
     def _memory_for(self, workspace: Path) -> Memory:
         """Writes for this workspace go through this engine's own stores, so their in-memory
         state sees them at once; other workspaces get stores of their own."""
