@@ -12,6 +12,7 @@ from recall_env import NOW, MakeFact
 
 from context_center.engine.model import Fact
 from context_center.engine.recall import CACHE_FILE, Recaller, load_trace, trace_path
+from context_center.engine.recall import cache as cache_mod
 from context_center.engine.recall import index as index_mod
 from context_center.engine.store.paths import Layout
 
@@ -95,7 +96,7 @@ def test_damaged_or_foreign_cache_is_ignored(layout: Layout, facts: list[Fact]) 
     # It was replaced by a valid cache: plain numeric arrays behind a JSON header, no pickle.
     data = path.read_bytes()
     assert data.startswith(index_mod.CACHE_MAGIC)
-    sections = index_mod._unpack_cache(path)
+    sections = cache_mod.unpack(path)
     assert sections is not None
     assert all(a.dtype.kind in "uib" for a in sections.values())
     assert b"pickle" not in data[:4096] and b"\x80\x04" not in data[:16]

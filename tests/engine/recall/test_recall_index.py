@@ -12,6 +12,7 @@ from recall_env import NOW, MakeFact, fact
 from context_center.engine.model import Fact, Scope
 from context_center.engine.recall import Recaller, RecallIndex
 from context_center.engine.recall import index as index_mod
+from context_center.engine.recall import postings as postings_mod
 
 WORDS = [
     "deploy",
@@ -83,12 +84,12 @@ op = st.one_of(
     chunk=st.sampled_from([1, 5, 1 << 20]),
 )
 def test_incremental_updates_equal_a_full_rebuild(ops: list, compact_min: int, chunk: int) -> None:  # type: ignore[type-arg]
-    old_chunk = index_mod.CHUNK
-    index_mod.CHUNK = chunk  # small chunks exercise the chunked build and compaction
+    old_chunk = postings_mod.CHUNK
+    postings_mod.CHUNK = chunk  # small chunks exercise the chunked build and compaction
     try:
         _check_incremental(ops, compact_min)
     finally:
-        index_mod.CHUNK = old_chunk
+        postings_mod.CHUNK = old_chunk
 
 
 def _check_incremental(ops: list, compact_min: int) -> None:  # type: ignore[type-arg]

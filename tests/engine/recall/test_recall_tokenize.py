@@ -35,8 +35,11 @@ def test_distinctive_terms_remember_how_they_were_written() -> None:
     assert terms["release_v2"].distinctive  # underscore and digit
     assert terms["42"].distinctive  # written as #42
     assert terms["v2"].distinctive  # digit
-    assert terms["2024"].distinctive  # a number with at least three digits
-    assert not terms["10"].distinctive  # an everyday number
+    # Bare numbers and dates are never identifiers (issue 18: "2026", "11" and "1" of a pasted
+    # error matched unrelated facts); "#42" is.
+    assert not terms["2024"].distinctive and terms["2024"].number
+    assert not terms["10"].distinctive and terms["10"].number
+    assert not terms["42"].number
     assert not terms["fix"].distinctive
 
 
@@ -100,3 +103,13 @@ def test_bigrams_straddling_two_common_words_are_common() -> None:
     # A bigram that reaches into a word that is not common stays searchable.
     assert [t.text for t in searchable(query_terms("继续发布"))] == ["续发", "发布"]
     assert "作流" in [t.text for t in searchable(query_terms("工作流"))]
+
+
+def test_all_capitals_words_are_marked_not_identifiers() -> None:
+    terms = {t.text: t for t in query_terms("API FATAL error in AuthHandler, PAYMENTS_IT unset")}
+    assert terms["api"].caps and not terms["api"].distinctive
+    assert terms["fatal"].caps and not terms["fatal"].distinctive
+    assert terms["authhandler"].distinctive and not terms["authhandler"].caps
+    assert terms["payments_it"].distinctive  # an underscore: an identifier however written
+    # Written once in lower case, a word is an ordinary word.
+    assert not {t.text: t for t in query_terms("API or api")}["api"].caps

@@ -5,9 +5,14 @@ Public API::
     Recaller(layout).recall(message, facts, conflicts, *, max_facts=4, max_chars=2400,
                             now=None) -> RecallResult(block, trace)
     Recaller(layout).search(query, facts=None, *, scope=None, type=None, limit=20) -> list[Hit]
+    Recaller(layout).subject_groups(facts=None) -> list[SubjectGroup]   # current over superseded
     Recaller.sync(facts) / upsert(fact) / remove(fact_id, scope=None) / save_cache()
     search(query, facts, scope=None, type=None, limit=20) -> list[Hit]   # throwaway index
     load_trace(layout) -> RecallTrace | None
+
+A turn runs forward through ``pipeline.py``: terms (``terms.py``, with the bilingual
+vocabulary of ``vocab.py``) -> candidates and scores (``scoring.py``) -> policy filters
+(``filters.py``) -> budget -> block (``block.py``) and trace (``trace.py``).
 
 Qt-free; see ``index.py`` for why rank-bm25's BM25Okapi is not used for ranking.
 """
@@ -16,6 +21,7 @@ from context_center.engine.recall.block import LOCAL_HOME, redact_home
 from context_center.engine.recall.index import RecallIndex, SyncStats
 from context_center.engine.recall.policy import Reason, is_generic_turn
 from context_center.engine.recall.recaller import CACHE_FILE, Hit, Recaller, RecallResult, search
+from context_center.engine.recall.subjects import SubjectGroup
 from context_center.engine.recall.tokenize import QueryTerm, query_terms, searchable, tokens
 from context_center.engine.recall.trace import (
     TRACE_FILE,
@@ -39,6 +45,7 @@ __all__ = [
     "RecallTrace",
     "Recaller",
     "SelectedFact",
+    "SubjectGroup",
     "Suppression",
     "SyncStats",
     "is_generic_turn",

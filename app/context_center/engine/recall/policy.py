@@ -27,6 +27,24 @@ RELATIVE_CUT = 0.24
 # at least this long.
 SHORT_QUERY_TERMS = 2
 LONG_TERM_CHARS = 6
+# A match through the bilingual vocabulary (deploy -> 部署) counts this much of a direct one.
+EXPANSION_WEIGHT = 0.6
+# A single matched word is distinctive on its own, whatever the message's length, when it is
+# rare in the store: idf at least RARE_IDF (ln(1 + (N - df + 0.5) / (df + 0.5)); a store needs
+# about 31 facts before a word in one of them gets there) and in at most RARE_SHARE of the
+# facts (at least RARE_MIN_DF). An all-capitals word (API, FATAL) is identifier-like only then.
+RARE_IDF = 3.0
+RARE_SHARE = 0.005
+RARE_MIN_DF = 2
+# Broad facts (notes that touch many of the store's frequent words) matched only on frequent
+# words score this much; "frequent" is in at least FREQUENT_SHARE of the facts (and at least
+# FREQUENT_MIN_DF), "broad" is containing at least BROAD_MIN_WORDS frequent words and
+# BROAD_RATIO x as many as the typical fact.
+BROAD_FACTOR = 0.5
+FREQUENT_SHARE = 0.05
+FREQUENT_MIN_DF = 3
+BROAD_MIN_WORDS = 8
+BROAD_RATIO = 2.0
 
 # Budget
 DEFAULT_MAX_FACTS = 4
@@ -48,6 +66,8 @@ class Reason(StrEnum):
     WEAK_MATCH = "weak_match"
     PROJECT_OVERRIDE = "project_override"
     STABLE_GUIDANCE = "stable_guidance"
+    SUPERSEDED = "superseded"
+    BROAD_MATCH = "broad_match"
     OVER_BUDGET = "over_budget"
 
     @property
@@ -65,6 +85,11 @@ _REASON_TEXT = {
     ),
     Reason.PROJECT_OVERRIDE: "an equivalent project fact overrides this global fact",
     Reason.STABLE_GUIDANCE: "global user/feedback fact is already in the stable guidance",
+    Reason.SUPERSEDED: "a newer fact on the same subject replaces this one",
+    Reason.BROAD_MATCH: (
+        f"a broad fact matched only on words frequent in this store (score x {BROAD_FACTOR}), "
+        f"then under {RELATIVE_CUT:.2f} x the best eligible match's score"
+    ),
     Reason.OVER_BUDGET: "matched facts exceeded the recall budget",
 }
 
@@ -85,7 +110,7 @@ GENERIC_WORDS_EN = frozenset(_GENERIC_WORDS_EN.split())
 # into these ("好的，继续执行吧" = 好的 + 继续执行 + 吧).
 _GENERIC_PHRASES_ZH = """
     继续 执行 继续执行 进行 继续进行 好 好的 好吧 好啊 好哒 是 是的 否 不 不是 不用
-    下一步 下一个 一下 吧 呢 啊 呀 嘛 哦 噢 喔 了 的 吗 请 请继续 然后 接着 接着来 开始
+    下一步 下一个 一下 一次 再来一次 再试一次 吧 呢 啊 呀 嘛 哦 噢 喔 了 的 吗 请 请继续 然后 接着 接着来 开始
     可以 行 对 对的 嗯 嗯嗯 谢谢 多谢 感谢 没问题 收到 明白 知道了 再来 再 重试 你好 现在 做
 """
 GENERIC_PHRASES_ZH = frozenset(_GENERIC_PHRASES_ZH.split())

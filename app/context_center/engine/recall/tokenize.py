@@ -13,9 +13,13 @@ words such as "update the file"; Chinese function characters and vague words, an
 bigrams that merely straddle two of them), so a message made only of common words has no
 searchable terms, and a fact that shares only common words with a message never matches it.
 
-A query term remembers whether it was *distinctive* as written: ``#term``, or at least two
-characters with a digit, an underscore or an inner capital (``AuthHandler``, ``release_v2``,
-``v2``, ``#6928``); a bare number needs three digits (``2024`` yes, ``10`` no).
+A query term remembers how it was written: *distinctive* (identifier-like) is ``#term``, or at
+least two characters with a digit, an underscore or an inner capital (``AuthHandler``,
+``release_v2``, ``v2``, ``#6928``). A bare number (``2026``, ``11``) is never identifier-like,
+and an all-capitals word (``API``, ``FATAL``) is marked ``caps``: identifier-like only when it
+is rare in the store, which recall decides against the index.
+
+``tokens`` is the raw tokenizer; the index and queries stem English words (``stem.py``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from dataclasses import dataclass
 from operator import add
 
 # Bump when the terms produced for a document change: the on-disk index cache records it.
-TOKENIZER_VERSION = 1
+TOKENIZER_VERSION = 2  # 2: English words are stemmed, head fields weighted
 MAX_TERM_CHARS = 80
 
 # Han (with extensions and compatibility ideographs), iteration marks, kana, Hangul.
@@ -122,6 +126,9 @@ def _cjk_terms(run: str) -> list[str]:
     return list(map(add, run[:-1], run[1:]))
 
 
+cjk_pieces = _cjk_terms
+
+
 def tokens(text: str) -> list[str]:
     """Every term of a document, in no particular order (a bag of words)."""
     low = normalize(text)
@@ -151,15 +158,21 @@ def is_common(term: str) -> bool:
 
 
 def _identifier_like(raw: str) -> bool:
-    """``AuthHandler``, ``release_v2``, ``v2``, ``6928``; not ``a``, ``2`` or ``10``."""
-    if len(raw) < 2:
+    """``AuthHandler``, ``release_v2``, ``v2``, ``e4102``; not ``a``, ``API``, ``2026`` or
+    ``10`` (bare numbers and dates are not identifiers; all-capitals words are decided by
+    their rarity in the store)."""
+    if len(raw) < 2 or raw.isdigit():
         return False
-    if raw.isdigit():
-        return len(raw) >= 3  # "10", "42" are everyday numbers; "6928", "2024" are not
     if not raw.isalpha():  # a word run that is not all letters has a digit or "_"
         return True
+    if raw.isupper():
+        return False
     tail = raw[1:]
     return tail != tail.lower()  # an inner capital
+
+
+def _all_caps(raw: str) -> bool:
+    return len(raw) >= 2 and raw.isalpha() and raw.isupper()
 
 
 def _cjk_query_terms(run: str) -> list[tuple[str, bool]]:
@@ -192,6 +205,8 @@ class QueryTerm:
     distinctive: bool
     cjk: bool
     common: bool
+    caps: bool = False  # written in capitals (API, FATAL): identifier-like only when rare
+    number: bool = False  # a bare number (2026, 11): never counts as a match on its own
 
 
 def query_terms(message: str) -> list[QueryTerm]:
@@ -199,7 +214,7 @@ def query_terms(message: str) -> list[QueryTerm]:
 
     A term is distinctive if any of its occurrences was: written as ``#term``, or of at least
     two characters containing a digit, an underscore, or a capital after the first character
-    (a bare number needs three digits: ``10`` is everyday, ``6928`` is not).
+    (not all capitals). Bare numbers are marked ``number`` and all-capitals words ``caps``.
     """
     text = unicodedata.normalize("NFKC", message)
     found: dict[str, QueryTerm] = {}
@@ -217,11 +232,20 @@ def query_terms(message: str) -> list[QueryTerm]:
         term = raw.lower()
         hashed = m.start() > 0 and text[m.start() - 1] == "#"
         distinctive = hashed or _identifier_like(raw)
+        caps = _all_caps(raw)
+        number = raw.isdigit() and not hashed
         old = found.get(term)
         if old is None:
-            found[term] = QueryTerm(term, distinctive, False, is_common(term))
-        elif distinctive and not old.distinctive:
-            found[term] = QueryTerm(term, True, False, old.common)
+            found[term] = QueryTerm(term, distinctive, False, is_common(term), caps, number)
+        else:
+            found[term] = QueryTerm(
+                term,
+                old.distinctive or distinctive,
+                False,
+                old.common,
+                old.caps and caps,
+                old.number and number,
+            )
     return list(found.values())
 
 

@@ -34,10 +34,11 @@ class SelectedFact(BaseModel):
     type: FactType
     title: str
     score: float
-    matched: tuple[str, ...]
+    matched: tuple[str, ...]  # what matched in the fact ("deploy", "部署")
     reason: str
     freshness: Freshness
     shortened: bool = False
+    expanded: tuple[str, ...] = ()  # matches through the vocabulary: "部署 via deploy"
 
 
 class Suppression(BaseModel):

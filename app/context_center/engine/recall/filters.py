@@ -1,0 +1,186 @@
+"""Recall stage 3: policy filters over the candidates, each adding its suppressions.
+
+The candidates of a turn flow through these in order; each filter removes facts and records
+them under its reason code, so every candidate is accounted for by the first rule that removed
+it:
+
+1. ``project_override`` -- a global fact whose project twin applies in this workspace;
+2. ``stable_guidance`` -- a global user/feedback fact, already in the stable guidance;
+3. ``superseded`` -- a fact a newer one on the same subject replaces (``subjects.py``); the
+   current fact takes its place when it was not a candidate itself;
+4. ``weak_match`` / ``broad_match`` -- under ``RELATIVE_CUT`` x the best remaining score
+   (``broad_match`` when the broad-fact penalty put it there).
+
+The fact limit and the character budget (``over_budget``) follow in ``pipeline.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex
+from context_center.engine.recall.policy import BROAD_FACTOR, RELATIVE_CUT, Reason
+from context_center.engine.recall.subjects import SubjectMap
+from context_center.engine.recall.trace import Suppression
+
+# Per-fact suppressions listed in a trace per kind (the rest are counted in suppressed_more).
+LIST_CAP = 10
+_GLOBAL = SCOPE_CODES[Scope.GLOBAL]
+_GUIDANCE = (TYPE_CODES[FactType.USER], TYPE_CODES[FactType.FEEDBACK])
+
+
+@dataclass(slots=True)
+class Ranked:
+    ordinal: int
+    fact: Fact
+    score: float
+
+
+def _order_key(r: Ranked) -> tuple[float, float, str]:
+    upd = r.fact.updated_at
+    return (-r.score, -(upd.timestamp() if upd is not None else -math.inf), r.fact.id)
+
+
+_SAMPLE_FROM = 4096
+_SAMPLE_STRIDE = 16
+
+
+def kth_largest(a: np.ndarray, k: int) -> float:
+    """The k-th largest value of ``a`` (1 <= k <= len(a)), exactly.
+
+    A large array is first narrowed to the values at or above the k-th largest of every 16th
+    value: at least k values of ``a`` are that large, so the k-th largest is among them."""
+    n = len(a)
+    if n >= _SAMPLE_FROM and k * _SAMPLE_STRIDE * 4 <= n:
+        sample = a[::_SAMPLE_STRIDE]
+        m = len(sample)
+        a = a[a >= np.partition(sample, m - k)[m - k]]
+        n = len(a)
+    return float(np.partition(a, n - k)[n - k])
+
+
+def ranked(index: RecallIndex, ords: np.ndarray, scores: np.ndarray, k: int) -> list[Ranked]:
+    """The best ``k`` by score, then newer updated_at, then id (ties at the edge kept)."""
+    if len(ords) == 0 or k <= 0:
+        return []
+    if len(ords) > k:
+        pick = scores >= kth_largest(scores, k)
+        ords, scores = ords[pick], scores[pick]
+    items = [
+        Ranked(o, index.fact(o), float(v))
+        for o, v in zip(ords.tolist(), scores.tolist(), strict=True)
+    ]
+    items.sort(key=_order_key)
+    return items[:k]
+
+
+def suppression(reason: Reason, r: Ranked, message: str | None = None) -> Suppression:
+    return Suppression(
+        reason=reason,
+        message=message or reason.text,
+        id=r.fact.id,
+        revision=r.fact.revision,
+        ref=r.fact.ref,
+        score=round(r.score, 4),
+    )
+
+
+@dataclass(slots=True)
+class Pool:
+    """The candidates still eligible, and what the filters removed so far."""
+
+    index: RecallIndex
+    ords: np.ndarray
+    scores: np.ndarray
+    broad: np.ndarray  # penalised as a broad fact
+    notes: dict[int, str] = field(default_factory=dict)  # ordinal -> extra reason
+    suppressed: list[Suppression] = field(default_factory=list)
+    more: int = 0
+
+    def drop(
+        self, reason: Reason, mask: np.ndarray, messages: dict[int, str] | None = None
+    ) -> None:
+        """Remove the candidates under ``mask``, listing up to LIST_CAP of them."""
+        if not mask.any():
+            return
+        listed = ranked(self.index, self.ords[mask], self.scores[mask], LIST_CAP)
+        self.more += int(mask.sum()) - len(listed)
+        self.suppressed.extend(
+            suppression(reason, r, (messages or {}).get(r.ordinal)) for r in listed
+        )
+        keep = ~mask
+        self.ords, self.scores, self.broad = self.ords[keep], self.scores[keep], self.broad[keep]
+
+
+def project_override(pool: Pool, overridden: np.ndarray) -> None:
+    _, scope, _, _ = pool.index.columns()
+    mask = np.isin(pool.ords, overridden) & (scope[pool.ords] == _GLOBAL)
+    pool.drop(Reason.PROJECT_OVERRIDE, mask)
+
+
+def stable_guidance(pool: Pool) -> None:
+    _, scope, type_, _ = pool.index.columns()
+    t = type_[pool.ords]
+    mask = (scope[pool.ords] == _GLOBAL) & ((t == _GUIDANCE[0]) | (t == _GUIDANCE[1]))
+    pool.drop(Reason.STABLE_GUIDANCE, mask)
+
+
+def superseded(pool: Pool, subjects: SubjectMap, blocked: np.ndarray) -> None:
+    """Drop superseded candidates; the current fact of each group takes the best score of its
+    group's candidates (it may not have matched the message itself). ``blocked``: ordinals
+    earlier filters removed, which never come back this way."""
+    if not len(pool.ords):
+        return
+    maybe = np.flatnonzero(subjects.maybe_superseded(pool.ords))
+    if not len(maybe):
+        return
+    mask = np.zeros(len(pool.ords), dtype=np.bool_)
+    messages: dict[int, str] = {}
+    promote: dict[int, tuple[float, int]] = {}
+    for i in maybe.tolist():
+        o = int(pool.ords[i])
+        found = subjects.current_of(o)
+        if found is None:
+            continue
+        cur, how = found
+        mask[i] = True
+        current = pool.index.fact(cur)
+        why = "supersedes link" if how == "supersedes" else "same title"
+        messages[o] = f"superseded by {current.ref} (newer, {why})"
+        s = float(pool.scores[i])
+        if s > promote.get(cur, (-1.0, 0))[0]:
+            promote[cur] = (s, o)
+    pool.drop(Reason.SUPERSEDED, mask, messages)
+    for cur, (s, old) in promote.items():
+        if np.isin(cur, blocked):
+            continue
+        where = np.flatnonzero(pool.ords == cur)
+        note = f"current version of {pool.index.fact(old).ref}"
+        if len(where):
+            j = int(where[0])
+            if s > pool.scores[j]:
+                pool.scores[j] = s
+                pool.notes[cur] = note
+            continue
+        pool.ords = np.append(pool.ords, np.int64(cur))
+        pool.scores = np.append(pool.scores, s)
+        pool.broad = np.append(pool.broad, False)
+        pool.notes[cur] = note
+
+
+def relative_cut(pool: Pool) -> None:
+    """Keep scores of at least RELATIVE_CUT x the best; a broad fact that only the penalty
+    put under the line is ``broad_match``, anything else ``weak_match``."""
+    if not len(pool.ords):
+        return
+    floor = RELATIVE_CUT * float(pool.scores.max())
+    cut = pool.scores < floor
+    if not cut.any():
+        return
+    broad = cut & pool.broad & (pool.scores / BROAD_FACTOR >= floor)
+    pool.drop(Reason.BROAD_MATCH, broad)
+    pool.drop(Reason.WEAK_MATCH, pool.scores < floor)

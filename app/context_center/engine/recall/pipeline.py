@@ -1,0 +1,253 @@
+"""One recall turn as forward stages, each handing its result to the next:
+
+1. terms (``terms.plan``): generic turn? searchable terms, concepts and their expansions;
+2. candidates and scores (``scoring``): BM25F per concept, distinctive matches, adjustments;
+3. policy filters (``filters``): project override, stable guidance, superseded, relative cut,
+   each adding its suppressions;
+4. budget: the fact limit, then the character budget (``block.pack``);
+5. block and trace (``trace``).
+
+A new rule is one stage or one filter. Nothing here reads or writes files.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from context_center.engine.recall import block as blk
+from context_center.engine.recall import filters, scoring
+from context_center.engine.recall.filters import LIST_CAP, Pool, Ranked, ranked, suppression
+from context_center.engine.recall.index import RecallIndex
+from context_center.engine.recall.policy import PROJECT_BOOST, STALE_FACTOR, Reason, reason_text
+from context_center.engine.recall.scoring import Match, Scored
+from context_center.engine.recall.subjects import SubjectMap
+from context_center.engine.recall.terms import Plan, plan
+from context_center.engine.recall.trace import RecallTrace, SelectedFact, Suppression
+
+
+@dataclass(frozen=True, slots=True)
+class RecallResult:
+    """The block to append to the user turn ("" when nothing is recalled) and its trace."""
+
+    block: str
+    trace: RecallTrace
+
+
+@dataclass(slots=True)
+class Turn:
+    """What one turn needs besides the message; the callables are per-index-state caches."""
+
+    index: RecallIndex
+    now: datetime
+    limit: int
+    budget: int
+    overridden: np.ndarray  # ordinals of global facts a project twin overrides
+    subjects: Callable[[], SubjectMap]
+    breadth: Callable[[], np.ndarray]  # broad-fact mask per ordinal
+    started: float
+
+
+@dataclass(slots=True)
+class _Outcome:
+    whole: Reason | None = None
+    suppressed: tuple[Suppression, ...] = ()
+    more: int = 0
+    candidates: int = 0
+    packed: blk.Packed | None = None
+    matched: dict[int, list[Match]] | None = None
+
+
+# -- stage 5: block and trace ------------------------------------------------------------------
+
+
+def _selected(packed: blk.Packed, matched: dict[int, list[Match]]) -> list[SelectedFact]:
+    out = []
+    for entry, shortened in packed.placed:
+        f = entry.fact
+        found = matched.get(id(f), [])
+        out.append(
+            SelectedFact(
+                id=f.id,
+                revision=f.revision,
+                ref=f.ref,
+                scope=f.scope,
+                type=f.type,
+                title=f.display_title,
+                score=round(entry.score, 4),
+                matched=tuple(dict.fromkeys(m.label for m in found)),
+                expanded=tuple(m.text() for m in found if m.via),
+                reason=entry.reason,
+                freshness=entry.freshness,
+                shortened=shortened,
+            )
+        )
+    return out
+
+
+def finish(p: Plan, turn: Turn, out: _Outcome) -> RecallResult:
+    packed = out.packed
+    selected = _selected(packed, out.matched or {}) if packed is not None else []
+    block = packed.block if packed is not None else ""
+    sup = list(out.suppressed)
+    whole = out.whole
+    if not selected and whole is None:
+        over = any(s.reason is Reason.OVER_BUDGET for s in sup)
+        whole = (
+            Reason.OVER_BUDGET if over else (sup[0].reason if sup else Reason.NO_DISTINCTIVE_MATCH)
+        )
+    if whole is not None:
+        sup.insert(0, Suppression(reason=whole, message=whole.text))
+    trace = RecallTrace(
+        at=turn.now,
+        query=p.message,
+        terms=p.terms,
+        selected=tuple(selected),
+        suppressed=tuple(sup),
+        suppressed_more=out.more,
+        candidates=out.candidates,
+        omitted=packed.omitted if packed is not None else 0,
+        chars_used=len(block),
+        char_budget=turn.budget,
+        max_facts=turn.limit,
+        elapsed_ms=round((time.perf_counter() - turn.started) * 1000, 3),
+        block=block,
+    )
+    return RecallResult(block, trace)
+
+
+# -- stage 2 helpers -------------------------------------------------------------------------
+
+
+def _may_rank_in_top(raw: np.ndarray, k: int) -> np.ndarray:
+    """Positions of raw scores that can still be among the best ``k`` once adjusted (an
+    adjusted score is raw x a factor in [0.92, 1.08] here), so the work stays on a few dozen
+    facts when tens of thousands matched loosely."""
+    if len(raw) <= k:
+        return np.arange(len(raw))
+    floor = filters.kth_largest(raw, k) * (STALE_FACTOR / PROJECT_BOOST) * (1.0 - 1e-9)
+    return np.flatnonzero(raw >= floor)
+
+
+def _loose(turn: Turn, sc: Scored, loose: np.ndarray) -> tuple[list[Suppression], int]:
+    """Facts that matched, but not distinctively: listed last (they never compete)."""
+    if not len(loose):
+        return [], 0
+    top = loose[_may_rank_in_top(sc.raw[loose], LIST_CAP)]
+    s, _ = scoring.adjusted(turn.index, sc, top, turn.now)
+    listed = ranked(turn.index, top, s, LIST_CAP)
+    out = []
+    for r in listed:
+        words = ", ".join(m.text() for m in sc.matched(r.ordinal)) or "a number"
+        out.append(
+            suppression(
+                Reason.NO_DISTINCTIVE_MATCH,
+                r,
+                f"matched only {words}: one term alone must be identifier-like or rare in "
+                "the store (or long, in a message of at most two terms)",
+            )
+        )
+    return out, len(loose) - len(listed)
+
+
+# -- stage 4: budget ---------------------------------------------------------------------------
+
+
+def _budget(
+    turn: Turn, sc: Scored, pool: Pool
+) -> tuple[blk.Packed, list[Suppression], int, dict[int, list[Match]]]:
+    ranked_all = ranked(turn.index, pool.ords, pool.scores, turn.limit + LIST_CAP)
+    chosen, over_limit = ranked_all[: turn.limit], ranked_all[turn.limit :]
+    over_count = len(pool.ords) - len(chosen)
+    over = [suppression(Reason.OVER_BUDGET, r) for r in over_limit]
+    more = over_count - len(over_limit)
+    matched: dict[int, list[Match]] = {}
+    entries = [_entry(turn, sc, pool, r, matched) for r in chosen]
+    packed = blk.pack(entries, turn.budget, over_count)
+    # Entries that did not fit rank above those over the fact limit; one list for the kind.
+    dropped = [
+        Suppression(
+            reason=Reason.OVER_BUDGET,
+            message="did not fit in the character budget even when shortened",
+            id=e.fact.id,
+            revision=e.fact.revision,
+            ref=e.fact.ref,
+            score=round(e.score, 4),
+        )
+        for e in packed.dropped
+    ]
+    over = dropped + over
+    more += max(0, len(over) - LIST_CAP)
+    return packed, over[:LIST_CAP], more, matched
+
+
+def _entry(
+    turn: Turn, sc: Scored, pool: Pool, r: Ranked, matched: dict[int, list[Match]]
+) -> blk.Entry:
+    found = sc.matched(r.ordinal)
+    matched[id(r.fact)] = found
+    reason = reason_text([m.text() for m in found], r.fact.scope.value)
+    note = pool.notes.get(r.ordinal)
+    if note:
+        reason = f"{reason}; {note}" if found else f"{note}; {r.fact.scope.value} scope"
+    return blk.Entry(
+        fact=r.fact,
+        score=r.score,
+        reason=reason,
+        freshness=r.fact.freshness(turn.now),
+        text=blk.snippet(r.fact, [m.find for m in found]),
+    )
+
+
+# -- the turn ----------------------------------------------------------------------------------
+
+
+def run(message: str, turn: Turn) -> RecallResult:
+    p = plan(message)  # stage 1
+    if p.whole is not None:
+        return finish(p, turn, _Outcome(whole=p.whole))
+    index = turn.index
+    if len(index) == 0:
+        return finish(p, turn, _Outcome(whole=Reason.STORE_EMPTY))
+    sc = scoring.score(index, p)  # stage 2
+    cand, loose = scoring.candidates(sc)
+    not_distinct, more = _loose(turn, sc, loose)
+    if not len(cand):
+        return finish(
+            p,
+            turn,
+            _Outcome(whole=Reason.NO_DISTINCTIVE_MATCH, suppressed=tuple(not_distinct), more=more),
+        )
+    broad = turn.breadth() if sc.frequent_only[cand].any() else None
+    s, b = scoring.adjusted(index, sc, cand, turn.now, broad)
+    pool = Pool(index, cand, s, b)  # stage 3
+    filters.project_override(pool, turn.overridden)
+    filters.stable_guidance(pool)
+    if len(pool.ords):
+        blocked = np.setdiff1d(cand, pool.ords, assume_unique=True)
+        filters.superseded(pool, turn.subjects(), blocked)
+    filters.relative_cut(pool)
+    suppressed = list(pool.suppressed)
+    more += pool.more
+    if not len(pool.ords):
+        return finish(
+            p,
+            turn,
+            _Outcome(suppressed=tuple(suppressed + not_distinct), more=more, candidates=len(cand)),
+        )
+    packed, over, over_more, matched = _budget(turn, sc, pool)  # stage 4
+    return finish(  # stage 5
+        p,
+        turn,
+        _Outcome(
+            suppressed=tuple(suppressed + over + not_distinct),
+            more=more + over_more,
+            candidates=len(cand),
+            packed=packed,
+            matched=matched,
+        ),
+    )

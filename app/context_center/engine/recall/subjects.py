@@ -1,0 +1,212 @@
+"""Facts on the same subject, and which one of them is current.
+
+Two facts of one store are on the same subject when
+
+* their titles are near-duplicates: the same words once case, word forms, common words, years
+  (``2025``, ``2026``) and punctuation are set aside ("On-call rotation 2025" and "On-call
+  rotation 2026"; "Node version" twice), or
+* a person said so: a body line ``Supersedes: project/old-name.md`` (also ``Replaces:``,
+  ``取代：``, ``替代：``; targets are references, names or ids, separated by commas).
+
+The newest fact of a group (by ``updated_at``) is current, except that a fact another one
+explicitly supersedes is never current. Recall injects only the current fact and lists the
+others as ``superseded``; the window shows the groups. Nothing is archived or deleted here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from context_center.engine.model import Fact, Scope
+from context_center.engine.recall.stem import stem
+from context_center.engine.recall.tokenize import is_common, tokens
+
+_YEAR = re.compile(r"^(19|20)\d\d$")
+# A title made only of these says nothing about its subject ("Notes", "会议记录").
+_GENERIC_TITLE_TEXT = (
+    "note notes misc todo draft meeting memo log 笔记 备忘 记录 会议 纪要 草稿 待办"
+)
+_GENERIC_TITLE_WORDS = frozenset(stem(w) for w in _GENERIC_TITLE_TEXT.split())
+SUPERSEDES_RE = re.compile(
+    r"^[ \t>*-]*(?:supersedes|replaces|取代|替代|替换)[ \t]*[:：][ \t]*(?P<targets>.+?)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+# Index terms that a body with such a line contains (stems and CJK bigrams).
+LINK_TERMS = ("supersed", "replac", "取代", "替代", "替换")
+_TARGET_SPLIT = re.compile(r"[,，;；\s]+")
+_REF = re.compile(r"^(?P<scope>project|global)/(?P<name>.+?)(?:\.md)?$")
+
+
+def title_terms(title: str) -> tuple[str, ...]:
+    """The words that name a title's subject (sorted, deduplicated)."""
+    out = set()
+    for raw in tokens(title):
+        if _YEAR.match(raw) or is_common(raw):
+            continue
+        out.add(stem(raw))
+    if out <= _GENERIC_TITLE_WORDS:
+        return ()
+    return tuple(sorted(out))
+
+
+def subject_key(fact: Fact) -> int:
+    """A nonzero 64-bit key shared by facts of one store with near-duplicate titles; 0 when
+    the title names no subject."""
+    terms = title_terms(fact.title or fact.name.replace("-", " "))
+    if not terms:
+        return 0
+    data = (fact.scope.value + "\x00" + "\x00".join(terms)).encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") or 1
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a ``Supersedes:`` line points at: a name in a scope (None: the linking fact's), or
+    an id."""
+
+    scope: Scope | None
+    name: str | None
+    id: str | None
+
+
+def link_targets(body: str) -> list[Target]:
+    out: list[Target] = []
+    for m in SUPERSEDES_RE.finditer(body):
+        for raw in _TARGET_SPLIT.split(m.group("targets")):
+            word = raw.strip().strip("`'\"()[]<>")
+            if not word:
+                continue
+            if word.startswith(("mem-", "legacy-")):
+                out.append(Target(None, None, word))
+                continue
+            ref = _REF.match(word)
+            if ref:
+                out.append(Target(Scope(ref.group("scope")), ref.group("name"), None))
+            else:
+                out.append(Target(None, word.removesuffix(".md"), None))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SubjectGroup:
+    """Facts on one subject: the current one and the older ones it replaces."""
+
+    current: Fact
+    older: tuple[Fact, ...]
+    how: str  # "supersedes" (a person's link) or "same_title"
+
+    def public_dict(self) -> dict[str, object]:
+        return {
+            "current": self.current.ref,
+            "current_id": self.current.id,
+            "older": [f.ref for f in self.older],
+            "older_ids": [f.id for f in self.older],
+            "how": self.how,
+        }
+
+
+class SubjectMap:
+    """Same-subject groups over the ordinals of one index state (rebuilt when it changes)."""
+
+    def __init__(
+        self,
+        fact_at: Callable[[int], Fact | None],
+        subject: np.ndarray,
+        alive: np.ndarray,
+        updated: np.ndarray,
+        linking: Iterable[int],
+        resolve: Callable[[Fact, Target], int | None],
+    ) -> None:
+        self._fact_at = fact_at
+        self._updated = updated
+        live_keys = subject[alive & (subject != 0)]
+        self._members: dict[int, list[int]] = {}
+        self._dup = np.zeros(0, dtype=np.uint64)
+        if len(live_keys):
+            keys, counts = np.unique(live_keys, return_counts=True)
+            dup = self._dup = keys[counts > 1]
+            if len(dup):
+                ords = np.flatnonzero(alive & np.isin(subject, dup))
+                for o, k in zip(ords.tolist(), subject[ords].tolist(), strict=True):
+                    self._members.setdefault(int(k), []).append(o)
+        self._subject = subject
+        self.superseded_by: dict[int, list[int]] = {}
+        for s in linking:
+            f = fact_at(s)
+            if f is None:
+                continue
+            for target in link_targets(f.body):
+                t = resolve(f, target)
+                if t is not None and t != s and fact_at(t) is not None:
+                    self.superseded_by.setdefault(t, []).append(s)
+        self._linked = np.array(sorted(self.superseded_by), dtype=np.int64)
+
+    def maybe_superseded(self, ords: np.ndarray) -> np.ndarray:
+        """A cheap first pass: which of ``ords`` are in a group at all."""
+        mask = np.zeros(len(ords), dtype=np.bool_)
+        if len(self._linked):
+            mask |= np.isin(ords, self._linked)
+        if len(self._dup):
+            mask |= np.isin(self._subject[ords], self._dup)
+        return mask
+
+    def _newest(self, ords: Iterable[int]) -> int:
+        def key(o: int) -> tuple[float, int]:
+            u = float(self._updated[o])
+            return (-math.inf if math.isnan(u) else u, o)
+
+        return max(ords, key=key)
+
+    def current_of(self, o: int) -> tuple[int, str] | None:
+        """(the current fact's ordinal, how) when ``o`` is superseded; None when it is current."""
+        cur, how = o, ""
+        for _ in range(8):  # a chain of links, or a cycle someone wrote by hand
+            sup = self.superseded_by.get(cur)
+            if sup:
+                nxt, step = self._newest(sup), "supersedes"
+            else:
+                members = self._members.get(int(self._subject[cur]), ())
+                candidates = [m for m in members if m not in self.superseded_by]
+                if not candidates:
+                    break
+                nxt, step = self._newest(candidates), "same_title"
+            if nxt in (cur, o):
+                break
+            cur, how = nxt, how or step
+        return (cur, how) if cur != o else None
+
+    def involved(self) -> set[int]:
+        out = set(self.superseded_by)
+        for members in self._members.values():
+            out.update(members)
+        return out
+
+    def groups(self) -> list[SubjectGroup]:
+        """Every group with at least one superseded fact, newest current first."""
+        by_current: dict[int, tuple[list[int], str]] = {}
+        for o in sorted(self.involved()):
+            found = self.current_of(o)
+            if found is None:
+                continue
+            cur, how = found
+            older, first_how = by_current.setdefault(cur, ([], how))
+            older.append(o)
+            if how == "supersedes" and first_how != how:
+                by_current[cur] = (older, how)
+        out = []
+        for cur, (older, how) in by_current.items():
+            current = self._fact_at(cur)
+            facts = [self._fact_at(o) for o in older]
+            if current is None:
+                continue
+            olds = tuple(f for f in facts if f is not None)
+            olds = tuple(sorted(olds, key=lambda f: f.ref))
+            out.append(SubjectGroup(current, olds, how))
+        out.sort(key=lambda g: (g.current.scope.value, g.current.ref))
+        return out

@@ -1,0 +1,129 @@
+"""The shipped English <-> Chinese developer vocabulary (``data/bilingual.tsv``) as lookups.
+
+Each line of the file is a group of equivalent surface forms (``deploy|deployment`` TAB
+``部署|上线|发布``). A form is stored as the index terms it searches: English forms as stemmed
+words (common words dropped, ``on-call`` -> ``call`` is *not* what happens: the phrase keeps
+its word sequence for detection in a message and searches its non-common words), Chinese forms
+as their character bigrams, all of which must be present. A message word or phrase that is a
+form of a group expands to the group's other forms (see ``terms.py``).
+
+Loaded once per process, lazily (about 900 lines; a few milliseconds).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from context_center.engine.recall.stem import stem
+from context_center.engine.recall.tokenize import CJK_CLASS, cjk_pieces, is_common
+
+DATA_FILE = "bilingual.tsv"
+_PART = re.compile(f"(?P<cjk>[{CJK_CLASS}]+)|(?P<word>[^\\W{CJK_CLASS}]+)")
+_ONLY_CJK = re.compile(f"^[{CJK_CLASS}]+$")
+# A Chinese form shorter than this is never looked up in a message (one character is too
+# ambiguous); longer forms are matched as substrings of a CJK run.
+MIN_CJK_FORM = 2
+MAX_CJK_FORM = 8
+MAX_PHRASE_WORDS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """One surface form: how it is written and the index terms that must all be present."""
+
+    text: str
+    terms: tuple[str, ...]
+    cjk: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    groups: tuple[tuple[Form, ...], ...]
+    by_words: dict[tuple[str, ...], tuple[int, ...]]  # stemmed word sequence -> groups
+    by_cjk: dict[str, tuple[int, ...]]  # a Chinese form -> groups
+    first_words: frozenset[str]  # first stems of every English phrase
+    pairs: int  # (English form, Chinese form) pairs, for the record
+
+    def forms(self, group_ids: tuple[int, ...]) -> list[Form]:
+        seen: dict[tuple[str, ...], Form] = {}
+        for g in group_ids:
+            for f in self.groups[g]:
+                seen.setdefault(f.terms, f)
+        return list(seen.values())
+
+
+def _norm(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).strip().lower()
+
+
+def form_of(text: str) -> tuple[Form, tuple[str, ...]] | None:
+    """The form and, for an all-English form, its full stemmed word sequence (for detection;
+    empty for Chinese or mixed forms). None for a form that searches nothing."""
+    low = _norm(text)
+    terms: list[str] = []
+    words: list[str] = []
+    only_words = True
+    for m in _PART.finditer(low):
+        if m.group("cjk") is not None:
+            only_words = False
+            terms.extend(cjk_pieces(m.group("cjk")))
+        else:
+            word = stem(m.group("word"))
+            words.append(word)
+            if not is_common(m.group("word")):
+                terms.append(word)
+    if not terms:
+        return None
+    cjk = bool(_ONLY_CJK.match(low))
+    return Form(low, tuple(dict.fromkeys(terms)), cjk), (tuple(words) if only_words else ())
+
+
+def parse(text: str) -> Vocabulary:
+    groups: list[tuple[Form, ...]] = []
+    by_words: dict[tuple[str, ...], list[int]] = {}
+    by_cjk: dict[str, list[int]] = {}
+    pairs: set[tuple[str, str]] = set()
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "\t" not in raw:
+            continue
+        left, _, right = raw.partition("\t")
+        forms: list[Form] = []
+        gid = len(groups)
+        english = [p for p in (s.strip() for s in left.split("|")) if p]
+        chinese = [p for p in (s.strip() for s in right.split("|")) if p]
+        for surface in [*english, *chinese]:
+            parsed = form_of(surface)
+            if parsed is None:
+                continue
+            form, words = parsed
+            forms.append(form)
+            if words and len(words) <= MAX_PHRASE_WORDS:
+                by_words.setdefault(words, []).append(gid)
+            elif form.cjk and MIN_CJK_FORM <= len(form.text) <= MAX_CJK_FORM:
+                by_cjk.setdefault(form.text, []).append(gid)
+        if len(forms) < 2:
+            continue
+        groups.append(tuple(forms))
+        for e in english:
+            for z in chinese:
+                if any("\u4e00" <= ch <= "\u9fff" for ch in z):
+                    pairs.add((_norm(e), _norm(z)))
+    return Vocabulary(
+        groups=tuple(groups),
+        by_words={k: tuple(dict.fromkeys(v)) for k, v in by_words.items()},
+        by_cjk={k: tuple(dict.fromkeys(v)) for k, v in by_cjk.items()},
+        first_words=frozenset(k[0] for k in by_words),
+        pairs=len(pairs),
+    )
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> Vocabulary:
+    """The shipped vocabulary (package data ``recall/data/bilingual.tsv``)."""
+    data = resources.files("context_center.engine.recall").joinpath("data", DATA_FILE)
+    return parse(data.read_text(encoding="utf-8"))
