@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,11 +57,14 @@ def engine_for(args: argparse.Namespace) -> Engine:
 
 
 def display_width(text: str) -> int:
-    """Terminal columns ``text`` takes (CJK and other wide characters count two)."""
-    from wcwidth import wcswidth
-
-    width = wcswidth(text)
-    return width if width >= 0 else len(text)  # a control character: count code points
+    """Terminal columns ``text`` takes: wide and full-width characters (CJK) count two,
+    combining marks and zero-width characters none, everything else one."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
 
 
 def pad(text: str, width: int) -> str:
