@@ -92,3 +92,44 @@ def test_a_usage_error_exits_2(home_with_a_fact: tuple[Path, Path]) -> None:
     )
     assert proc.returncode == 2
     assert "usage:" in proc.stderr
+
+
+def test_the_command_table_matches_the_full_parser() -> None:
+    from context_center.cli import COMMAND_MODULES, build_parser
+
+    def commands(parser: object) -> set[str]:
+        for action in parser._actions:  # type: ignore[attr-defined]
+            if getattr(action, "choices", None) and action.dest == "command":
+                return set(action.choices)
+        return set()
+
+    assert commands(build_parser()) == set(COMMAND_MODULES)
+    for word in COMMAND_MODULES:
+        assert word in commands(build_parser(word))
+
+
+def test_a_recall_process_imports_only_what_recall_needs(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from context_center.cli import main; "
+            "main(['--home', sys.argv[1], '--workspace', sys.argv[1], 'recall', 'hello']); "
+            "print(' '.join(sorted(sys.modules)))",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(proc.stdout.split())
+    for heavy in (
+        "PySide6",
+        "qasync",
+        "mcp",
+        "context_center.cli.suggestions",
+        "context_center.engine.suggestions.mining",
+        "context_center.cli.approvals",
+    ):
+        assert heavy not in loaded, heavy

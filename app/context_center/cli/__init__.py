@@ -35,16 +35,52 @@ GROUPS = (
 )
 
 
-def _modules() -> list[ModuleType]:
+# Which modules register each top-level command. A process imports only the modules of the
+# command it runs (an agent's per-turn `recall` does not pay for the suggestion miner or the
+# MCP SDK); tests/cli/test_entry.py checks that this table matches the full parser.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "memory": ("memory", "instructions", "recall"),
+    "recall": ("recall",),
+    "prefix": ("instructions",),
+    "instructions": ("instructions",),
+    "agent": ("agent",),
+    "approvals": ("approvals",),
+    "suggestions": ("suggestions",),
+    "history": ("suggestions",),
+    "mcp": ("mcp",),
+    "hook": ("hook",),
+    "connect": ("connect",),
+    "disconnect": ("connect",),
+}
+GLOBAL_OPTIONS_WITH_VALUE = ("--home", "--workspace")
+
+
+def command_word(argv: Sequence[str]) -> str | None:
+    """The first word after the global options (None: no command, or only options)."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in GLOBAL_OPTIONS_WITH_VALUE:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def _modules(command: str | None = None) -> list[ModuleType]:
+    names = COMMAND_MODULES.get(command or "") or GROUPS
     found = []
     for name in GROUPS:
         full = f"context_center.cli.{name}"
-        if importlib.util.find_spec(full) is not None:
+        if name in names and importlib.util.find_spec(full) is not None:
             found.append(importlib.import_module(full))
     return found
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command``, only that command's modules are imported and registered
+    (an unknown command gets the full parser, so argparse can list every choice)."""
     parser = argparse.ArgumentParser(
         prog="context-center",
         description=f"{APP_DISPLAY_NAME}: see, edit and govern what AI coding agents carry between turns. "
@@ -84,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
         "memory", help="facts, instructions, recall trace, revisions and the archive"
     )
     memory_sub = memory.add_subparsers(dest="memory_command", metavar="SUBCOMMAND", required=True)
-    for module in _modules():
+    for module in _modules(command):
         if hasattr(module, "register_memory"):
             module.register_memory(memory_sub)
         if hasattr(module, "register"):
@@ -98,7 +134,8 @@ MAIN_STARTED_AT: float | None = None  # for --smoke-test's launch-to-paint figur
 def main(argv: Sequence[str] | None = None) -> int:
     global MAIN_STARTED_AT
     MAIN_STARTED_AT = time.perf_counter()
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(command_word(argv))
     args, extras = parser.parse_known_args(argv)
     if extras:  # the usage of the command that was given, not the top-level one
         command_parser = getattr(args, "command_parser", None) or parser
