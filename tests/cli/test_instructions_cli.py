@@ -206,3 +206,113 @@ def test_entry_point_subprocess(home: Path, tree: Path, cli_env: dict[str, str])
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert "user rule" in data["text"] and "api rule" not in data["text"]
+
+
+# --------------------------------------------------------------------------- agents, compare
+
+
+@pytest.fixture
+def agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A user home for Claude Code and Codex (never the real one)."""
+    user = tmp_path / "user-home"
+    (user / ".claude").mkdir(parents=True)
+    (user / ".claude" / "CLAUDE.md").write_text("- claude user rule\n", encoding="utf-8")
+    (user / ".codex").mkdir()
+    (user / ".codex" / "AGENTS.md").write_text("- codex user rule\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(user))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    return user
+
+
+def test_missing_target_is_an_error(
+    capsys: pytest.CaptureFixture[str], home: Path, tree: Path
+) -> None:
+    base = ["--home", str(home), "--workspace", str(tree)]
+    code, data, err = run(
+        capsys, *base, "memory", "instructions", "--target", str(tree / "nope"), "--json"
+    )
+    assert code == 1
+    assert data["error"]["code"] == "target_not_found"
+    assert "workspace/nope does not exist" in data["error"]["message"]
+    code, _, err = run(capsys, *base, "prefix", "--target", str(tree / "nope"))
+    assert code == 1 and "does not exist" in err
+
+
+def test_target_outside_the_workspace_is_named_by_a_label(
+    capsys: pytest.CaptureFixture[str], home: Path, tree: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code, text, _ = run(
+        capsys,
+        "--home",
+        str(home),
+        "--workspace",
+        str(tree),
+        "memory",
+        "instructions",
+        "--target",
+        str(elsewhere),
+    )
+    assert code == 0
+    assert "target_outside_workspace  above/1/elsewhere:" in text
+    line = next(ln for ln in text.splitlines() if "target_outside_workspace" in ln)
+    assert "../" not in line
+
+
+def test_agent_option_for_claude_code_and_codex(
+    capsys: pytest.CaptureFixture[str], home: Path, tree: Path, agent_homes: Path
+) -> None:
+    (tree / "CLAUDE.md").write_text("@AGENTS.md\n- claude project\n", encoding="utf-8")
+    base = ["--home", str(home), "--workspace", str(tree), "memory", "instructions"]
+    code, data, _ = run(capsys, *base, "--agent", "claude-code", "--json")
+    assert code == 0 and data["agent"] == "claude-code"
+    assert [d["label"] for d in data["documents"]] == ["~/.claude/CLAUDE.md", "workspace/CLAUDE.md"]
+    assert "Contents of workspace/AGENTS.md (imported by workspace/CLAUDE.md)" in data["text"]
+    code, data, _ = run(capsys, *base, "--agent", "codex", "--json")
+    assert [d["label"] for d in data["documents"]] == ["~/.codex/AGENTS.md", "workspace/AGENTS.md"]
+    assert data["limits"]["project_doc_max_bytes"] == 32768 and data["cut"] is None
+    code, text, _ = run(capsys, *base, "--agent", "codex")
+    assert "agent: codex" in text and "files:" in text
+    assert str(agent_homes) not in text
+
+
+def test_compare_and_diff(
+    capsys: pytest.CaptureFixture[str], home: Path, tree: Path, agent_homes: Path, tmp_path: Path
+) -> None:
+    base = ["--home", str(home), "--workspace", str(tree), "memory", "instructions", "--compare"]
+    code, data, _ = run(capsys, *base, "--json")
+    assert code == 0
+    assert [a["agent"] for a in data["agents"]] == ["reasonix", "claude-code", "codex"]
+    row = next(r for r in data["files"] if r["label"] == "workspace/AGENTS.md")
+    assert {a: c["state"] for a, c in row["agents"].items()} == {
+        "reasonix": "loaded",
+        "claude-code": "not_loaded",
+        "codex": "loaded",
+    }
+    assert str(tmp_path) not in json.dumps(data)
+    code, text, _ = run(capsys, *base)
+    assert "file" in text.splitlines()[2] and "=== codex ===" in text
+    code, text, _ = run(capsys, *base, "--diff", "reasonix,codex")
+    assert "--- a/reasonix" in text and "+++ b/codex" in text
+    code, data, _ = run(capsys, *base, "--diff", "reasonix,nobody", "--json")
+    assert code == 1 and data["error"]["code"] == "invalid_diff"
+
+
+def test_prefix_for_another_agent_is_its_own_text(
+    capsys: pytest.CaptureFixture[str], home: Path, tree: Path, agent_homes: Path
+) -> None:
+    code, data, _ = run(
+        capsys,
+        "--home",
+        str(home),
+        "--workspace",
+        str(tree),
+        "prefix",
+        "--agent",
+        "codex",
+        "--json",
+    )
+    assert code == 0 and data["agent"] == "codex"
+    assert data["text"].startswith("- codex user rule\n\n--- project-doc ---\n\nroot rule")
+    assert [p["name"] for p in data["parts"]] == ["~/.codex/AGENTS.md", "workspace/AGENTS.md"]

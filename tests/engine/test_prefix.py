@@ -5,12 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from context_center.engine.instructions.prefix import (
+    GUIDANCE_BUDGET,
+    INDEX_BUDGET,
     INDEX_PREAMBLE,
     INSTRUCTIONS_PREAMBLE,
     LOCAL_HOME,
@@ -334,3 +336,84 @@ def test_refused_imports_carry_no_path_or_diagnostic_into_the_prefix(tmp_path: P
     assert "instruction import rejected" not in text and "<!--" not in text
     assert "@../up.md" in text  # a relative line stays visible
     assert text.count("@<path outside the workspace, not loaded>") == 2
+
+
+# --------------------------------------------------------------------------- budgets
+
+
+def many_facts(
+    n: int, *, scope: Scope = Scope.PROJECT, type: FactType = FactType.PROJECT
+) -> list[Fact]:
+    out = []
+    for i in range(n):
+        f = fact(f"fact-{i:05d}", scope=scope, type=type, description=f"description {i}")
+        out.append(f.model_copy(update={"updated_at": WHEN + timedelta(minutes=i)}))
+    return out
+
+
+def test_index_lists_the_newest_within_its_budget_and_says_how_many_more(tmp_path: Path) -> None:
+    res = resolve_instructions(tmp_path / "h", tmp_path / "ws", tmp_path / "ws")
+    facts = many_facts(3000)
+    prefix = build_prefix(res, facts, [])
+    index = next(p for p in prefix.parts if p.name == "index")
+    assert (index.total, index.budget) == (3000, INDEX_BUDGET)
+    assert 0 < index.shown < 3000 and index.chars <= INDEX_BUDGET
+    lines = [ln for ln in prefix.text.splitlines() if ln.startswith("- project/")]
+    assert lines[0].startswith("- project/fact-02999.md")  # newest first
+    assert lines[1].startswith("- project/fact-02998.md")
+    left = 3000 - index.shown
+    assert prefix.text.rstrip().endswith(
+        f"- … and {left:,} more facts not listed here: use `memory search` to find them."
+    )
+    assert prefix.index_order.startswith("newest first")
+
+
+def test_recall_counts_put_the_most_recalled_first(tmp_path: Path) -> None:
+    res = resolve_instructions(tmp_path / "h", tmp_path / "ws", tmp_path / "ws")
+    facts = many_facts(50)
+    prefix = build_prefix(res, facts, [], recall_counts={facts[3].id: 9, facts[10].id: 2})
+    lines = [ln for ln in prefix.text.splitlines() if ln.startswith("- project/")]
+    assert lines[0].startswith("- project/fact-00003.md")
+    assert lines[1].startswith("- project/fact-00010.md")
+    assert lines[2].startswith("- project/fact-00049.md")
+    assert prefix.index_order.startswith("most recalled")
+
+
+def test_guidance_has_its_own_budget_and_long_bodies_are_cut(tmp_path: Path) -> None:
+    res = resolve_instructions(tmp_path / "h", tmp_path / "ws", tmp_path / "ws")
+    facts = [
+        f.model_copy(update={"body": f"rule {i} " + "word " * 400})
+        for i, f in enumerate(many_facts(40, scope=Scope.GLOBAL, type=FactType.FEEDBACK))
+    ]
+    prefix = build_prefix(res, facts, [])
+    guidance = next(p for p in prefix.parts if p.name == "guidance")
+    assert guidance.chars <= GUIDANCE_BUDGET and 0 < guidance.shown < 40
+    assert "(truncated: read global/fact-00039.md)" in prefix.text
+    assert (
+        f"({40 - guidance.shown:,} more guidance facts not shown: use `memory search`.)"
+        in prefix.text
+    )
+
+
+def test_prefix_is_byte_stable_for_an_unchanged_store(tmp_path: Path) -> None:
+    res = resolve_instructions(tmp_path / "h", tmp_path / "ws", tmp_path / "ws")
+    facts = many_facts(2000) + many_facts(300, scope=Scope.GLOBAL, type=FactType.USER)
+    first = build_prefix(res, facts, []).text
+    shuffled = list(reversed(facts))
+    assert build_prefix(res, shuffled, []).text.encode() == first.encode()
+
+
+def test_a_large_instruction_file_is_kept_whole_but_warned_about(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    write(ws / "AGENTS.md", "- rule\n" * 2000)
+    res = resolve_instructions(tmp_path / "h", ws, ws)
+    prefix = build_prefix(res, [], [])
+    assert prefix.text.count("- rule") == 2000
+    assert any("workspace/AGENTS.md adds" in w for w in prefix.warnings)
+
+
+def test_secrets_in_guidance_are_withheld(tmp_path: Path) -> None:
+    res = resolve_instructions(tmp_path / "h", tmp_path / "ws", tmp_path / "ws")
+    secret = fact("deploy", scope=Scope.GLOBAL, type=FactType.USER, body="password=hunter2hunter2")
+    text = build_prefix(res, [secret], []).text
+    assert "hunter2" not in text and "[withheld:" in text

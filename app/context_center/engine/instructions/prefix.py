@@ -146,6 +146,17 @@ def _safe(text: str, redact: Redactor) -> str:
     return withhold(redact(text))[0]
 
 
+def _guidance_body(fact: Fact, redact: Redactor) -> str:
+    body = fact.body.strip()
+    if len(body) > GUIDANCE_BODY_MAX:
+        body = _clip(body, GUIDANCE_BODY_MAX - 60) + f"\n(truncated: read {fact.ref})"
+    return _safe(body, redact)
+
+
+def _closing(left: int, what: str) -> str:
+    return f"({left:,} more {what}{'s' if left != 1 else ''} not shown: use `memory search`.)"
+
+
 def _guidance_section(
     facts: Sequence[Fact], masked: frozenset[str], redact: Redactor
 ) -> tuple[str, PrefixPart]:
@@ -158,16 +169,19 @@ def _guidance_section(
         and fact.body.strip()
     ]
     candidates.sort(key=lambda fact: (-_when(fact), fact.name, fact.id))
-    used = len(GUIDANCE_HEADING) + len(GUIDANCE_PREAMBLE) + 2
+    room = GUIDANCE_BUDGET - len(GUIDANCE_HEADING) - len(GUIDANCE_PREAMBLE) - 2
+    room -= len(_closing(len(candidates), "guidance fact")) + 2
     chosen: list[tuple[Fact, str]] = []
     for fact in candidates:
-        body = _safe(fact.body.strip(), redact)
-        if len(body) > GUIDANCE_BODY_MAX:
-            body = _clip(body, GUIDANCE_BODY_MAX - 60) + f"\n(truncated: read {fact.ref})"
-        block = f"\n\n## {fact.ref} ({fact.type.value})\n\n{body}"
-        if used + len(block) > GUIDANCE_BUDGET:
-            continue  # a shorter one may still fit
-        used += len(block)
+        overhead = len(fact.ref) + len(fact.type.value) + 10
+        if room < overhead + 40:
+            break  # nothing useful fits any more
+        if overhead + min(len(fact.body.strip()), GUIDANCE_BODY_MAX) > room + 40:
+            continue  # too long for what is left; a shorter one may fit
+        block = f"\n\n## {fact.ref} ({fact.type.value})\n\n{_guidance_body(fact, redact)}"
+        if len(block) > room:
+            continue
+        room -= len(block)
         chosen.append((fact, block))
     if not chosen:
         part = PrefixPart(name="guidance", chars=0, budget=GUIDANCE_BUDGET, total=len(candidates))
@@ -176,10 +190,7 @@ def _guidance_section(
     text = GUIDANCE_HEADING + "\n\n" + GUIDANCE_PREAMBLE + "".join(block for _, block in chosen)
     left = len(candidates) - len(chosen)
     if left:
-        text += (
-            f"\n\n({left} more guidance fact{'s' if left != 1 else ''} not shown: "
-            "use `memory search` to find them.)"
-        )
+        text += "\n\n" + _closing(left, "guidance fact")
     part = PrefixPart(
         name="guidance",
         chars=len(text),
@@ -256,8 +267,10 @@ def _index_section(
     listed = sorted((f for f in facts if not _is_masked(f, masked)), key=_index_key(counts))
     if not listed:
         return "", PrefixPart(name="index", chars=0, budget=INDEX_BUDGET)
-    closing_room = 120
-    used = 0
+    closing = (
+        f"- … and {len(listed):,} more facts not listed here: use `memory search` to find them."
+    )
+    room = INDEX_BUDGET - len(INDEX_HEADING) - len(INDEX_PREAMBLE) - 4 - len(closing) - 1
     lines: list[str] = []
     for fact in listed:
         line = f"- {fact.ref} — {_one_line(redact(fact.display_title))}"
@@ -265,9 +278,9 @@ def _index_section(
         if description:
             line += f": {description}"
         line = _safe(_clip(line, INDEX_LINE_MAX), redact)
-        if used + len(line) + 1 > INDEX_BUDGET - closing_room:
+        if len(line) + 1 > room:
             break
-        used += len(line) + 1
+        room -= len(line) + 1
         lines.append(line)
     left = len(listed) - len(lines)
     parts = [INDEX_HEADING, "", INDEX_PREAMBLE, "", *lines]
