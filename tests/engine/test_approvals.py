@@ -512,3 +512,123 @@ def test_agents_queueing_while_a_person_approves_lose_nothing(engine: Engine) ->
     events = [e["event"] for e in queue.audit_entries()]
     assert events.count("queued") == events.count("approved") == agents * per_agent
     assert len(os.listdir(engine.layout.approvals_dir / "approved")) == agents * per_agent
+
+
+# --------------------------------------------------------------------------- typed content, recovery
+
+
+def test_the_stored_content_is_exactly_the_given_fields(engine: Engine) -> None:
+    """The typed proposal reads back as it was written: a record written as plain JSON by an
+    older build loads with the same hash, and an update stores only what it changes."""
+    from context_center.engine.gate.proposal import ProposedContent
+
+    item = queued_create(engine, type=None)
+    path = engine.layout.approvals_dir / "pending" / f"{item}.json"
+    raw = json.loads(path.read_text())
+    assert raw["content"]["type"] is None  # implicit, and kept as such
+    record = queue_of(engine).get(item)
+    assert isinstance(record.content, ProposedContent)
+    assert record.content.given() == raw["content"]
+    assert content_sha256(record.content) == content_sha256(raw["content"]) == raw["content_sha256"]
+    assert record.content.fact_type is FactType.PROJECT
+    assert record.content.effective(record.operation).type is FactType.PROJECT
+
+
+def test_an_unknown_content_field_is_a_damaged_record(engine: Engine) -> None:
+    item = queued_create(engine)
+    path = engine.layout.approvals_dir / "pending" / f"{item}.json"
+    raw = json.loads(path.read_text())
+    raw["content"]["id"] = "mem-" + "0" * 32
+    path.write_text(json.dumps(raw))
+    with pytest.raises(InvalidRequest):
+        queue_of(engine).approve(item)
+    assert engine.memory.load().facts == []
+
+
+def test_a_forget_result_names_the_archived_fact(engine: Engine) -> None:
+    fact = make_fact(engine)
+    item = queued_change(engine, "forget", fact.id)
+    result = queue_of(engine).approve(item)
+    assert result.archived is not None and result.archived.id == fact.id
+    assert result.recovered is False
+
+
+def test_the_applying_folder_is_private_and_empty_after_approval(engine: Engine) -> None:
+    item = queued_create(engine)
+    queue_of(engine).approve(item)
+    applying = engine.layout.approvals_dir / "applying"
+    assert stat.S_IMODE(applying.stat().st_mode) == 0o700
+    assert os.listdir(applying) == []
+
+
+def test_a_conflict_leaves_no_intent_behind(engine: Engine) -> None:
+    fact = make_fact(engine)
+    item = queued_change(engine, "update", fact.id, body="agent's body")
+    engine.memory.update(fact.id, expected_revision=1, body="newer")
+    with pytest.raises(ApprovalConflict):
+        queue_of(engine).approve(item)
+    assert os.listdir(engine.layout.approvals_dir / "applying") == []
+
+
+def test_a_store_error_after_the_write_still_records_the_approval(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The write happened, then the store reported a failure (say, updating MEMORY.md): the
+    approval is recorded, once, rather than left pending over a live fact."""
+    from context_center.engine.errors import StoreUnavailable
+    from context_center.engine.gate import approvals
+
+    real = approvals.apply_write
+
+    def write_then_fail(*args: Any, **kwargs: Any) -> Any:
+        real(*args, **kwargs)
+        raise StoreUnavailable("the index could not be written")
+
+    monkeypatch.setattr(approvals, "apply_write", write_then_fail)
+    item = queued_create(engine)
+    result = queue_of(engine).approve(item)
+    assert result.record.status is Status.APPROVED
+    [fact] = engine.memory.load().facts
+    assert result.fact is not None and result.fact.id == fact.id
+
+
+def test_a_failed_write_that_wrote_nothing_is_logged_and_stays_pending(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from context_center.engine.gate import approvals
+
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(approvals, "apply_write", fail)
+    item = queued_create(engine)
+    with pytest.raises(OSError):
+        queue_of(engine).approve(item)
+    assert [r.id for r in queue_of(engine).pending()] == [item]
+    assert queue_of(engine).audit_entries()[-1]["event"] == "approve_failed"
+    assert os.listdir(engine.layout.approvals_dir / "applying") == []
+
+
+def test_a_damaged_intent_is_dropped_and_the_item_stays_pending(engine: Engine) -> None:
+    item = queued_create(engine)
+    queue = queue_of(engine)
+    with queue.locked():
+        (engine.layout.approvals_dir / "applying" / f"{item}.json").write_text("{not json")
+    assert [r.id for r in queue.pending()] == [item]
+    assert os.listdir(engine.layout.approvals_dir / "applying") == []
+    assert queue.approve(item).fact is not None
+
+
+def test_old_orphaned_temp_files_are_swept_from_the_queue(engine: Engine) -> None:
+    from context_center.engine.store import atomic
+
+    item = queued_create(engine)
+    pending = engine.layout.approvals_dir / "pending"
+    old, fresh = pending / ".tmp-00112233aabbccdd", pending / ".tmp-44556677aabbccdd"
+    old.write_bytes(b"half a record")
+    fresh.write_bytes(b"being written")
+    past = time.time() - atomic.ORPHAN_AGE_S - 60
+    os.utime(old, (past, past))
+    assert [r.id for r in queue_of(engine).pending()] == [item]
+    assert not old.exists()
+    assert fresh.exists()  # a writer may still be busy with it

@@ -707,3 +707,64 @@ def test_concurrent_auto_creates_apply_exactly_once(home: Path, workspace: Path)
     assert fact.revision == 1
     assert fact.body.startswith("written by agent-")
     assert not list((engine.layout.project_store / ".revisions").glob("*/*"))  # never replaced
+
+
+# --------------------------------------------------------------------------- the code sets
+
+
+def test_every_code_is_in_exactly_one_set() -> None:
+    from context_center.engine.gate import reasons
+
+    codes = {
+        value
+        for name, value in vars(reasons).items()
+        if name.isupper() and isinstance(value, str) and not name.startswith("_")
+    }
+    assert codes == reasons.REFUSAL_CODES | reasons.QUEUE_CODES
+    assert not reasons.REFUSAL_CODES & reasons.QUEUE_CODES
+
+
+def test_the_outcome_follows_the_codes_and_an_unknown_code_fails_closed() -> None:
+    from context_center.engine.gate.reasons import outcome_of, reason
+
+    assert outcome_of([]) is Outcome.APPLIED
+    assert outcome_of([reason(gate.GLOBAL_SCOPE, "x")]) is Outcome.QUEUED
+    assert (
+        outcome_of([reason(gate.GLOBAL_SCOPE, "x"), reason(gate.SUBAGENT, "y")]) is Outcome.REFUSED
+    )
+    assert outcome_of([reason("a_code_nobody_knows", "z")]) is Outcome.REFUSED
+
+
+def test_refusals_come_first_whatever_order_they_were_found_in(engine: Engine) -> None:
+    d = evaluate(
+        req(controller="interactive", owns_store=False, type="user", body=""), engine.memory
+    )
+    assert d.outcome is Outcome.REFUSED
+    assert codes(d) == [gate.MISSING_FIELD, gate.NOT_STORE_OWNER, gate.TYPE_NEEDS_CONFIRMATION]
+
+
+def test_the_queue_module_does_not_import_the_gate() -> None:
+    """approvals ⇄ decision was an import cycle; the queue now needs only the gate's types."""
+    script = (
+        "import sys, context_center.engine.gate.approvals\n"
+        "print('context_center.engine.gate.decision' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == "False"
+
+
+def test_a_create_proposal_is_typed_and_keeps_an_implicit_type(engine: Engine) -> None:
+    d = evaluate(req(type=...), engine.memory)
+    assert d.proposal is not None
+    content = d.proposal.content
+    assert content.type is None and content.fact_type is FactType.PROJECT
+    assert content.given() == {
+        "name": "test-command",
+        "title": "Test command",
+        "description": "how the suite is run",
+        "type": None,
+        "scope": "project",
+        "body": "Run the tests with `pytest -q` from the repository root.",
+    }

@@ -38,17 +38,13 @@ announces a pending write (``announcement``) names the operation and the agent, 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
-import os
-import stat
 from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
-from pydantic import ValidationError
 
 from context_center.engine.errors import (
     AlreadyExists,
@@ -60,7 +56,9 @@ from context_center.engine.errors import (
 )
 from context_center.engine.gate import apply
 from context_center.engine.gate.apply import Applied, Intent, apply_write, find_applied
+from context_center.engine.gate.audit import AUDIT_FILE, AuditLog
 from context_center.engine.gate.edits import final_content
+from context_center.engine.gate.folders import QueueFolders, unlink
 from context_center.engine.gate.proposal import (
     CREATE_FIELDS,
     UPDATE_FIELDS,
@@ -83,11 +81,10 @@ from context_center.engine.gate.records import (
 )
 from context_center.engine.model import format_time, utc_now
 from context_center.engine.store import atomic
-from context_center.engine.store.locking import hold
+from context_center.engine.store.locking import STORE_TIMEOUT_S, file_lock, hold
 from context_center.engine.store.memory import Memory
 from context_center.engine.store.paths import Layout
 from context_center.engine.store.private import FILE_MODE as _FILE_MODE
-from context_center.engine.store.private import ensure_private_dir
 
 __all__ = [
     "CREATE_FIELDS",
@@ -105,30 +102,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-AUDIT_FILE = "audit.jsonl"
-APPLYING = "applying"
-LOCK_TIMEOUT_S = 30.0
 _CONFLICTS = (AlreadyExists, RevisionConflict, NotFound)
-
-
-def _read_private(path: Path) -> bytes:
-    """Read a regular file without following a symlink."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise InvalidRequest(f"{path.name} is not a regular file")
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
-def _unlink(path: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-        atomic.fsync_dir(path.parent)
 
 
 class ApprovalQueue:
@@ -143,6 +117,8 @@ class ApprovalQueue:
     ) -> None:
         self.home = Path(home)
         self.root = root or Layout(self.home, self.home).approvals_dir
+        self.files = QueueFolders(self.root)
+        self.audit = AuditLog(self.root / AUDIT_FILE)
         self._memory_for = memory_for
         self._lock: FileLock | None = None
 
@@ -150,58 +126,27 @@ class ApprovalQueue:
     def for_layout(cls, layout: Layout) -> ApprovalQueue:
         return cls(layout.home, root=layout.approvals_dir)
 
-    # -- places ----------------------------------------------------------------------------
-
     def folder(self, status: Status) -> Path:
-        return self.root / status.value
-
-    @property
-    def applying_dir(self) -> Path:
-        return self.root / APPLYING
+        return self.files.folder(status)
 
     @property
     def audit_path(self) -> Path:
-        return self.root / AUDIT_FILE
+        return self.audit.path
 
     def memory_for(self, workspace: Path) -> Memory:
         if self._memory_for is not None:
             return self._memory_for(workspace)
         return Memory(Layout(self.home, workspace))
 
-    def _ensure_dirs(self) -> None:
-        for folder in (self.root, *(self.folder(s) for s in Status), self.applying_dir):
-            ensure_private_dir(folder, "the approval queue folder")
-
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
-        self._ensure_dirs()
+        self.files.ensure()
         if self._lock is None:
-            self._lock = FileLock(str(self.root / ".lock"), timeout=LOCK_TIMEOUT_S, mode=_FILE_MODE)
+            self._lock = file_lock(self.root / ".lock", timeout=STORE_TIMEOUT_S, mode=_FILE_MODE)
         with hold(self._lock, "the approval queue"):
             yield
 
     # -- reading ---------------------------------------------------------------------------
-
-    def _path(self, status: Status, item_id: str) -> Path:
-        return self.folder(status) / f"{item_id}.json"
-
-    def _intent_path(self, item_id: str) -> Path:
-        return self.applying_dir / f"{item_id}.json"
-
-    def _load(self, path: Path) -> ApprovalRecord:
-        try:
-            record = ApprovalRecord.model_validate_json(_read_private(path))
-        except ValidationError as exc:
-            raise InvalidRequest(
-                f"approval record {path.name} is damaged: {exc.error_count()} problem(s)"
-            ) from exc
-        if f"{record.id}.json" != path.name:
-            raise InvalidRequest(f"approval record {path.name} names another id ({record.id})")
-        if content_sha256(record.content) != record.content_sha256:
-            raise ApprovalRefused(
-                f"approval record {record.id} was altered after it was queued (content hash differs)"
-            )
-        return record
 
     @staticmethod
     def _check_id(item_id: str) -> str:
@@ -210,56 +155,38 @@ class ApprovalQueue:
             raise InvalidRequest(f"{item_id!r} is not an approval id (apr-…)")
         return item_id
 
-    def _decided(self, item_id: str) -> ApprovalRecord | None:
-        for status in (Status.APPROVED, Status.REJECTED):
-            path = self._path(status, item_id)
-            if path.exists():
-                return self._load(path)
-        return None
-
     def get(self, item_id: str) -> ApprovalRecord:
         """A record in any state (a decided one wins over a leftover pending copy)."""
         item_id = self._check_id(item_id)
-        if self._interrupted({item_id}):
+        if self.files.interrupted({item_id}):
             self._recover_quietly({item_id})
-        decided = self._decided(item_id)
+        decided = self.files.decided(item_id)
         if decided is not None:
             return decided
-        path = self._path(Status.PENDING, item_id)
+        path = self.files.path(Status.PENDING, item_id)
         if not path.exists():
             raise NotFound(f"no approval item {item_id}")
-        return self._load(path)
-
-    def _names(self, folder: Path) -> list[str]:
-        try:
-            return os.listdir(folder)
-        except OSError:
-            return []
-
-    def _listing(self, status: Status) -> list[Path]:
-        folder = self.folder(status)
-        names = self._names(folder)
-        if any(n.startswith(atomic.TEMP_PREFIX) for n in names):
-            atomic.sweep_temp(folder)  # what a writer killed mid-write left behind
-        return sorted(folder / n for n in names if n.endswith(".json") and ID_RE.match(n[:-5]))
+        return self.files.load(path)
 
     def records(
         self, status: Status = Status.PENDING, *, workspace: Path | None = None
     ) -> list[ApprovalRecord]:
         """Records in one state, oldest first. Damaged files are skipped (and logged). An
         approval or rejection a crash interrupted is finished first."""
-        interrupted = self._interrupted()
+        interrupted = self.files.interrupted()
         if interrupted:
             self._recover_quietly(interrupted)
         decided: set[str] = set()
         if status is Status.PENDING:
-            decided = {p.stem for s in (Status.APPROVED, Status.REJECTED) for p in self._listing(s)}
+            decided = {
+                p.stem for s in (Status.APPROVED, Status.REJECTED) for p in self.files.listing(s)
+            }
         out = []
-        for path in self._listing(status):
+        for path in self.files.listing(status):
             if path.stem in decided:
                 continue  # a crash left the pending copy behind; the decision stands
             try:
-                record = self._load(path)
+                record = self.files.load(path)
             except (EngineError, OSError) as exc:
                 log.warning("skipping approval record %s: %s", path.name, exc)
                 continue
@@ -301,7 +228,7 @@ class ApprovalQueue:
         )
         with self.locked():
             atomic.create_exclusive(
-                self._path(Status.PENDING, record.id), dump(record), mode=_FILE_MODE
+                self.files.path(Status.PENDING, record.id), dump(record), mode=_FILE_MODE
             )
             self._audit("queued", record, reasons=[r.code for r in reasons])
         log.info(announcement(record))
@@ -312,27 +239,29 @@ class ApprovalQueue:
     def _claim(self, item_id: str) -> ApprovalRecord:
         """Under the lock: the pending record, or why it cannot be decided."""
         self._recover(item_id)
-        decided = self._decided(item_id)
+        decided = self.files.decided(item_id)
         if decided is not None:
             raise ApprovalRefused(
                 f"approval item {item_id} was already {decided.status.value}; approval is one-time",
                 code="already_decided",
             )
-        path = self._path(Status.PENDING, item_id)
+        path = self.files.path(Status.PENDING, item_id)
         if not path.exists():
             raise NotFound(f"no pending approval item {item_id}")
-        return self._load(path)
+        return self.files.load(path)
 
     def _finish(self, record: ApprovalRecord, decision: Decision, **audit: Any) -> ApprovalRecord:
         """Record the decision, log it, then remove the pending copy. A crash between these
         steps is finished by ``_recover``: the decided record is what counts."""
         step = "approve" if decision.status is Status.APPROVED else "reject"
         done = record.model_copy(update={"status": decision.status, "decision": decision})
-        atomic.create_exclusive(self._path(decision.status, record.id), dump(done), mode=_FILE_MODE)
+        atomic.create_exclusive(
+            self.files.path(decision.status, record.id), dump(done), mode=_FILE_MODE
+        )
         apply.crash_point(f"{step}.decided")
         self._audit(decision.status.value, record, **audit)
         apply.crash_point(f"{step}.audited")
-        _unlink(self._path(Status.PENDING, record.id))
+        unlink(self.files.path(Status.PENDING, record.id))
         apply.crash_point(f"{step}.pending_removed")
         return done
 
@@ -350,7 +279,7 @@ class ApprovalQueue:
             result_revision=result.get("revision"),
             recovered=True if recovered else None,
         )
-        _unlink(self._intent_path(record.id))
+        unlink(self.files.intent_path(record.id))
         apply.crash_point("approve.intent_removed")
         return ApprovalResult(
             record=done,
@@ -373,7 +302,8 @@ class ApprovalQueue:
         ``edited`` replaces fields of the proposal (a person's edit); the result is what is
         written and recorded. ``expected_sha256`` is the content hash of the record the person
         was shown; if the record no longer has it, nothing is applied. Raises
-        ``ApprovalConflict`` when the store moved on.
+        ``ApprovalConflict`` when the store moved on. The intent is recorded before the store
+        is written, so a crash at any step is finished (or undone) by the next look.
         """
         item_id = self._check_id(item_id)
         with self.locked():
@@ -385,7 +315,7 @@ class ApprovalQueue:
                 )
             intent = Intent.begin(record, final_content(record, edited), now or utc_now())
             memory = self.memory_for(Path(record.workspace))
-            atomic.write_bytes(self._intent_path(item_id), dump(intent), mode=_FILE_MODE)
+            atomic.write_bytes(self.files.intent_path(item_id), dump(intent), mode=_FILE_MODE)
             apply.crash_point("approve.intent_written")
             try:
                 applied = apply_write(memory, record, intent)
@@ -406,7 +336,7 @@ class ApprovalQueue:
         if applied is not None:
             log.warning("approval %s was applied, then the store reported: %s", record.id, exc)
             return self._finish_approval(record, intent, applied)
-        _unlink(self._intent_path(record.id))
+        unlink(self.files.intent_path(record.id))
         code = exc.code if isinstance(exc, EngineError) else type(exc).__name__
         self._audit("approve_failed", record, error=code)
         if isinstance(exc, _CONFLICTS):
@@ -430,132 +360,58 @@ class ApprovalQueue:
 
     # -- recovering from a crash -------------------------------------------------------------
 
-    def _interrupted(self, only: set[str] | None = None) -> set[str]:
-        """Items a crash left mid-way: an approval's intent, or a pending copy beside its
-        decided record. No lock, no writes: cheap enough for every listing."""
-        found = {n[:-5] for n in self._names(self.applying_dir) if n.endswith(".json")}
-        pending = {n[:-5] for n in self._names(self.folder(Status.PENDING)) if n.endswith(".json")}
-        for status in (Status.APPROVED, Status.REJECTED):
-            decided = {n[:-5] for n in self._names(self.folder(status)) if n.endswith(".json")}
-            found |= pending & decided
-        found = {i for i in found if ID_RE.match(i)}
-        return found if only is None else found & only
-
     def _recover_quietly(self, items: set[str]) -> None:
         """Finish interrupted items for a reader; a failure is logged, never raised."""
         try:
             with self.locked():
                 for item_id in sorted(items):
                     self._recover(item_id)
-                atomic.sweep_temp(self.applying_dir)
+                atomic.sweep_temp(self.files.applying_dir)
         except (EngineError, OSError) as exc:
             log.warning("could not finish an interrupted approval: %s", exc)
 
-    def _read_intent(self, item_id: str) -> Intent | None:
-        try:
-            return Intent.model_validate_json(_read_private(self._intent_path(item_id)))
-        except FileNotFoundError:
-            return None
-        except (ValidationError, OSError, EngineError) as exc:
-            log.warning("dropping the damaged intent of approval %s: %s", item_id, exc)
-            _unlink(self._intent_path(item_id))
-            return None
-
     def _recover(self, item_id: str) -> None:
         """Under the lock: finish what a crash interrupted for this item, if anything."""
-        intent = self._read_intent(item_id)
-        decided = self._decided(item_id)
+        intent = self.files.read_intent(item_id)
+        decided = self.files.decided(item_id)
         if decided is not None:
             self._tidy(decided)
             return
+        pending = self.files.path(Status.PENDING, item_id)
         if intent is None:
             return
-        pending = self._path(Status.PENDING, item_id)
         if not pending.exists():
-            _unlink(self._intent_path(item_id))
+            unlink(self.files.intent_path(item_id))
             return
-        record = self._load(pending)
+        record = self.files.load(pending)
         applied = find_applied(self.memory_for(Path(record.workspace)), intent)
         if applied is not None:
             self._finish_approval(record, intent, applied, recovered=True)
             return
-        _unlink(self._intent_path(item_id))
+        unlink(self.files.intent_path(item_id))
         self._audit("approve_failed", record, error="interrupted")
 
     def _tidy(self, decided: ApprovalRecord) -> None:
         """A decision was recorded; log it if the crash came first, drop the leftovers."""
-        pending = self._path(Status.PENDING, decided.id)
-        intent = self._intent_path(decided.id)
+        pending = self.files.path(Status.PENDING, decided.id)
+        intent = self.files.intent_path(decided.id)
         if not (pending.exists() or intent.exists()):
             return
-        event = decided.status.value
-        if not any(
-            e.get("event") == event and e.get("id") == decided.id for e in self.audit_entries()
-        ):
-            self._audit(event, decided, recovered=True)
-        _unlink(pending)
-        _unlink(intent)
+        if not self.audit.has(decided.status.value, decided.id):
+            self._audit(decided.status.value, decided, recovered=True)
+        unlink(pending)
+        unlink(intent)
 
     # -- audit -----------------------------------------------------------------------------
 
     def _audit(self, event: str, record: ApprovalRecord | None = None, **extra: Any) -> None:
-        line: dict[str, Any] = {"v": 1, "at": format_time(utc_now()), "event": event}
-        if record is not None:
-            line.update(
-                {
-                    "id": record.id,
-                    "operation": record.operation.value,
-                    "agent": record.agent,
-                    "controller": record.controller.value,
-                    "workspace": record.workspace,
-                    "target_ref": record.target_ref,
-                    "name": record.content.name,
-                    "content_sha256": record.content_sha256,
-                }
-            )
-        line.update({k: v for k, v in extra.items() if v is not None})
-        atomic.append_line(
-            self.audit_path,
-            (json.dumps(line, ensure_ascii=False) + "\n").encode(),
-            mode=_FILE_MODE,
-            what="the approval audit log",
-        )
+        self.audit.record(event, record, **extra)
 
     def audit_gate(self, decision: GateDecision, *, workspace: Path) -> None:
         """Record the gate's applied and refused outcomes (queued ones were logged when queued)."""
-        if decision.outcome is Outcome.QUEUED:
-            return
-        line: dict[str, Any] = {
-            "event": f"gate_{decision.outcome.value}",
-            "operation": decision.operation,
-            "agent": decision.agent,
-            "controller": decision.controller,
-            "workspace": str(workspace),
-            "reasons": decision.codes,
-        }
-        if decision.fact is not None:
-            line.update(
-                {"result_ref": decision.fact.ref, "result_revision": decision.fact.revision}
-            )
-        elif decision.proposal is not None:
-            line.update(
-                {
-                    "target_ref": decision.proposal.target_ref,
-                    "name": decision.proposal.content.name,
-                }
-            )
-        with self.locked():
-            self._audit(line.pop("event"), None, **line)
+        if decision.outcome is not Outcome.QUEUED:
+            with self.locked():
+                self.audit.gate_outcome(decision, workspace=workspace)
 
     def audit_entries(self) -> list[dict[str, Any]]:
-        try:
-            raw = self.audit_path.read_bytes()
-        except OSError:
-            return []
-        out = []
-        for line in raw.splitlines():
-            with contextlib.suppress(ValueError):
-                item = json.loads(line)
-                if isinstance(item, dict):
-                    out.append(item)
-        return out
+        return self.audit.entries()
