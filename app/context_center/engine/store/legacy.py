@@ -36,6 +36,7 @@ SEED = "reasonix-memory-v2"
 OLD_SEED = "context-engine-v2/legacy-id"
 SLUG_BUDGET = 255 - len(".md")
 OLD_ID = re.compile(r"^legacy-[0-9a-f]{32}$")
+_ASCII_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 # Go's unicode.IsSpace set (what strings.TrimSpace trims).
 GO_SPACE = (
     " \t\n\v\f\r\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
@@ -64,6 +65,8 @@ def _go_lower(text: str) -> str:
 
 def reasonix_slug(name: str) -> str:
     """Reasonix's slug of a name (no NFKC folding, unlike ``paths.slugify``)."""
+    if _ASCII_SLUG.fullmatch(name) and len(name) <= SLUG_BUDGET:
+        return name  # the common case: already a slug
     out: list[str] = []
     dash = False
     for ch in _go_lower(name.strip(GO_SPACE)):
