@@ -204,7 +204,7 @@ def route(
     from context_center.engine.gate.decision import Controller, Outcome, evaluate
 
     label = _label(path)
-    if path.name.upper() == INDEX_FILE and path.parent.name == "memory":
+    if path.name.lower() == INDEX_FILE.lower() and path.parent.name == "memory":
         return _refusal(
             MEMORY_INDEX,
             "MEMORY.md is Claude Code's index of this folder; Context Center gives each session "
