@@ -632,3 +632,20 @@ def test_old_orphaned_temp_files_are_swept_from_the_queue(engine: Engine) -> Non
     assert [r.id for r in queue_of(engine).pending()] == [item]
     assert not old.exists()
     assert fresh.exists()  # a writer may still be busy with it
+
+
+def test_engine_approve_reports_what_changed(engine: Engine) -> None:
+    from context_center.engine.changes import FactChangeKind
+
+    fact = make_fact(engine)
+    item = queued_change(engine, "forget", fact.id)
+    done = engine.approve(item)
+    assert done.approvals is True
+    [change] = done.facts
+    assert (change.kind, change.id, change.ref) == (
+        FactChangeKind.ARCHIVED,
+        fact.id,
+        "project/release-branch.md",
+    )
+    created = engine.approve(queued_create(engine))
+    assert [c.kind for c in created.facts] == [FactChangeKind.CREATED]

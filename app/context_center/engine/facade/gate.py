@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from context_center.engine.changes import Changes, FactChange, FactChangeKind
 from context_center.engine.facade.core import EngineCore
-from context_center.engine.model import Scope
 
 if TYPE_CHECKING:
     from context_center.engine.gate.approvals import (
@@ -88,10 +87,9 @@ class GateAPI(EngineCore):
         if result.fact is not None:
             fact = result.fact
             facts = (FactChange(fact.scope, fact.name, fact.id, kind, fact.revision),)
-        elif record.target_ref:  # a forget: the fact left for the archive
-            scope, _, file = record.target_ref.partition("/")
-            name = file.removesuffix(".md")
-            facts = (FactChange(Scope(scope), name, record.target_id or "", kind),)
+        elif result.archived is not None:  # a forget: the fact left for the archive
+            gone = result.archived
+            facts = (FactChange(gone.scope, gone.name, gone.id, kind, gone.revision),)
         mine = Path(record.workspace) == self.workspace
         return Changes(result, facts=facts if mine else (), approvals=True)
 
