@@ -9,7 +9,9 @@ it:
 3. ``superseded`` -- a fact a newer one on the same subject replaces (``subjects.py``); the
    current fact takes its place when it was not a candidate itself;
 4. ``weak_match`` / ``broad_match`` -- under ``RELATIVE_CUT`` x the best remaining score
-   (``broad_match`` when the broad-fact penalty put it there).
+   (``broad_match`` when the broad-fact penalty put it there);
+5. ``thin_match`` -- fewer matched concepts than the best fact and under ``THIN_CUT`` x its
+   score.
 
 The fact limit and the character budget (``over_budget``) follow in ``pipeline.py``.
 """
@@ -23,7 +25,7 @@ import numpy as np
 
 from context_center.engine.model import Fact, FactType, Scope
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex
-from context_center.engine.recall.policy import BROAD_FACTOR, RELATIVE_CUT, Reason
+from context_center.engine.recall.policy import BROAD_FACTOR, RELATIVE_CUT, THIN_CUT, Reason
 from context_center.engine.recall.subjects import SubjectMap
 from context_center.engine.recall.trace import Suppression
 
@@ -184,3 +186,14 @@ def relative_cut(pool: Pool) -> None:
     broad = cut & pool.broad & (pool.scores / BROAD_FACTOR >= floor)
     pool.drop(Reason.BROAD_MATCH, broad)
     pool.drop(Reason.WEAK_MATCH, pool.scores < floor)
+
+
+def thin_match(pool: Pool, count: np.ndarray) -> None:
+    """Drop facts that matched fewer of the message's concepts than the best fact did and
+    score under THIN_CUT x its score: they share only a side word with the request."""
+    if len(pool.ords) < 2:
+        return
+    top = int(np.argmax(pool.scores))
+    best, best_count = float(pool.scores[top]), int(count[pool.ords[top]])
+    mask = (count[pool.ords] < best_count) & (pool.scores < THIN_CUT * best)
+    pool.drop(Reason.THIN_MATCH, mask)

@@ -231,6 +231,7 @@ def run(message: str, turn: Turn) -> RecallResult:
         blocked = np.setdiff1d(cand, pool.ords, assume_unique=True)
         filters.superseded(pool, turn.subjects(), blocked)
     filters.relative_cut(pool)
+    filters.thin_match(pool, sc.count)
     suppressed = list(pool.suppressed)
     more += pool.more
     if not len(pool.ords):

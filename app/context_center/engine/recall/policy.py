@@ -27,15 +27,21 @@ RELATIVE_CUT = 0.24
 # at least this long.
 SHORT_QUERY_TERMS = 2
 LONG_TERM_CHARS = 6
+# A fact that matched fewer concepts than the best one needs this share of its score.
+THIN_CUT = 0.5
 # A match through the bilingual vocabulary (deploy -> 部署) counts this much of a direct one.
 EXPANSION_WEIGHT = 0.6
 # A single matched word is distinctive on its own, whatever the message's length, when it is
-# rare in the store: idf at least RARE_IDF (ln(1 + (N - df + 0.5) / (df + 0.5)); a store needs
-# about 31 facts before a word in one of them gets there) and in at most RARE_SHARE of the
+# rare in the store -- idf at least RARE_IDF (ln(1 + (N - df + 0.5) / (df + 0.5)); a store needs
+# about 49 facts before a word in one of them gets there) and in at most RARE_SHARE of the
 # facts (at least RARE_MIN_DF). An all-capitals word (API, FATAL) is identifier-like only then.
-RARE_IDF = 3.0
+RARE_IDF = 3.5
 RARE_SHARE = 0.005
 RARE_MIN_DF = 2
+# ... and the fact names it: its weighted frequency there is at least this (a head-field word).
+HEAD_TF = 2
+# ... and it has at least this many characters (a Chinese vocabulary word: two).
+RARE_MIN_CHARS = 5
 # Broad facts (notes that touch many of the store's frequent words) matched only on frequent
 # words score this much; "frequent" is in at least FREQUENT_SHARE of the facts (and at least
 # FREQUENT_MIN_DF), "broad" is containing at least BROAD_MIN_WORDS frequent words and
@@ -68,6 +74,7 @@ class Reason(StrEnum):
     STABLE_GUIDANCE = "stable_guidance"
     SUPERSEDED = "superseded"
     BROAD_MATCH = "broad_match"
+    THIN_MATCH = "thin_match"
     OVER_BUDGET = "over_budget"
 
     @property
@@ -89,6 +96,10 @@ _REASON_TEXT = {
     Reason.BROAD_MATCH: (
         f"a broad fact matched only on words frequent in this store (score x {BROAD_FACTOR}), "
         f"then under {RELATIVE_CUT:.2f} x the best eligible match's score"
+    ),
+    Reason.THIN_MATCH: (
+        f"matched fewer of the message's terms than the best fact and scored under {THIN_CUT:.2f}"
+        " x its score"
     ),
     Reason.OVER_BUDGET: "matched facts exceeded the recall budget",
 }

@@ -6,9 +6,10 @@ needs all of them). A fact's raw score is the sum over concepts; it *matched* as
 as it has (bare numbers add score but never count). A concept is *strong alone* when:
 
 * it was written like an identifier (``#6928``, ``AuthHandler``, ``release_v2``, ``v2``);
-* it is rare in the store (``policy.RARE_IDF``/``RARE_SHARE``) and is a word (not a bare
-  number; not a Chinese two-character piece that is no vocabulary word); an all-capitals
-  word (``API``) is strong only this way;
+* it is a word rare in the store (``policy.RARE_IDF``/``RARE_SHARE``, counted on direct
+  matches), matched directly in the fact's name, title or description (not only deep in its
+  body, and not only through the vocabulary); an all-capitals word (``API``) is strong only
+  this way;
 * the message has at most two terms and this one has at least six characters; or the message
   is exactly one Chinese two-character word.
 
@@ -33,9 +34,11 @@ from context_center.engine.recall.policy import (
     BROAD_RATIO,
     FREQUENT_MIN_DF,
     FREQUENT_SHARE,
+    HEAD_TF,
     LONG_TERM_CHARS,
     PROJECT_BOOST,
     RARE_IDF,
+    RARE_MIN_CHARS,
     RARE_MIN_DF,
     RARE_SHARE,
     SHORT_QUERY_TERMS,
@@ -108,11 +111,10 @@ def frequent(df: int, n: int) -> bool:
 
 
 def _strong(c: Concept, df: int, n: int, plan: Plan) -> bool:
+    """Strong alone for every fact it matched (the rare-word rule is per fact, see score)."""
     if c.number:
         return False
     if c.distinctive:
-        return True
-    if (c.word or c.caps) and rare(df, n):
         return True
     if c.caps or not c.direct:
         return False
@@ -129,16 +131,25 @@ class _TermCache:
         self.index = index
         self.n, self.avgdl, self.dl = index.bm25_state()
         self.memo: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
+        self.tfs: dict[str, np.ndarray] = {}
 
     def term(self, t: str) -> tuple[np.ndarray, np.ndarray] | None:
         if t not in self.memo:
             p = self.index.live_postings(t)
-            self.memo[t] = (
-                None
-                if p is None
-                else (p[0], bm25(p[1], self.dl[p[0]], len(p[0]), self.n, self.avgdl))
-            )
+            if p is None:
+                self.memo[t] = None
+            else:
+                self.tfs[t] = p[1]
+                self.memo[t] = (p[0], bm25(p[1], self.dl[p[0]], len(p[0]), self.n, self.avgdl))
         return self.memo[t]
+
+    def named_by(self, t: str) -> np.ndarray:
+        """Ordinals whose head fields (name, title, description) hold ``t``: a weighted
+        frequency of at least HEAD_TF (a body word alone counts 1)."""
+        hit = self.term(t)
+        if hit is None:
+            return np.zeros(0, dtype=np.uint32)
+        return hit[0][self.tfs[t] >= HEAD_TF]
 
     def alt(self, terms: tuple[str, ...], weight: float) -> tuple[np.ndarray, np.ndarray] | None:
         first = self.term(terms[0])
@@ -203,6 +214,11 @@ def score(index: RecallIndex, plan: Plan) -> Scored:
                 rare_hits[docs] += 1
         if is_strong:
             strong[docs] = True
+        elif (c.caps or (c.word and len(c.text) >= RARE_MIN_CHARS)) and c.direct:
+            term = c.alts[0].terms[0]
+            direct = tc.term(term)
+            if direct is not None and rare(len(direct[0]), tc.n):
+                strong[tc.named_by(term)] = True
         hits.append(ConceptHits(docs, alt_idx, df, is_strong, is_frequent))
     return Scored(plan, raw, count, strong, (count > 0) & (rare_hits == 0), hits)
 

@@ -53,6 +53,8 @@ _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 _WORD_RUN = re.compile(f"[^\\W{CJK_CLASS}]{{1,{MAX_TERM_CHARS}}}")
 _ANY_RUN = re.compile(f"(?P<cjk>[{CJK_CLASS}]+)|(?P<word>[^\\W{CJK_CLASS}]{{1,{MAX_TERM_CHARS}}})")
 _IS_CJK = re.compile(f"^[{CJK_CLASS}]+$")
+# A number right after letters and a hyphen is a ticket or document key (PAY-1234, ADR-0007).
+_KEY_PREFIX = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*-$")
 
 # English words that carry no topic on their own: function words, chat filler, vague verbs.
 _COMMON_EN_TEXT = """
@@ -231,6 +233,8 @@ def query_terms(message: str) -> list[QueryTerm]:
         raw = m.group("word")
         term = raw.lower()
         hashed = m.start() > 0 and text[m.start() - 1] == "#"
+        if raw.isdigit() and not hashed:
+            hashed = _KEY_PREFIX.search(text, 0, m.start()) is not None  # PAY-1234, ADR-0007
         distinctive = hashed or _identifier_like(raw)
         caps = _all_caps(raw)
         number = raw.isdigit() and not hashed

@@ -76,9 +76,9 @@ def form_of(text: str) -> tuple[Form, tuple[str, ...]] | None:
             words.append(word)
             if not is_common(m.group("word")):
                 terms.append(word)
-    if not terms:
-        return None
     cjk = bool(_ONLY_CJK.match(low))
+    if not terms or (cjk and len(low) < MIN_CJK_FORM):
+        return None  # one Chinese character is too ambiguous to search for
     return Form(low, tuple(dict.fromkeys(terms)), cjk), (tuple(words) if only_words else ())
 
 
