@@ -153,3 +153,79 @@ def test_engine_switch_reloads(
     assert top_labels(tab) == ["user/AGENTS.md", "workspace/AGENTS.md"]
     assert "- other" in tab.prefix_view.toPlainText()
     assert tab.doc is None  # the open document belonged to the old workspace
+
+
+# --------------------------------------------------------------------------- agents and Compare
+
+
+@pytest.fixture
+def agent_tab(qtbot, ctx, tree, wait_idle, tmp_path: Path, workspace: Path) -> InstructionsTab:  # type: ignore[no-untyped-def]
+    user = tmp_path / "user-home"
+    (user / ".claude").mkdir(parents=True)
+    (user / ".claude" / "CLAUDE.md").write_text("- claude user rule\n")
+    (user / ".codex").mkdir()
+    (user / ".codex" / "AGENTS.md").write_text("- codex user rule\n")
+    (workspace / "CLAUDE.md").write_text("@AGENTS.md\n- see @docs/testing.md too\n")
+    ctx.engine.user_home = user  # never the real home
+    ctx.engine.codex_home = user / ".codex"
+    ctx.engine.instruction_ceiling = tmp_path
+    widget = InstructionsTab(ctx)
+    qtbot.addWidget(widget)
+    widget.resize(1200, 760)
+    widget.show()
+    wait_idle()
+    return widget
+
+
+def test_agent_selector_shows_that_agents_chain(
+    qtbot, agent_tab: InstructionsTab, wait_idle
+) -> None:  # type: ignore[no-untyped-def]
+    assert top_labels(agent_tab)[0] == "user/AGENTS.md"
+    agent_tab.set_agent("claude-code")
+    qtbot.waitUntil(lambda: top_labels(agent_tab)[0] == "~/.claude/CLAUDE.md")
+    assert top_labels(agent_tab) == ["~/.claude/CLAUDE.md", "workspace/CLAUDE.md"]
+    assert "Claude Code starts with" in agent_tab.prefix_pane.prefix_hint.text()
+    assert "Contents of workspace/AGENTS.md" in agent_tab.prefix_view.toPlainText()
+    agent_tab.set_agent("codex")
+    qtbot.waitUntil(lambda: top_labels(agent_tab)[0] == "~/.codex/AGENTS.md")
+    assert "--- project-doc ---" in agent_tab.prefix_view.toPlainText()
+
+
+def test_compare_pane_fills_and_refreshes_after_a_save(  # type: ignore[no-untyped-def]
+    qtbot, agent_tab: InstructionsTab, workspace: Path, wait_idle
+) -> None:
+    view = agent_tab.compare_view
+    assert view.comparison is None  # not computed until the pane is opened
+    agent_tab.right_tabs.setCurrentIndex(2)
+    qtbot.waitUntil(lambda: view.comparison is not None)
+    assert view.state_of("workspace/AGENTS.md", "reasonix") == "loaded"
+    assert view.state_of("workspace/AGENTS.md", "claude-code") == "imported"
+    assert view.state_of("workspace/AGENTS.md", "codex") == "loaded"
+    assert "Cross-agent diagnostics (" in view.panes.tabText(0)
+    assert "docs/testing.md" in view.cross.toPlainText()
+    view.text_agent.setCurrentIndex(view.text_agent.findData("codex"))
+    assert view.text_view.toPlainText().startswith("- codex user rule")
+    first = view.comparison
+    agent_tab.open_file(workspace / "AGENTS.md", 1)
+    wait_idle()
+    agent_tab.right_tabs.setCurrentIndex(2)
+    agent_tab.editor.selectAll()
+    agent_tab.editor.insertPlainText("# Project\n\n- Only this rule now.\n")
+    agent_tab.btn_save.click()
+    qtbot.waitUntil(
+        lambda: (
+            view.comparison is not first and "Only this rule" in view.comparison.text_of("codex")
+        )
+    )
+    assert "Only this rule" in view.comparison.text_of("claude-code")
+
+
+def test_a_large_instruction_file_raises_the_warning_banner(  # type: ignore[no-untyped-def]
+    qtbot, tab: InstructionsTab, workspace: Path, wait_idle
+) -> None:
+    assert tab.prefix_warning.isHidden()
+    (workspace / "AGENTS.local.md").write_text("- a long local rule that repeats\n" * 400)
+    tab.refresh_now()
+    qtbot.waitUntil(lambda: not tab.prefix_warning.isHidden())
+    assert "workspace/AGENTS.local.md adds" in tab.prefix_warning.text()
+    assert "index" in tab.prefix_length.text()

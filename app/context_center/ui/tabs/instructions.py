@@ -1,10 +1,12 @@
-"""Instructions tab: the resolved chain for a target directory, its imports and diagnostics, an
-in-place editor, quick-add of a standing rule, and the exact prefix the model gets.
+"""Instructions tab: what an agent loads for a target directory — the chain, its imports and
+diagnostics — an in-place editor, quick-add of a standing rule, the exact prefix, and a Compare
+view of Reasonix, Claude Code and Codex side by side.
 
-The chain, diagnostics and prefix come from ``engine.instructions.resolve_instructions`` and
-``Engine.prefix``; the editor saves compare-and-set through ``Engine.save_instruction_file``;
-``Engine.add_rule`` appends a rule. After every save or
-rule the chain, diagnostics and prefix refresh.
+The agent selector picks whose chain is shown (``Engine.instructions(target, agent=…)``); the
+prefix preview shows each part against its budget and a banner warns when an instruction file
+makes the prefix large; the Compare pane (``Engine.compare_instructions``) is computed while it
+is open. The editor saves compare-and-set through ``Engine.save_instruction_file``;
+``Engine.add_rule`` appends a rule. After every save or rule every profile refreshes.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QStandardItemModel, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -22,7 +24,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -34,24 +35,28 @@ from PySide6.QtWidgets import (
 from qasync import asyncSlot
 
 from context_center.engine import (
+    Comparison,
     Engine,
-    ImportStatus,
-    InstructionDiagnostic,
-    InstructionDocument,
     LoadedDoc,
     Prefix,
     Resolution,
     RuleScope,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, WORKSPACE, AppContext, busy
-from context_center.ui.models.row_table import Column, RowTableModel
-from context_center.ui.style import mono_font
+from context_center.ui.models.row_table import RowTableModel
 from context_center.ui.tabs.base import Tab
-from context_center.ui.widgets.elided import ElidedLabel
+from context_center.ui.widgets.instruction_chain import (
+    DIAG_COLUMNS,
+    LINE_ROLE,
+    PATH_ROLE,
+    DiagRow,
+    build_chain_model,
+)
+from context_center.ui.widgets.instruction_compare import AGENTS, CompareView
+from context_center.ui.widgets.instruction_panes import DocumentPane, PrefixPane, warning_banner
 from context_center.ui.widgets.tables import make_table
 
-PATH_ROLE = Qt.ItemDataRole.UserRole + 1
-LINE_ROLE = Qt.ItemDataRole.UserRole + 2
+COMPARE_PANE = 2
 
 
 @dataclass(frozen=True)
@@ -59,99 +64,17 @@ class ChainData:
     resolution: Resolution
     prefix: Prefix
     targets: list[str]  # workspace-relative directories that hold instruction files
+    comparison: Comparison | None = None
 
 
-def load_chain(engine: Engine, target: Path) -> ChainData:
-    resolution = engine.instructions(target)
-    prefix = engine.prefix(target, engine.open(), resolution=resolution)
-    return ChainData(resolution, prefix, engine.instruction_folders())
-
-
-@dataclass(frozen=True)
-class DiagRow:
-    code: str
-    file: str
-    line: int | None
-    message: str
-    open_path: Path | None
-
-    @staticmethod
-    def of(d: InstructionDiagnostic) -> DiagRow:
-        holder = d.source_path or d.path
-        open_path = d.local_source_path or d.local_path
-        return DiagRow(d.code, holder, d.line, d.message, open_path)
-
-
-DIAG_COLUMNS: list[Column[DiagRow]] = [
-    Column("Code", lambda r: r.code, colour=lambda r: "#bc4c00"),
-    Column("File", lambda r: r.file),
-    Column("Line", lambda r: str(r.line) if r.line else "", numeric=True),
-    Column("Message", lambda r: r.message, tooltip=lambda r: r.message),
-]
-
-
-def _item(text: str, *, path: Path | None = None, line: int | None = None) -> QStandardItem:
-    item = QStandardItem(text)
-    item.setEditable(False)
-    if path is not None:
-        item.setData(str(path), PATH_ROLE)
-    if line is not None:
-        item.setData(line, LINE_ROLE)
-    return item
-
-
-def build_chain_model(model: QStandardItemModel, resolution: Resolution) -> None:
-    """Documents in precedence order (broadest first), each with its nested import tree."""
-    model.clear()
-    model.setHorizontalHeaderLabels(
-        ["Document / import", "Scope", "Applies to / line", "Precedence"]
-    )
-    for doc in sorted(resolution.documents, key=lambda d: d.order):
-        top = _item(doc.label, path=doc.local_path)
-        row = [
-            top,
-            _item(doc.scope.value),
-            _item(doc.directory),
-            _item(str(doc.precedence)),
-        ]
-        model.appendRow(row)
-        _add_imports(top, doc)
-
-
-def _add_imports(top: QStandardItem, doc: InstructionDocument) -> None:
-    stack: list[tuple[int, str, QStandardItem]] = [(0, doc.label, top)]
-    for imp in doc.imports:
-        while stack and stack[-1][0] >= imp.depth:
-            stack.pop()
-        parent = stack[-1][2] if stack else top
-        kind = _item("import")
-        kind.setForeground(QColor("#57606a"))
-        if imp.status is ImportStatus.REJECTED:
-            child = _item(f"@{imp.target}", path=_source_path(doc, imp.source), line=imp.line)
-            child.setForeground(QColor("#cf222e"))
-            kind = _item("rejected")
-            kind.setForeground(QColor("#cf222e"))
-            child.setToolTip(f"Rejected ({imp.code}) — line {imp.line} of {imp.source}")
-        elif imp.status is ImportStatus.ALREADY_LOADED:
-            child = _item(imp.target, path=imp.local_path)
-            child.setForeground(QColor("#57606a"))
-            kind = _item("duplicate")
-            child.setToolTip(f"Already included above — line {imp.line} of {imp.source}")
-        else:
-            child = _item(imp.target, path=imp.local_path)
-            child.setToolTip(f"Imported by line {imp.line} of {imp.source}")
-        parent.appendRow([child, kind, _item(f"line {imp.line}"), _item("")])
-        if imp.status is ImportStatus.LOADED:
-            stack.append((imp.depth, imp.target, child))
-
-
-def _source_path(doc: InstructionDocument, source_label: str) -> Path | None:
-    if source_label == doc.label:
-        return doc.local_path
-    for imp in doc.imports:
-        if imp.target == source_label and imp.local_path is not None:
-            return imp.local_path
-    return None
+def load_chain(
+    engine: Engine, target: Path, agent: str = "reasonix", compare: bool = False
+) -> ChainData:
+    resolution = engine.instructions(target, agent=agent)
+    view = engine.open() if agent == "reasonix" else None
+    prefix = engine.prefix(target, view, resolution=resolution)
+    comparison = engine.compare_instructions(target) if compare else None
+    return ChainData(resolution, prefix, engine.instruction_folders(), comparison)
 
 
 class InstructionsTab(Tab):
@@ -167,13 +90,21 @@ class InstructionsTab(Tab):
     # -- layout ---------------------------------------------------------------------------
 
     def _build(self) -> None:
+        self.agent_combo = QComboBox()
+        self.agent_combo.setObjectName("agentCombo")
+        for agent, name in AGENTS:
+            self.agent_combo.addItem(name, agent)
+        self.agent_combo.setToolTip("Whose rules: what Reasonix, Claude Code or Codex loads here")
+        self.agent_combo.currentIndexChanged.connect(lambda _i: self.refresh_now())
         self.target_combo = QComboBox()
         self.target_combo.setObjectName("targetCombo")
         self.target_combo.setEditable(True)
         self.target_combo.setMinimumWidth(280)
         self.target_combo.setToolTip("The directory the agent works in, relative to the workspace")
         self.target_combo.activated.connect(lambda _i: self.refresh_now())
-        self.target_combo.lineEdit().returnPressed.connect(self.refresh_now)
+        line_edit = self.target_combo.lineEdit()
+        if line_edit is not None:
+            line_edit.returnPressed.connect(self.refresh_now)
         self.btn_browse = QPushButton("Browse…")
         self.btn_browse.setObjectName("browseTarget")
         self.btn_browse.clicked.connect(self._browse)
@@ -192,6 +123,9 @@ class InstructionsTab(Tab):
 
         top = QHBoxLayout()
         top.setSpacing(8)
+        top.addWidget(QLabel("Agent"))
+        top.addWidget(self.agent_combo)
+        top.addSpacing(8)
         top.addWidget(QLabel("Target directory"))
         top.addWidget(self.target_combo, 1)
         top.addWidget(self.btn_browse)
@@ -253,63 +187,27 @@ class InstructionsTab(Tab):
         left.setStretchFactor(1, 2)
         left.setChildrenCollapsible(False)
 
-        # document editor
-        self.doc_label = QLabel("Select a document in the chain to view or edit it.")
-        self.doc_label.setObjectName("docLabel")
-        self.doc_path = ElidedLabel()
-        self.doc_path.setObjectName("hint")
-        self.editor = QPlainTextEdit()
-        self.editor.setObjectName("docEditor")
-        self.editor.setFont(mono_font())
-        self.editor.setReadOnly(True)
+        self.doc_pane = DocumentPane()
+        self.doc_label, self.doc_path = self.doc_pane.doc_label, self.doc_pane.doc_path
+        self.editor = self.doc_pane.editor
         self.editor.modificationChanged.connect(self._on_modified)
-        self.btn_save = QPushButton("Save")
-        self.btn_save.setObjectName("saveDoc")
-        self.btn_save.setProperty("primary", True)
+        self.btn_save, self.btn_revert = self.doc_pane.btn_save, self.doc_pane.btn_revert
         self.btn_save.clicked.connect(self.on_save)
-        self.btn_revert = QPushButton("Revert")
-        self.btn_revert.setObjectName("revertDoc")
         self.btn_revert.clicked.connect(self.on_revert)
-        doc_buttons = QHBoxLayout()
-        doc_buttons.addStretch(1)
-        doc_buttons.addWidget(self.btn_revert)
-        doc_buttons.addWidget(self.btn_save)
-        doc_page = QWidget()
-        dl = QVBoxLayout(doc_page)
-        dl.setContentsMargins(10, 10, 10, 10)
-        dl.setSpacing(8)
-        doc_head = QHBoxLayout()
-        doc_head.setSpacing(10)
-        doc_head.addWidget(self.doc_label)
-        doc_head.addWidget(self.doc_path, 1)
-        dl.addLayout(doc_head)
-        dl.addWidget(self.editor, 1)
-        dl.addLayout(doc_buttons)
-
-        self.prefix_view = QPlainTextEdit()
-        self.prefix_view.setObjectName("prefixView")
-        self.prefix_view.setReadOnly(True)
-        self.prefix_view.setFont(mono_font())
-        self.prefix_length = QLabel()
-        self.prefix_length.setObjectName("prefixLength")
-        prefix_hint = QLabel(
-            "Exactly what a session starts with: stable guidance, these instructions and the "
-            "memory index. Local paths are replaced by labels."
-        )
-        prefix_hint.setObjectName("hint")
-        prefix_hint.setWordWrap(True)
-        prefix_page = QWidget()
-        pl = QVBoxLayout(prefix_page)
-        pl.setContentsMargins(10, 10, 10, 10)
-        pl.setSpacing(8)
-        pl.addWidget(self.prefix_length)
-        pl.addWidget(prefix_hint)
-        pl.addWidget(self.prefix_view, 1)
+        self.prefix_pane = PrefixPane()
+        self.prefix_view = self.prefix_pane.prefix_view
+        self.prefix_length = self.prefix_pane.prefix_length
+        self.prefix_warning = warning_banner()
 
         self.right_tabs = QTabWidget()
         self.right_tabs.setObjectName("instructionPanes")
-        self.right_tabs.addTab(doc_page, "Document")
-        self.right_tabs.addTab(prefix_page, "Prefix preview")
+        self.right_tabs.addTab(self.doc_pane, "Document")
+        self.right_tabs.addTab(self.prefix_pane, "Prefix preview")
+        self.compare_view = CompareView()
+        self.compare_view.setObjectName("compareView")
+        self.compare_view.sig_open.connect(lambda path: self.open_file(path))
+        self.right_tabs.addTab(self.compare_view, "Compare")
+        self.right_tabs.currentChanged.connect(self._on_pane_changed)
         right = QFrame()
         right.setObjectName("detailPane")
         rl = QVBoxLayout(right)
@@ -328,6 +226,7 @@ class InstructionsTab(Tab):
         layout.setContentsMargins(12, 12, 12, 12)
         layout.setSpacing(10)
         layout.addLayout(top)
+        layout.addWidget(self.prefix_warning)
         layout.addWidget(splitter, 1)
         self._set_doc(None)
 
@@ -340,7 +239,9 @@ class InstructionsTab(Tab):
 
     async def refresh(self) -> None:
         engine = self.ctx.engine
-        data = await self.ctx.run(load_chain, engine, self.target_path())
+        agent = str(self.agent_combo.currentData())
+        compare = self.right_tabs.currentIndex() == COMPARE_PANE
+        data = await self.ctx.run(load_chain, engine, self.target_path(), agent, compare)
         self.data = data
         self._fill_targets(data.targets)
         build_chain_model(self.chain_model, data.resolution)
@@ -358,11 +259,26 @@ class InstructionsTab(Tab):
             if diags
             else "Diagnostics — none"
         )
-        n = data.prefix.length
-        self.prefix_length.setText(f"Prefix: {n:,} characters")
-        self.prefix_view.setPlainText(data.prefix.text)
-        self.right_tabs.setTabText(1, f"Prefix preview ({n:,} chars)")
+        self._show_prefix(data.prefix)
+        if data.comparison is not None:
+            self.compare_view.set_comparison(data.comparison)
         await self._reload_doc_if_clean()
+
+    def _show_prefix(self, prefix: Prefix) -> None:
+        self.prefix_pane.show_prefix(prefix, self.agent_combo.currentText())
+        self.right_tabs.setTabText(1, f"Prefix preview ({prefix.length:,} chars)")
+        if prefix.warnings:
+            self.prefix_warning.setText("⚠ A large prefix: " + "; ".join(prefix.warnings) + ".")
+            self.prefix_warning.show()
+        else:
+            self.prefix_warning.hide()
+
+    def _on_pane_changed(self, index: int) -> None:
+        if index == COMPARE_PANE:
+            self.refresh_now()
+
+    def set_agent(self, agent: str) -> None:
+        self.agent_combo.setCurrentIndex(self.agent_combo.findData(agent))
 
     def _fill_targets(self, targets: list[str]) -> None:
         current = self.target_combo.currentText().strip() or "."
@@ -441,7 +357,7 @@ class InstructionsTab(Tab):
 
     def _on_modified(self, modified: bool) -> None:
         self.update_actions()
-        index = self.right_tabs.indexOf(self.editor.parentWidget())
+        index = self.right_tabs.indexOf(self.doc_pane)
         if index >= 0:
             self.right_tabs.setTabText(index, "Document •" if modified else "Document")
 

@@ -1,0 +1,142 @@
+"""The Instructions tab's chain tree and diagnostics rows, for any agent's resolution.
+
+``build_chain_model`` fills a tree: each document in load order with its nested imports
+(loaded, already loaded, rejected, missing, waiting for approval), each row carrying the local
+file and line to open. ``DiagRow`` is one diagnostic for the table, coloured by severity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
+
+from context_center.engine import (
+    ImportStatus,
+    InstructionDiagnostic,
+    InstructionDocument,
+    InstructionImport,
+    Resolution,
+)
+from context_center.ui.models.row_table import Column
+
+PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+LINE_ROLE = Qt.ItemDataRole.UserRole + 2
+SEVERITY_COLOURS = {"error": "#bc4c00", "warning": "#9a6700", "note": "#57606a"}
+GREY = "#57606a"
+RED = "#cf222e"
+AMBER = "#9a6700"
+
+
+@dataclass(frozen=True)
+class DiagRow:
+    code: str
+    file: str
+    line: int | None
+    message: str
+    open_path: Path | None
+    severity: str = "error"
+
+    @staticmethod
+    def of(d: InstructionDiagnostic) -> DiagRow:
+        holder = d.source_path or d.path
+        open_path = d.local_source_path or d.local_path
+        return DiagRow(d.code, holder, d.line, d.message, open_path, d.severity.value)
+
+
+DIAG_COLUMNS: list[Column[DiagRow]] = [
+    Column("Code", lambda r: r.code, colour=lambda r: SEVERITY_COLOURS.get(r.severity, RED)),
+    Column("File", lambda r: r.file),
+    Column("Line", lambda r: str(r.line) if r.line else "", numeric=True),
+    Column("Message", lambda r: r.message, tooltip=lambda r: r.message),
+]
+
+
+def _item(text: str, *, path: Path | None = None, line: int | None = None) -> QStandardItem:
+    item = QStandardItem(text)
+    item.setEditable(False)
+    if path is not None:
+        item.setData(str(path), PATH_ROLE)
+    if line is not None:
+        item.setData(line, LINE_ROLE)
+    return item
+
+
+def build_chain_model(model: QStandardItemModel, resolution: Resolution) -> None:
+    """Documents in load order (broadest first), each with its nested import tree."""
+    model.clear()
+    model.setHorizontalHeaderLabels(
+        ["Document / import", "Scope", "Applies to / line", "Precedence"]
+    )
+    for doc in sorted(resolution.documents, key=lambda d: d.order):
+        top = _item(doc.label, path=doc.local_path)
+        top.setToolTip(f"{doc.label} — {doc.size:,} bytes on disk")
+        row = [
+            top,
+            _item(doc.scope.value),
+            _item(doc.directory),
+            _item(str(doc.precedence)),
+        ]
+        model.appendRow(row)
+        _add_imports(top, doc)
+
+
+def _styled(child: QStandardItem, kind: QStandardItem, colour: str) -> None:
+    child.setForeground(QColor(colour))
+    kind.setForeground(QColor(colour))
+
+
+def _import_row(
+    doc: InstructionDocument, imp: InstructionImport
+) -> tuple[QStandardItem, QStandardItem]:
+    where = f"line {imp.line} of {imp.source}"
+    if imp.status is ImportStatus.REJECTED:
+        child = _item(f"@{imp.target}", path=_source_path(doc, imp.source), line=imp.line)
+        kind = _item("rejected")
+        _styled(child, kind, RED)
+        child.setToolTip(f"Rejected ({imp.code}) — {where}")
+    elif imp.status is ImportStatus.ALREADY_LOADED:
+        child = _item(imp.target, path=imp.local_path)
+        kind = _item("duplicate")
+        _styled(child, kind, GREY)
+        already = f"as {imp.loaded_as}" if imp.loaded_as else "above"
+        child.setToolTip(f"Already loaded {already} — {where}")
+    elif imp.status is ImportStatus.MISSING:
+        child = _item(f"@{imp.target}", path=_source_path(doc, imp.source), line=imp.line)
+        kind = _item("missing")
+        _styled(child, kind, GREY)
+        child.setToolTip(f"No such file; the agent skips it — {where}")
+    elif imp.status is ImportStatus.NEEDS_APPROVAL:
+        child = _item(imp.target, path=imp.local_path)
+        kind = _item("needs approval")
+        _styled(child, kind, AMBER)
+        child.setToolTip(f"Outside the working directory: loaded only after you approve — {where}")
+    else:
+        child = _item(imp.target, path=imp.local_path)
+        kind = _item("import")
+        kind.setForeground(QColor(GREY))
+        child.setToolTip(f"Imported by {where}")
+    return child, kind
+
+
+def _add_imports(top: QStandardItem, doc: InstructionDocument) -> None:
+    stack: list[tuple[int, str, QStandardItem]] = [(0, doc.label, top)]
+    for imp in doc.imports:
+        while stack and stack[-1][0] >= imp.depth:
+            stack.pop()
+        parent = stack[-1][2] if stack else top
+        child, kind = _import_row(doc, imp)
+        parent.appendRow([child, kind, _item(f"line {imp.line}"), _item("")])
+        if imp.status is ImportStatus.LOADED:
+            stack.append((imp.depth, imp.target, child))
+
+
+def _source_path(doc: InstructionDocument, source_label: str) -> Path | None:
+    if source_label == doc.label:
+        return doc.local_path
+    for imp in doc.imports:
+        if imp.target == source_label and imp.local_path is not None:
+            return imp.local_path
+    return None

@@ -1,0 +1,120 @@
+"""The Instructions tab's Document and Prefix preview panes.
+
+``DocumentPane`` holds the in-place editor with its Save and Revert buttons (the tab drives
+them); ``PrefixPane`` shows what a session starts with, the size of each part against its
+budget, and ``warning_banner`` makes the banner the tab shows when the prefix is large.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from context_center.engine import Prefix
+from context_center.ui.style import mono_font
+from context_center.ui.widgets.elided import ElidedLabel
+
+WARNING_STYLE = (
+    "background:#fff8c5; color:#7d4e00; border:1px solid #d4a72c; border-radius:4px; padding:6px;"
+)
+
+
+def parts_text(prefix: Prefix) -> str:
+    """ "Prefix: 14,198 characters — guidance 5,898 / 6,000 · …" for the preview."""
+    items = []
+    for part in prefix.parts:
+        text = f"{part.name} {part.chars:,}"
+        if part.budget:
+            text += f" / {part.budget:,}"
+        if part.total and part.shown != part.total:
+            text += f" ({part.shown:,} of {part.total:,} shown)"
+        items.append(text)
+    head = f"Prefix: {prefix.length:,} characters"
+    return head + (" — " + " · ".join(items) if items else "")
+
+
+def warning_banner() -> QLabel:
+    banner = QLabel()
+    banner.setObjectName("prefixWarning")
+    banner.setWordWrap(True)
+    banner.setStyleSheet(WARNING_STYLE)
+    banner.hide()
+    return banner
+
+
+class DocumentPane(QWidget):
+    """A label, the file's path, the editor and Save / Revert."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc_label = QLabel("Select a document in the chain to view or edit it.")
+        self.doc_label.setObjectName("docLabel")
+        self.doc_path = ElidedLabel()
+        self.doc_path.setObjectName("hint")
+        self.editor = QPlainTextEdit()
+        self.editor.setObjectName("docEditor")
+        self.editor.setFont(mono_font())
+        self.editor.setReadOnly(True)
+        self.btn_save = QPushButton("Save")
+        self.btn_save.setObjectName("saveDoc")
+        self.btn_save.setProperty("primary", True)
+        self.btn_revert = QPushButton("Revert")
+        self.btn_revert.setObjectName("revertDoc")
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.btn_revert)
+        buttons.addWidget(self.btn_save)
+        head = QHBoxLayout()
+        head.setSpacing(10)
+        head.addWidget(self.doc_label)
+        head.addWidget(self.doc_path, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.setSpacing(8)
+        layout.addLayout(head)
+        layout.addWidget(self.editor, 1)
+        layout.addLayout(buttons)
+
+
+class PrefixPane(QWidget):
+    """The exact prefix, each part's size against its budget, and what it is."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.prefix_view = QPlainTextEdit()
+        self.prefix_view.setObjectName("prefixView")
+        self.prefix_view.setReadOnly(True)
+        self.prefix_view.setFont(mono_font())
+        self.prefix_length = QLabel()
+        self.prefix_length.setObjectName("prefixLength")
+        self.prefix_length.setWordWrap(True)
+        self.prefix_hint = QLabel()
+        self.prefix_hint.setObjectName("hint")
+        self.prefix_hint.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.setSpacing(8)
+        layout.addWidget(self.prefix_length)
+        layout.addWidget(self.prefix_hint)
+        layout.addWidget(self.prefix_view, 1)
+
+    def show_prefix(self, prefix: Prefix, agent_name: str) -> None:
+        self.prefix_length.setText(parts_text(prefix))
+        self.prefix_view.setPlainText(prefix.text)
+        if prefix.agent.value == "reasonix":
+            self.prefix_hint.setText(
+                "Exactly what a session starts with: stable guidance, these instructions and the "
+                f"memory index ({prefix.index_order}). Local paths are replaced by labels."
+            )
+        else:
+            self.prefix_hint.setText(
+                f"What {agent_name} starts with: its instruction files as it assembles them "
+                "(labels for local paths). Context Center's memory reaches it only through its "
+                "tools."
+            )
