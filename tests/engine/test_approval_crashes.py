@@ -92,9 +92,7 @@ def _counting_mutations(kill_at: int | None, counter: list[int]) -> Iterator[Non
     # kill points but need not wait for the disk.
     os.fsync = wrap(lambda fd: None, lambda *a, **k: True)
     real_open = os.open
-    os.open = wrap(  # type: ignore[assignment]
-        real_open, lambda path, flags, *a, **k: bool(flags & _WRITE_FLAGS)
-    )
+    os.open = wrap(real_open, lambda path, flags, *a, **k: bool(flags & _WRITE_FLAGS))
     yield
 
 

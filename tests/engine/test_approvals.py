@@ -577,8 +577,7 @@ def test_a_store_error_after_the_write_still_records_the_approval(
     approval is recorded, once, rather than left pending over a live fact."""
     from context_center.engine.errors import StoreUnavailable
     from context_center.engine.gate import approvals
-
-    real = approvals.apply_write
+    from context_center.engine.gate.apply import apply_write as real
 
     def write_then_fail(*args: Any, **kwargs: Any) -> Any:
         real(*args, **kwargs)

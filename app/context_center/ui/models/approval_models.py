@@ -51,7 +51,7 @@ def reasons_tooltip(record: ApprovalRecord) -> str:
     return "\n".join(f"• {r.message}" for r in record.reasons)
 
 
-class PendingWritesModel(RowTableModel):
+class PendingWritesModel(RowTableModel[ApprovalRecord]):
     """Pending approval records, oldest first (``ROW_ROLE`` gives the ApprovalRecord)."""
 
     def __init__(self, workspace: Path | None = None, parent: Any = None) -> None:

@@ -49,7 +49,7 @@ class SensitiveHighlighter(QSyntaxHighlighter):
     def __init__(self, document: Any) -> None:
         # Connect before the document is set: Qt re-highlights the changed blocks from its own
         # contentsChange connection, which must already see the new spans.
-        super().__init__(None)
+        super().__init__(None)  # type: ignore[call-overload]  # no parent; the document comes next
         self.spans: list[SensitiveSpan] = []
         self._units: list[tuple[int, int]] = []
         self._fmt = QTextCharFormat()
