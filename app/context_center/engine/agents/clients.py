@@ -25,12 +25,12 @@ import re
 import shlex
 import shutil
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from context_center.engine.agents.config_files import FileEdit, edit_json, edit_toml
+from context_center.engine.agents.toml_servers import server_change
 from context_center.engine.errors import InvalidRequest
 
 AGENTS = ("claude-code", "codex", "cursor")
@@ -159,8 +159,8 @@ def _set_server(data: dict[str, Any], entry: dict[str, Any] | None, display: str
         )
     if entry is None:
         servers.pop(SERVER, None)
-        if not servers:
-            data.pop("mcpServers")
+        if not servers and len(data) == 1:
+            data.pop("mcpServers")  # nothing else in the file: connect made it
     else:
         servers[SERVER] = entry
 
@@ -219,43 +219,6 @@ def _ours_hook(hook: Any, event: str) -> bool:
 # --------------------------------------------------------------------------- TOML servers
 
 
-def _toml_server(entry: dict[str, Any] | None, display: str) -> Callable[[Any], None]:
-    def change(doc: Any) -> None:
-        import tomlkit
-
-        servers = doc.get("mcp_servers")
-        if servers is None:
-            if entry is None:
-                return
-            servers = tomlkit.table(is_super_table=True)
-            doc.add("mcp_servers", servers)
-        if not hasattr(servers, "get"):
-            raise InvalidRequest(f"mcp_servers in {display} is not a table; nothing was written")
-        current = servers.get(SERVER)
-        if current is not None and not _is_ours(_plain(current)):
-            raise InvalidRequest(
-                f"{display} already has a server named {SERVER!r} that does not run Context "
-                "Center; nothing was written"
-            )
-        if entry is None:
-            if current is not None:
-                del servers[SERVER]
-            if not servers:
-                del doc["mcp_servers"]
-            return
-        if current is not None and _plain(current) == entry:
-            return
-        table = tomlkit.table()
-        table["command"] = entry["command"]
-        table["args"] = entry["args"]
-        if current is not None:
-            servers[SERVER] = table
-        else:
-            servers.add(SERVER, table)
-
-    return change
-
-
 def _plain(value: Any) -> Any:
     unwrap = getattr(value, "unwrap", None)
     return unwrap() if callable(unwrap) else value
@@ -277,7 +240,7 @@ def plan(
             edit_toml(
                 where.server_file,
                 where.server_display,
-                _toml_server(entry_toml, where.server_display),
+                server_change(SERVER, entry_toml, where.server_display, _is_ours),
             )
         ]
     else:

@@ -120,7 +120,22 @@ def edit_json(path: Path, display: str, change: Callable[[dict[str, Any]], None]
         after += "\n" if trailing_newline else ""
     if before is not None and after is not None and _same_json(before, after):
         after = before  # only formatting would change: leave the file as it is
+    elif after is not None:
+        after = _as_backed_up(path, after)
     return FileEdit(path, display, before, after)
+
+
+def _as_backed_up(path: Path, after: str) -> str:
+    """The backup's own text when it holds exactly the data about to be written: undoing an
+    edit then gives the file back byte for byte, whatever its formatting was."""
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    try:
+        text = (
+            backup.read_text(encoding="utf-8") if backup.stat().st_size < MAX_CONFIG_BYTES else ""
+        )
+    except (OSError, UnicodeDecodeError):
+        return after
+    return text if text and _same_json(text, after) else after
 
 
 def _same_json(a: str, b: str) -> bool:
@@ -145,8 +160,12 @@ def edit_toml(path: Path, display: str, change: Callable[[Any], None]) -> FileEd
         raise ConfigUnreadable(f"{display} is not valid TOML ({exc}); nothing was written") from exc
     change(doc)
     after: str | None = tomlkit.dumps(doc)
-    if not (after or "").strip() and not (before or "").strip():
-        after = None if before is None else before
+    if after == before:
+        return FileEdit(path, display, before, after)
+    if not (after or "").strip():
+        after = None if before is None or before.strip() else before  # nothing left: remove it
+    elif after.endswith("\n\n") and not (before or "").endswith("\n\n"):
+        after = after.rstrip("\n") + "\n"  # no blank line left dangling at the end
     return FileEdit(path, display, before, after)
 
 
