@@ -159,13 +159,14 @@ def edit_toml(path: Path, display: str, change: Callable[[Any], None]) -> FileEd
     except TOMLKitError as exc:
         raise ConfigUnreadable(f"{display} is not valid TOML ({exc}); nothing was written") from exc
     change(doc)
-    after: str | None = tomlkit.dumps(doc)
-    if after == before:
-        return FileEdit(path, display, before, after)
-    if not (after or "").strip():
+    text = tomlkit.dumps(doc)
+    if text == before:
+        return FileEdit(path, display, before, text)
+    after: str | None = text
+    if not text.strip():
         after = None if before is None or before.strip() else before  # nothing left: remove it
-    elif after.endswith("\n\n") and not (before or "").endswith("\n\n"):
-        after = after.rstrip("\n") + "\n"  # no blank line left dangling at the end
+    elif text.endswith("\n\n") and not (before or "").endswith("\n\n"):
+        after = text.rstrip("\n") + "\n"  # no blank line left dangling at the end
     return FileEdit(path, display, before, after)
 
 
