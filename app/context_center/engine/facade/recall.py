@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from context_center.engine.model import FactType, Scope
     from context_center.engine.recall import Recaller, RecallResult, RecallTrace
     from context_center.engine.recall.recaller import Hit
+    from context_center.engine.recall.subjects import SubjectGroup
     from context_center.engine.store.memory import MemoryView
 
 
@@ -52,6 +53,13 @@ class RecallAPI(EngineCore):
         """The read-only memory tool: every active fact matching a searchable term, best first."""
         view = view if view is not None else self.memory.load()
         return self.recaller.search(query, view.facts, scope=scope, type=type, limit=limit)
+
+    def subject_groups(self, *, view: MemoryView | None = None) -> list[SubjectGroup]:
+        """Facts on the same subject (near-duplicate titles or a ``Supersedes:`` link): each
+        group's current fact and the older ones recall leaves out as ``superseded``. The
+        window shows them beside the project-over-global conflicts."""
+        view = view if view is not None else self.memory.load()
+        return self.recaller.subject_groups(tuple(view.facts))
 
     def last_trace(self) -> RecallTrace | None:
         """The trace of this workspace's last recorded recall, if any."""

@@ -82,6 +82,16 @@ def form_of(text: str) -> tuple[Form, tuple[str, ...]] | None:
     return Form(low, tuple(dict.fromkeys(terms)), cjk), (tuple(words) if only_words else ())
 
 
+def _pairs(english: list[str], chinese: list[str]) -> set[tuple[str, str]]:
+    """(English form, Chinese form) pairs of one line (Latin forms in column two excluded)."""
+    return {
+        (_norm(e), _norm(z))
+        for e in english
+        for z in chinese
+        if any("\u4e00" <= ch <= "\u9fff" for ch in z)
+    }
+
+
 def parse(text: str) -> Vocabulary:
     groups: list[tuple[Form, ...]] = []
     by_words: dict[tuple[str, ...], list[int]] = {}
@@ -109,10 +119,7 @@ def parse(text: str) -> Vocabulary:
         if len(forms) < 2:
             continue
         groups.append(tuple(forms))
-        for e in english:
-            for z in chinese:
-                if any("\u4e00" <= ch <= "\u9fff" for ch in z):
-                    pairs.add((_norm(e), _norm(z)))
+        pairs.update(_pairs(english, chinese))
     return Vocabulary(
         groups=tuple(groups),
         by_words={k: tuple(dict.fromkeys(v)) for k, v in by_words.items()},
