@@ -55,6 +55,8 @@ def _never(agent: Agent, label: str) -> str:
             return f"{prefix} is {AGENT_NAMES[owner]}'s own home"
     if agent is Agent.CLAUDE_CODE and name.startswith(("AGENTS", "REASONIX")):
         return f"Claude Code reads {name} only when a file it loads imports it"
+    if agent is Agent.CLAUDE_CODE and not name.startswith(_TOP_NAMES):
+        return "no file Claude Code loads here imports it"
     if agent is Agent.CODEX:
         if name.startswith(("CLAUDE", "REASONIX")) or "/.claude/" in label:
             return f"Codex reads only AGENTS.override.md, AGENTS.md or a fallback name, not {name}"

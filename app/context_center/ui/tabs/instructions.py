@@ -85,6 +85,7 @@ class InstructionsTab(Tab):
         super().__init__(ctx, parent)
         self.data: ChainData | None = None
         self.doc: LoadedDoc | None = None
+        self._sizes_before: list[int] | None = None
         self._build()
 
     # -- layout ---------------------------------------------------------------------------
@@ -214,7 +215,7 @@ class InstructionsTab(Tab):
         rl.setContentsMargins(4, 4, 4, 4)
         rl.addWidget(self.right_tabs)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 11)
@@ -274,8 +275,17 @@ class InstructionsTab(Tab):
             self.prefix_warning.hide()
 
     def _on_pane_changed(self, index: int) -> None:
+        """The Compare pane gets more width (given back on leaving it) and is computed now."""
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
         if index == COMPARE_PANE:
+            if total and sizes[1] < total * 0.55:
+                self._sizes_before = sizes
+                self.splitter.setSizes([int(total * 0.4), total - int(total * 0.4)])
             self.refresh_now()
+        elif self._sizes_before is not None:
+            self.splitter.setSizes(self._sizes_before)
+            self._sizes_before = None
 
     def set_agent(self, agent: str) -> None:
         self.agent_combo.setCurrentIndex(self.agent_combo.findData(agent))
@@ -312,6 +322,8 @@ class InstructionsTab(Tab):
         self.doc = doc
         if doc is None:
             self.editor.setPlainText("")
+            self.editor.document().setModified(False)
+            self._on_modified(False)
             self.editor.setReadOnly(True)
             self.btn_save.setEnabled(False)
             self.btn_revert.setEnabled(False)
@@ -355,7 +367,8 @@ class InstructionsTab(Tab):
         self.btn_save.setEnabled(modified)
         self.btn_revert.setEnabled(modified)
 
-    def _on_modified(self, modified: bool) -> None:
+    def _on_modified(self, _modified: bool) -> None:
+        modified = self.editor.document().isModified()  # the signal's flag can lag behind
         self.update_actions()
         index = self.right_tabs.indexOf(self.doc_pane)
         if index >= 0:
