@@ -12,6 +12,7 @@ a file elsewhere), named by a path the system can take (no NUL, no over-long nam
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from context_center.engine.errors import ArchiveRefused, InvalidRequest, NotFound
 from context_center.engine.model import Scope
+from context_center.engine.store import atomic
 from context_center.engine.store.entries import ArchivedEntry, Entry, Snapshot
 from context_center.engine.store.factcache import read_fact_file
 from context_center.engine.store.factfile import FactFileError
@@ -95,6 +97,23 @@ def list_archived(
             continue
         out.append(entry)
     return out
+
+
+def bring_back(entry_path: Path, target: Path, data: bytes) -> None:
+    """Recover's write: the next revision (``data``) appears as ``target`` in one no-replace
+    rename of a temp file written inside ``.archive``, then the entry goes. The temp file
+    changes the archive folder, so the next open checks it: killed before the entry went, the
+    entry is a revision its active fact has moved past (saved in ``.revisions/``), hidden from
+    the listing and removed then. ``FileExistsError`` if ``target`` is taken."""
+    tmp = atomic.write_temp(entry_path.parent, data)
+    try:
+        atomic.rename_noreplace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    os.unlink(entry_path)
+    atomic.fsync_dir(entry_path.parent)
 
 
 def check_path_text(text: str) -> None:

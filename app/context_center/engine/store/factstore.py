@@ -13,8 +13,9 @@ the new one, never neither and never both as two facts:
   link), then removes the old name; in between, the old file is a saved revision and the
   loader shows only the new one (``loader.resolve_duplicates``), and the next open removes it;
 * a **forget** is one no-replace rename into ``.archive``;
-* a **recover** saves the archived bytes as a revision, moves the entry back with one
-  no-replace rename, then rewrites it as the next revision in place.
+* a **recover** saves the archived bytes as a revision, writes the next revision to a temp
+  file inside ``.archive`` and moves it into place with one no-replace rename, then removes the
+  entry (``archive.bring_back``).
 
 What older builds left half-done is repaired on open (``repair.py``). The parts: scanning and
 the parsed-facts cache (``loader.py``, ``factcache.py``), the hand-edit ledger (``heads.py``),
@@ -26,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import stat
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -48,6 +48,7 @@ from context_center.engine.store.archive import (
     ARCHIVE_DIR,
     archive_name,
     archive_stem,
+    bring_back,
     list_archived,
     owns_archive_entry,
 )
@@ -71,7 +72,7 @@ from context_center.engine.store.guarded import (
     own_folder,
 )
 from context_center.engine.store.heads import HeadLedger
-from context_center.engine.store.loader import REVISIONS_DIR, Scan, scan_store
+from context_center.engine.store.loader import REVISIONS_DIR, Scan, check_index_file, scan_store
 from context_center.engine.store.locking import STORE_TIMEOUT_S, file_lock, hold, try_hold
 from context_center.engine.store.repair import (
     apply,
@@ -102,25 +103,6 @@ __all__ = [
 ]
 
 
-def check_index_file(root: Path) -> None:
-    """Refuse a ``MEMORY.md`` that is a symlink, not a regular file or linked elsewhere: the
-    next change would read it (copying outside lines into the store)."""
-    try:
-        st = os.lstat(root / memory_index.INDEX_NAME)
-    except OSError:
-        return
-    if stat.S_ISLNK(st.st_mode):
-        raise UnsafeStoreFile(
-            f"the store's {memory_index.INDEX_NAME} is a symbolic link; refusing to read or "
-            "replace it (remove the link and the index is rebuilt)"
-        )
-    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
-        raise UnsafeStoreFile(
-            f"the store's {memory_index.INDEX_NAME} is not a plain file of its own (a folder, "
-            "a device or a hard link shared with another file); refusing to read or replace it"
-        )
-
-
 class FactStore:
     """A store directory for one scope. Holds the last loaded snapshot in memory."""
 
@@ -128,8 +110,9 @@ class FactStore:
         self.root = root
         self.scope = scope
         self.heads = HeadLedger(root)
-        # the engine's other folders whose orphan temp files this store's periodic pass sweeps
-        self.sweep_also: tuple[Path, ...] = ()
+        # the engine's other folders whose orphan temp files this store's periodic pass sweeps:
+        # (folder, with the folders directly inside it)
+        self.sweep_also: tuple[tuple[Path, bool], ...] = ()
         self._snapshot: Snapshot | None = None
         self._lock: FileLock | None = None
 
@@ -472,12 +455,11 @@ class FactStore:
             self.heads.record(fact.id, sha, previous=parsed.sha256)
             target = self.root / f"{old.name}.md"
             try:
-                atomic.rename_noreplace(entry_path, target)
+                bring_back(entry_path, target, new_data)
             except FileExistsError as exc:
                 raise ArchiveRefused(
                     f"cannot recover: {old.ref} is already active (another fact has that name)"
                 ) from exc
-            atomic.write_bytes(target, new_data)
             memory_index.apply_change(self.root, known=self._known(), put=fact)
             self._remember(Entry(fact, target, sha))
             return fact

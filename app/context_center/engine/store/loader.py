@@ -33,7 +33,7 @@ from context_center.engine.store.factcache import (
     write_cache,
 )
 from context_center.engine.store.factfile import FactFileError
-from context_center.engine.store.guarded import is_link, read_regular
+from context_center.engine.store.guarded import UnsafeStoreFile, is_link, read_regular
 
 REVISIONS_DIR = ".revisions"
 
@@ -88,6 +88,25 @@ def _check_index(e: os.DirEntry[str], snap: Snapshot) -> None:
                 "the index is a symbolic link or not a plain file of its own; changes to this "
                 "store are refused until it is removed",
             )
+        )
+
+
+def check_index_file(root: Path) -> None:
+    """Refuse a ``MEMORY.md`` that is a symlink, not a regular file or linked elsewhere: the
+    next change would read it (copying outside lines into the store)."""
+    try:
+        st = os.lstat(root / memory_index.INDEX_NAME)
+    except OSError:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        raise UnsafeStoreFile(
+            f"the store's {memory_index.INDEX_NAME} is a symbolic link; refusing to read or "
+            "replace it (remove the link and the index is rebuilt)"
+        )
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+        raise UnsafeStoreFile(
+            f"the store's {memory_index.INDEX_NAME} is not a plain file of its own (a folder, "
+            "a device or a hard link shared with another file); refusing to read or replace it"
         )
 
 

@@ -115,8 +115,14 @@ class Memory:
         self.layout = layout
         self.project = FactStore(layout.project_store, Scope.PROJECT)
         self.global_ = FactStore(layout.global_store, Scope.GLOBAL)
-        # orphan temp files of the engine's other folders go with the project store's sweep
-        self.project.sweep_also = (layout.state_dir, layout.approvals_dir)
+        # orphan temp files of the engine's other folders go with the project store's sweep:
+        # state and queue (and the folders in them), and where instruction files are written
+        self.project.sweep_also = (
+            (layout.state_dir, True),
+            (layout.approvals_dir, True),
+            (layout.home, False),
+            (layout.workspace, False),
+        )
 
     def store(self, scope: Scope) -> FactStore:
         return self.project if scope is Scope.PROJECT else self.global_

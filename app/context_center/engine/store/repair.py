@@ -110,13 +110,13 @@ def _with_subfolders(folder: Path) -> list[Path]:
     return out
 
 
-def _deep_folders(root: Path, also: tuple[Path, ...] = ()) -> list[Path]:
+def _deep_folders(root: Path, also: tuple[tuple[Path, bool], ...] = ()) -> list[Path]:
     cache = store_cache_dir(root)
     folders = [root / ARCHIVE_DIR, root / CACHE_DIR, root / CACHE_DIR / HEADS_DIR]
     folders += [cache, cache / HEADS_DIR]
     folders += _with_subfolders(root / REVISIONS_DIR)
-    for folder in also:
-        folders += _with_subfolders(folder)
+    for folder, deep in also:  # (folder, with the folders directly inside it)
+        folders += _with_subfolders(folder) if deep else [folder]
     return folders
 
 
@@ -150,7 +150,7 @@ def find_work(
     *,
     archive: bool,
     sweep: bool,
-    also: tuple[Path, ...] = (),
+    also: tuple[tuple[Path, bool], ...] = (),
 ) -> Work:
     """Everything ``scan`` (and, when due, the periodic passes) proves to be a leftover."""
     work = Work(list(scan.snapshot.superseded), _archived_links(root, scan.linked))
