@@ -31,6 +31,8 @@ from context_center.engine.recall.trace import Suppression
 
 # Per-fact suppressions listed in a trace per kind (the rest are counted in suppressed_more).
 LIST_CAP = 10
+# Candidates (best first) checked for a newer fact on the same subject.
+SUPERSEDED_CHECK = 64
 _GLOBAL = SCOPE_CODES[Scope.GLOBAL]
 _GUIDANCE = (TYPE_CODES[FactType.USER], TYPE_CODES[FactType.FEEDBACK])
 
@@ -119,6 +121,8 @@ class Pool:
 
 
 def project_override(pool: Pool, overridden: np.ndarray) -> None:
+    if not len(overridden):
+        return
     _, scope, _, _ = pool.index.columns()
     mask = np.isin(pool.ords, overridden) & (scope[pool.ords] == _GLOBAL)
     pool.drop(Reason.PROJECT_OVERRIDE, mask)
@@ -137,7 +141,12 @@ def superseded(pool: Pool, subjects: SubjectMap, blocked: np.ndarray) -> None:
     earlier filters removed, which never come back this way."""
     if not len(pool.ords):
         return
-    maybe = np.flatnonzero(subjects.maybe_superseded(pool.ords))
+    # Only the best candidates can be injected: the rest are checked no further (they are
+    # listed under the later rule that removes them).
+    first = np.arange(len(pool.ords))
+    if len(first) > SUPERSEDED_CHECK:
+        first = np.argpartition(-pool.scores, SUPERSEDED_CHECK)[:SUPERSEDED_CHECK]
+    maybe = first[subjects.maybe_superseded(pool.ords[first])]
     if not len(maybe):
         return
     mask = np.zeros(len(pool.ords), dtype=np.bool_)

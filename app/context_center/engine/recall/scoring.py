@@ -170,19 +170,21 @@ class _TermCache:
 
 
 def _best_per_doc(
-    parts: list[tuple[int, tuple[np.ndarray, np.ndarray]]],
+    parts: list[tuple[int, tuple[np.ndarray, np.ndarray]]], size: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ordinals ascending, best weighted score, which alternative) over a concept's parts."""
     if len(parts) == 1:
         ai, (docs, vals) = parts[0]
         return docs, vals, np.full(len(docs), ai, dtype=np.int16)
-    docs = np.concatenate([p[1][0] for p in parts])
-    vals = np.concatenate([p[1][1] for p in parts])
-    alts = np.concatenate([np.full(len(p[1][0]), p[0], dtype=np.int16) for p in parts])
-    order = np.lexsort((-vals, docs))
-    docs, vals, alts = docs[order], vals[order], alts[order]
-    first = np.ones(len(docs), dtype=np.bool_)
-    first[1:] = docs[1:] != docs[:-1]
-    return docs[first], vals[first], alts[first]
+    best = np.zeros(size, dtype=np.float64)
+    which = np.zeros(size, dtype=np.int16)
+    for ai, (docs, vals) in parts:
+        better = vals > best[docs]
+        d = docs[better]
+        best[d] = vals[better]
+        which[d] = ai
+    docs = np.flatnonzero(best > 0)
+    return docs, best[docs], which[docs]
 
 
 def score(index: RecallIndex, plan: Plan) -> Scored:
@@ -203,7 +205,7 @@ def score(index: RecallIndex, plan: Plan) -> Scored:
         if not parts:
             hits.append(None)
             continue
-        docs, best, alt_idx = _best_per_doc(parts)
+        docs, best, alt_idx = _best_per_doc(parts, n_ord)
         raw[docs] += best
         df = len(docs)
         is_strong = _strong(c, df, tc.n, plan)
