@@ -83,8 +83,3 @@ def render_value(field: str, value: str) -> str:
         "punctuation such as ': ' or ' #') and contains both a single quote and a double "
         "quote or backslash, which Reasonix would read back differently; drop one of them"
     )
-
-
-def check(field: str, value: str) -> None:
-    """Refuse a value that ``render_value`` could not write (the same error, earlier)."""
-    render_value(field, value)
