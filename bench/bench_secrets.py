@@ -7,6 +7,7 @@ detect-secrets pattern on its own as well).
 
 from __future__ import annotations
 
+import base64
 import re
 import sys
 import time
@@ -61,6 +62,33 @@ INPUTS: dict[str, Callable[[int], str]] = {
     "Hangul filler": lambda n: "a\u3164" * (n // 2),
     "Chinese 中*n": lambda n: "中" * n,
     "密码: repeated": lambda n: "密码:" * (n // 3),
+    "A A A ... (spaced letters)": lambda n: "A " * (n // 2),
+    "aa aa ... (spaced hex)": lambda n: "aa " * (n // 3),
+    "aa:aa:... then g": lambda n: "aa:" * (n // 3 - 1) + "g",
+    "%41 repeated": lambda n: "%41" * (n // 3),
+    "%4 repeated": lambda n: "%4" * (n // 2),
+    "base64 of text": lambda n: base64.b64encode(b"a=b " * (n // 5)).decode()[:n],
+    "hex of text": lambda n: (b"x" * (n // 2)).hex(),
+    "quote + newline joins": lambda n: '"a"\n' * (n // 4),
+    "a at a dot ...": lambda n: "a at " + "a dot " * (n // 6),
+    "x (at) x (dot) ...": lambda n: "x (at) " + "x (dot) " * (n // 8),
+    "password is repeated": lambda n: "password is " * (n // 12),
+    "the password of a b c": lambda n: "the password of " + "a " * (n // 2 - 8),
+    "密码是 repeated": lambda n: "密码是 " * (n // 4),
+    "mysql -p repeated": lambda n: "mysql -p " * (n // 9),
+    "mysql + long args": lambda n: "mysql " + "-x " * (n // 3 - 2),
+    "curl -u repeated": lambda n: "curl -u a " * (n // 10),
+    "host:12:db:u: repeated": lambda n: "h:12:d:u:" * (n // 9),
+    "login a password repeated": lambda n: "login a password " * (n // 17),
+    "<a> repeated": lambda n: "<a>" * (n // 3),
+    "<a>x</b> repeated": lambda n: "<a>x</b>" * (n // 8),
+    'key="a" value= repeated': lambda n: 'key="a" value=' * (n // 14),
+    "${ repeated": lambda n: "${a:" * (n // 4),
+    "a=a=a= ...": lambda n: "a=" * (n // 2),
+    "?a=1&b=2& ...": lambda n: "?" + "a=1&" * (n // 4),
+    "Cyrillic-Latin mix": lambda n: "аa" * (n // 2),
+    "M + 25 chars (Discord)": lambda n: ("M" + "a" * 25) * (n // 26),
+    "digits (Telegram)": lambda n: "1" * n,
     "spaces": lambda n: " " * n,
     "newlines": lambda n: "\n" * n,
 }

@@ -1,0 +1,151 @@
+"""Secrets assigned to a name: ``KEY=value``, ``key: value``, headers, XML, Chinese keys.
+
+- ``KEY=value``, ``key: value``, ``key := value``, ``--password=value``, ``"key": "value"``
+  where the key names a credential (``values.assigned_secret``). A quoted value runs to its
+  closing quote (``password: "correct horse battery"``); an unquoted one stops at whitespace,
+  a quote, ``,``/``;``, an ``=`` that is not padding and an ``&name=`` (the next query
+  parameter). The value is only looked at, not consumed, so ``data=api_key=…`` and
+  ``?format=json&api_key=…`` still see ``api_key`` as a key.
+- ``Authorization:`` and ``Cookie:``/``Set-Cookie:`` headers: the value runs to the end of the
+  line. ``Bearer $TOKEN`` and ``Bearer <token>`` are placeholders.
+- Chinese keys 密码/口令/密钥/秘钥/私钥/令牌/凭据/凭证/授权码 with ``:`` or ``=`` (full-width
+  ``：`` is normalised to ``:``). "密码是 X" is a statement, see ``statements``.
+- A key and a value that looks generated separated only by whitespace
+  (``AWS_SECRET_ACCESS_KEY wJalr…``, ``密钥 wJalr…``).
+- ``<password>X</password>`` and ``<add key="ApiKey" value="X"/>``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from context_center.engine.gate.secrets import kinds as k
+from context_center.engine.gate.secrets import values as v
+
+Raw = tuple[str, int, int]  # kind, start, end in the scanned text
+
+# Characters a key name is made of (Reasonix's rule) and its boundary.
+_KEY = r"[A-Za-z0-9_.\-]"
+# One character of an unquoted value: not whitespace, a quote, "," or ";"; "=" only as
+# padding (followed by "=" or the end); "&" unless it starts the next ``name=``.
+_VALUE_CHAR = r"(?:[^\s\"'`,;&=]|=(?![^\s\"'`,;&=])|&(?![A-Za-z_][A-Za-z0-9_.\-]*+=))"
+ASSIGNMENT = re.compile(
+    rf"(?<!{_KEY})-{{0,2}}+(?P<key>[A-Za-z_]{_KEY}*+)"
+    r"[\"'\]]{0,2}+[ \t]*+(?P<sep>:=|=|:)[ \t]*+"
+    rf"(?=(?P<q>[\"'`])(?P<qvalue>[^\"'`\r\n]++)|(?P<value>{_VALUE_CHAR}++))"
+)
+# A header's value runs to the end of the line (or a closing quote).
+REST_OF_LINE = re.compile(r"[^\r\n\"'`]*+")
+CJK_KEY = r"(?:访问密钥|密码|口令|密钥|秘钥|私钥|令牌|凭据|凭证|授权码)"
+CJK_ASSIGNMENT = re.compile(CJK_KEY + r"[ \t]*+[:=][ \t]*+[\"'`]?+(?P<value>[!-~]++)")
+# A key and its value separated only by whitespace (``AWS_SECRET_ACCESS_KEY wJalr…``): the value
+# must look random, so prose ("the API_KEY variable") stays out. The value is only looked at, so
+# in ``export AWS_SECRET_ACCESS_KEY v`` the key is not swallowed as the value of ``export``.
+_SPACED_VALUE = r"(?=(?P<value>[A-Za-z0-9+/][A-Za-z0-9+/=_.\-]{19,}+))"
+SPACED_ASSIGNMENT = re.compile(
+    rf"(?<!{_KEY})(?P<key>[A-Za-z_]{_KEY}*+)[\"']?+[ \t]++[\"'`]?+" + _SPACED_VALUE
+)
+CJK_SPACED_ASSIGNMENT = re.compile(CJK_KEY + r"[ \t]++[\"'`]?+" + _SPACED_VALUE)
+XML_ELEMENT = re.compile(
+    r"(?<![<>])<(?P<key>[A-Za-z_][A-Za-z0-9_.\-]*+)>[ \t]*+(?P<value>[^<\s]++)[ \t]*+</(?P=key)>"
+)
+KEY_VALUE_ATTRIBUTES = re.compile(
+    r"(?<![A-Za-z0-9_\-])key[ \t]*+=[ \t]*+\"(?P<key>[^\"\r\n]{1,100}+)\"[ \t]++"
+    r"value[ \t]*+=[ \t]*+\"(?P<value>[^\"\r\n]++)\""
+)
+_SCHEME_PLACEHOLDER = re.compile(r"(?:bearer|basic|token|bot|digest)[ \t]++(?P<rest>.*+)", re.I)
+
+SCANNING = (
+    ASSIGNMENT,
+    CJK_ASSIGNMENT,
+    SPACED_ASSIGNMENT,
+    CJK_SPACED_ASSIGNMENT,
+    XML_ELEMENT,
+    KEY_VALUE_ATTRIBUTES,
+)
+ANCHORED = (REST_OF_LINE, _SCHEME_PLACEHOLDER)
+
+
+def _header_placeholder(whole: str) -> bool:
+    """``Bearer $TOKEN``, ``Bearer <token>``, ``$AUTH``: no credential is written."""
+    if v.is_placeholder(whole):
+        return True
+    m = _SCHEME_PLACEHOLDER.fullmatch(whole)
+    return m is not None and v.is_placeholder(m.group("rest").strip())
+
+
+def _header(text: str, m: re.Match[str], start: int) -> tuple[Raw | None, int]:
+    """The finding for a header whose value starts at ``start``, and where the line ends."""
+    rest = REST_OF_LINE.match(text, start)
+    end = start + len(rest.group().rstrip()) if rest else start
+    whole = text[start:end]
+    if m["key"].lower().endswith("authorization"):
+        if not _header_placeholder(whole):
+            return (k.AUTHORIZATION_HEADER, start, end), end
+    elif "=" in whole:  # name=value pairs; "cookie: yum" is prose
+        return (k.COOKIE_HEADER, start, end), end
+    return None, end
+
+
+def _is_header(m: re.Match[str]) -> bool:
+    key = m["key"]
+    return v.is_authorization_key(key) or (
+        key.lower() in ("cookie", "set-cookie") and m["sep"] == ":"
+    )
+
+
+def _value(m: re.Match[str]) -> tuple[str, int]:
+    if m["q"]:
+        return m["qvalue"].strip(), m.start("qvalue") + (
+            len(m["qvalue"]) - len(m["qvalue"].lstrip())
+        )
+    return m["value"].rstrip(")]}"), m.start("value")  # f(password: str) — ")" closes code
+
+
+def _key_values(text: str) -> Iterator[Raw]:
+    header_until = -1  # a header value covers the rest of its line; skip matches inside it
+    for m in ASSIGNMENT.finditer(text):
+        if m.start() < header_until or text.endswith("${", 0, m.start()):
+            continue  # inside a header, or the name in ${DB_PASSWORD:-postgres}
+        if _is_header(m):
+            start = m.start("qvalue") if m["q"] else m.start("value")
+            found, header_until = _header(text, m, start)
+            if found is not None:
+                yield found
+            continue
+        value, start = _value(m)
+        if v.assigned_secret(m["key"], value):
+            yield k.SECRET_ASSIGNMENT, start, start + len(value)
+
+
+def _markup(text: str) -> Iterator[Raw]:
+    for pattern in (XML_ELEMENT, KEY_VALUE_ATTRIBUTES):
+        for m in pattern.finditer(text):
+            if v.assigned_secret(m["key"], m["value"]):
+                yield k.SECRET_ASSIGNMENT, m.start("value"), m.end("value")
+
+
+def _spaced(text: str) -> Iterator[Raw]:
+    for m in SPACED_ASSIGNMENT.finditer(text):
+        key, value = m.group("key"), m.group("value")
+        if v.key_is_secret(key) and v.looks_random(value):
+            aws = "AWS" in key.upper() and "SECRET" in key.upper() and len(value) == 40
+            yield k.AWS_SECRET_KEY if aws else k.SECRET_ASSIGNMENT, m.start("value"), m.end("value")
+    for m in CJK_SPACED_ASSIGNMENT.finditer(text):
+        if v.looks_random(m.group("value")):
+            yield k.SECRET_ASSIGNMENT, m.start("value"), m.end("value")
+
+
+def _cjk(text: str) -> Iterator[Raw]:
+    for m in CJK_ASSIGNMENT.finditer(text):
+        value = m.group("value").rstrip(",.;)")
+        if value and not v.is_placeholder(value):
+            yield k.SECRET_ASSIGNMENT, m.start("value"), m.start("value") + len(value)
+
+
+def assignments(text: str) -> Iterator[Raw]:
+    yield from _key_values(text)
+    yield from _cjk(text)
+    yield from _spaced(text)
+    yield from _markup(text)

@@ -1,0 +1,271 @@
+"""Secrets said in a sentence, typed on a command line, or kept in a credentials file.
+
+- **Statements**, English: a credential phrase (password, passphrase, passcode, PIN, secret,
+  secret access key, API key, access key, private key, access/auth/API token, token,
+  credentials), then up to four words starting with a preposition ("for the geocoder"), then
+  ``is``/``was``/``are``/``to``/``:``/``=``, optionally ``set to``/``now``, then the value:
+  "the secret access key is wJalr…", "The staging password is hunter2", "Set the root password
+  to S3cr3t"; a password word directly before a password-like value also counts ("with
+  password Hunter22", "root 密码 Hunter22"). Chinese: 密码/口令/密钥/秘钥/私钥/令牌/凭据/凭证/授权码 (or an English key that names a
+  secret: ``requirepass``, ``token``, ``key``) then 是/为/设置为/设为/改为/改成/换成…: "密码是 hunter2", "管理员密码设置为 X". The value must
+  look like a password, not a word (``values.stated_value``): "The password is required",
+  "密钥是 RSA 2048 位的" and "Minimum password is 12 characters" are not secrets.
+- **Command lines**: ``mysql``/``mysqldump``/``mariadb … -pVALUE`` (attached; a bare ``-p``
+  prompts), ``sshpass -p VALUE``/``-pVALUE``, ``redis-cli -a VALUE``, ``docker``/``podman``/
+  ``helm``/``nerdctl``/``oras``/``skopeo``/``buildah … login -p VALUE``/``--password VALUE``,
+  ``mongo``/``mongosh -p VALUE``, ``sqlcmd``/``bcp -P VALUE``, ``ldapsearch … -w VALUE``,
+  ``curl -u user:VALUE``, ``smbclient -U user%VALUE``, ``openssl … -passin pass:VALUE``.
+  ``docker run -p 8080:80`` and ``ssh -p 2222`` are ports.
+- **Credential files**: a ``.pgpass`` line ``host:port:database:user:password`` (port 2-5
+  digits or ``*``) and a ``.netrc`` ``login USER password VALUE``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from context_center.engine.gate.secrets import kinds as k
+from context_center.engine.gate.secrets import values as v
+from context_center.engine.gate.secrets.assignments import CJK_KEY
+
+Raw = tuple[str, int, int]
+
+# --------------------------------------------------------------------------- statements
+
+STATEMENT_KEY = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:"
+    r"pass(?:word|wd|phrase|code)s?+|pin|"
+    r"(?:(?:secret[ _-]access|access|secret|private|api|signing|encryption|license)[ _-]?)key|"
+    r"(?:(?:access|auth|api|bearer|session|refresh|bot)[ _-])?token|"
+    r"(?:client[ _-])?secret|credentials?+"
+    r")(?![A-Za-z0-9_\-])",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\S++")
+_PASSWORD_WORD = re.compile(r"pass(?:word|wd|phrase|code)", re.IGNORECASE)
+_VERBS = frozenset({"is", "was", "are", "were", "is:", "was:", "to", "be"})
+_FILLER_START = frozenset({"for", "of", "on", "in", "at", "to", "used", "we", "that", "here"})
+_SKIP_AFTER_VERB = frozenset({"set", "to", "now", "still", "currently", "just", "simply"})
+_QUOTES = "\"'`“”‘’«»"
+_TRAILING = ".,;:)]" + _QUOTES
+_CJK_VERB = r"(?:改成了|换成了|设置为|设置成|就是|改为|改成|换成|变成|设为|是|为)"
+CJK_STATEMENT = re.compile(
+    CJK_KEY
+    + r"(?:\([^)\n]{0,20}+\))?+[ \t]*+"
+    + _CJK_VERB
+    + r"[ \t]*+:?+[ \t]*+[\"'`“‘]?+(?P<value>[!-~]++)"
+)
+# 密码 or 口令, whitespace, and a value that looks like a password ("服务器 root 密码 Hunter22").
+CJK_PASSWORD_SPACED = re.compile(r"(?:密码|口令)[ \t]++[\"'`“‘]?+(?P<value>[!-~]++)")
+ASCII_KEY_CJK_VERB = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z_][A-Za-z0-9_.\-]*+|api[ ]key|access[ ]key)[ \t]*+"
+    + _CJK_VERB
+    + r"[ \t]*+:?+[ \t]*+[\"'`“‘]?+(?P<value>[!-~]++)"
+)
+
+
+def _token_only(key: str) -> bool:
+    return key.lower().rstrip("s").endswith("token") or key in ("令牌",)
+
+
+def _clean(word: str, start: int) -> tuple[str, int]:
+    """A value word without surrounding quotes and trailing sentence punctuation."""
+    stripped = word.lstrip(_QUOTES)
+    start += len(word) - len(stripped)
+    return stripped.rstrip(_TRAILING), start
+
+
+def _value_at(text: str, word: re.Match[str], limit: int, token_only: bool) -> Raw | None:
+    value, start = _clean(word.group(), word.start())
+    after = text[start + len(value) : limit]
+    if v.stated_value(value, after, token_only=token_only):
+        return k.STATED_SECRET, start, start + len(value)
+    return None
+
+
+def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
+    """The value stated after one credential phrase, if any (looks at most 160 characters of
+    the same line)."""
+    limit = text.find("\n", key.end(), key.end() + 160)
+    limit = key.end() + 160 if limit < 0 else limit
+    words = list(_WORD.finditer(text, key.end(), limit))
+    token_only = _token_only(key.group())
+    spaced = bool(words) and words[0].start() > key.end()
+    if spaced and _PASSWORD_WORD.fullmatch(key.group()) and words[0].group().lower() not in _VERBS:
+        found = _value_at(text, words[0], limit, token_only)  # "with password Hunter22"
+        if found is not None:
+            return found
+    i = 0
+    while i < len(words) and i <= 5:
+        lw = words[i].group().lower()
+        if lw in _VERBS:
+            j = i + 1
+            while j < len(words) and words[j].group().lower() in _SKIP_AFTER_VERB:
+                j += 1
+            found = _value_at(text, words[j], limit, token_only) if j < len(words) else None
+            if found is not None:
+                return found
+            if lw != "to":
+                return None
+        elif (i == 0 and lw not in _FILLER_START) or lw.endswith((".", "!", "?", ";", ",")):
+            return None
+        i += 1
+    return None
+
+
+def _cjk_statements(text: str) -> Iterator[Raw]:
+    for pattern in (CJK_STATEMENT, ASCII_KEY_CJK_VERB, CJK_PASSWORD_SPACED):
+        for m in pattern.finditer(text):
+            if pattern is ASCII_KEY_CJK_VERB and not (
+                v.key_is_secret(m["key"]) or m["key"].lower() in ("key", "api key", "access key")
+            ):
+                continue
+            value = m["value"].rstrip(_TRAILING + "!?")
+            key = m.group()[: m.start("value") - m.start()]
+            after = text[m.start("value") + len(value) : m.start("value") + len(value) + 12]
+            if v.stated_value(value, after, token_only="令牌" in key or "oken" in key):
+                yield k.STATED_SECRET, m.start("value"), m.start("value") + len(value)
+
+
+def statements(text: str) -> Iterator[Raw]:
+    for m in STATEMENT_KEY.finditer(text):
+        found = _stated_after(text, m)
+        if found is not None:
+            yield found
+    yield from _cjk_statements(text)
+
+
+# --------------------------------------------------------------------------- command lines
+
+COMMAND = re.compile(
+    r"(?<![A-Za-z0-9_.\-/])(?P<cmd>mysql(?:dump|admin|import|sh|check|slap)?+|"
+    r"mariadb(?:-dump|-admin)?+|sshpass|redis-cli|docker|podman|nerdctl|helm|oras|skopeo|"
+    r"buildah|mongo(?:sh|dump|restore|export|import)?+|sqlcmd|bcp|ldap(?:search|modify|add|"
+    r"delete|whoami|passwd)|curl|smbclient|openssl)(?![A-Za-z0-9_\-])"
+)
+# The rest of one command: to the end of the line or a pipe, ";" or "&&" outside quotes.
+REST_OF_COMMAND = re.compile(r"(?:[^\r\n|;&'\"]|'[^'\r\n]*+'|\"[^\"\r\n]*+\"|&(?!&))*+")
+ARGUMENT = re.compile(r"(?:[^\s'\"]|'[^'\r\n]*+'|\"[^\"\r\n]*+\")++")
+_LOGIN_COMMANDS = frozenset({"docker", "podman", "nerdctl", "helm", "oras", "skopeo", "buildah"})
+
+
+def _family(cmd: str) -> str:
+    if cmd.startswith(("mysql", "mariadb")):
+        return "mysql"
+    if cmd.startswith("mongo"):
+        return "mongo"
+    if cmd.startswith("ldap"):
+        return "ldap"
+    if cmd in _LOGIN_COMMANDS:
+        return "login"
+    return cmd
+
+
+# Options whose next argument is a password, per command family; and attached ones (-pVALUE).
+_SEPARATE: dict[str, tuple[str, ...]] = {
+    "sshpass": ("-p",),
+    "redis-cli": ("-a", "--pass"),
+    "login": ("-p", "--password"),
+    "mongo": ("-p", "--password"),
+    "sqlcmd": ("-P",),
+    "bcp": ("-P",),
+    "ldap": ("-w",),
+    "curl": ("-u", "--user", "--proxy-user", "-U"),
+    "smbclient": ("-U", "--user"),
+    "openssl": ("-passin", "-passout", "-pass", "-k"),
+}
+_ATTACHED: dict[str, str] = {"mysql": "-p", "sshpass": "-p"}
+
+
+def _unquote(arg: str, start: int) -> tuple[str, int]:
+    if len(arg) >= 2 and arg[0] in "'\"" and arg[-1] == arg[0]:
+        return arg[1:-1], start + 1
+    return arg, start
+
+
+def _password_part(family: str, value: str, start: int) -> tuple[str, int] | None:
+    """The password inside an option value: after ``user:`` for curl, ``user%`` for
+    smbclient, ``pass:`` for openssl; the whole value otherwise."""
+    sep = {"curl": ":", "smbclient": "%", "openssl": ":"}.get(family)
+    if sep is not None:
+        if family == "openssl" and not value.startswith("pass:"):
+            return None
+        cut = value.find(sep)
+        if cut < 0:
+            return None  # curl -u user prompts for the password
+        value, start = value[cut + 1 :], start + cut + 1
+    if not value or v.is_placeholder(value) or value.startswith("-"):
+        return None
+    return value, start
+
+
+def _option_value(family: str, args: list[re.Match[str]], i: int) -> tuple[str, int] | None:
+    arg = args[i].group()
+    attached = _ATTACHED.get(family)
+    if attached and arg.startswith(attached) and len(arg) > len(attached):
+        return _unquote(arg[len(attached) :], args[i].start() + len(attached))
+    if arg in _SEPARATE.get(family, ()) and i + 1 < len(args):
+        return _unquote(args[i + 1].group(), args[i + 1].start())
+    return None
+
+
+def _command_passwords(family: str, args: list[re.Match[str]]) -> Iterator[Raw]:
+    if family == "login" and not any(a.group() == "login" for a in args):
+        return
+    for i in range(len(args)):
+        found = _option_value(family, args, i)
+        if found is None:
+            continue
+        part = _password_part(family, *found)
+        if part is not None:
+            value, start = part
+            yield k.COMMAND_LINE_PASSWORD, start, start + len(value)
+
+
+def commands(text: str) -> Iterator[Raw]:
+    until = -1
+    for m in COMMAND.finditer(text):
+        if m.start() < until:
+            continue
+        rest = REST_OF_COMMAND.match(text, m.end())
+        until = rest.end() if rest else m.end()
+        args = list(ARGUMENT.finditer(text, m.end(), until))
+        yield from _command_passwords(_family(m["cmd"]), args)
+
+
+# --------------------------------------------------------------------------- credential files
+
+PGPASS = re.compile(
+    r"(?<![A-Za-z0-9_.\-*\[\]])(?P<host>\*|[A-Za-z0-9_.\-\[\]]++):(?P<port>[1-9][0-9]{1,4}+|\*):"
+    r"(?P<db>[^\s:]++):(?P<user>[^\s:]++):(?P<pw>(?:[^\s:\\]|\\.)++)(?![^\s])"
+)
+NETRC = re.compile(
+    r"(?<![A-Za-z0-9_\-])login[ \t]++[^\s]++[ \t\r\n]++password[ \t]++(?P<value>[^\s]++)"
+)
+_HAS_LETTER = re.compile(r"[A-Za-z*]")
+
+
+def credential_files(text: str) -> Iterator[Raw]:
+    for m in PGPASS.finditer(text):
+        pw = m["pw"]
+        if not (_HAS_LETTER.search(m["db"]) and _HAS_LETTER.search(m["user"])):
+            continue  # 10:30:00:00:00 is a time
+        if v.is_placeholder(pw) or pw.startswith(("/", "~")):
+            continue
+        yield k.CREDENTIAL_FILE_LINE, m.start("pw"), m.end("pw")
+    for m in NETRC.finditer(text):
+        if not v.is_placeholder(m["value"]):
+            yield k.CREDENTIAL_FILE_LINE, m.start("value"), m.end("value")
+
+
+SCANNING = (
+    STATEMENT_KEY,
+    CJK_STATEMENT,
+    CJK_PASSWORD_SPACED,
+    ASCII_KEY_CJK_VERB,
+    COMMAND,
+    PGPASS,
+    NETRC,
+)
+ANCHORED = (REST_OF_COMMAND, ARGUMENT, _WORD, _PASSWORD_WORD)

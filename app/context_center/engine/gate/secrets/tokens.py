@@ -1,0 +1,239 @@
+"""Credentials recognised by their own shape: service tokens, JWTs, private keys, URLs, email.
+
+Our patterns (the detect-secrets ones are in ``plugins``): ``Bearer`` + 16 (or a JWT-shaped
+``Bearer eyJ…`` of any length), ``sk-``/``rk-`` + 12, ``github_pat_``, ``gh[pousr]_`` + 20,
+GitLab ``glpat-`` + 20, Google ``AIza`` + 35, Stripe ``sk_live_``/``rk_live_``/``sk_test_``/
+``rk_test_`` + 16, npm ``npm_`` + 36, Slack ``xox[baprs]-`` + 10, Docker ``dckr_pat_``/
+``dckr_oat_`` + 20, DigitalOcean ``dop_v1_``/``doo_v1_``/``dor_v1_`` + 64 hex, Hugging Face
+``hf_`` + 30, Shopify ``shpat_``/``shpss_``/``shpca_``/``shppa_`` + 32 hex, Mailchimp 32 hex +
+``-us`` + 1-2 digits, Alibaba Cloud ``LTAI`` + 12-30, Tencent Cloud ``AKID`` + 32, Azure
+``SharedAccessKey=`` + 40, Google OAuth ``ya29.``/``1//0`` tokens, Vault ``hvs.``/``hvb.``/``hvr.`` + 24, ``age`` secret keys
+(``AGE-SECRET-KEY-1…``), JWTs (validated by detect-secrets), private key blocks from
+``-----BEGIN … PRIVATE KEY-----`` to their ``-----END …-----`` line (PEM, PKCS#8, OpenSSH,
+PGP; PuTTY headers to the end of the line), URLs with ``user:password@``, and email
+addresses — also written ``name (at) example (dot) com``, ``name [at] example.com`` or
+``name at example dot com`` (then the last word must be a common top-level domain).
+
+Not an email: an ``scp``/``ssh`` target (``git@github.com:owner/repo``,
+``ops@host.example.com:/srv``, ``ssh deploy@build.example.com``) and the user part of a URL
+without a password (``https://git@bitbucket.org/…``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from context_center.engine.gate.secrets import kinds as k
+from context_center.engine.gate.secrets.plugins import plugins
+
+Raw = tuple[str, int, int]
+
+_B = r"(?<![A-Za-z0-9_\-])"  # a token starts a run of token characters
+BEARER = re.compile(
+    r"(?<![A-Za-z0-9_\-])bearer[ \t]++"
+    r"(?P<value>(?-i:eyJ)[A-Za-z0-9._~+/=\-]++|[A-Za-z0-9._~+/=\-]{16,}+)",
+    re.IGNORECASE,
+)
+API_KEY = re.compile(_B + r"(?:sk|rk)-[A-Za-z0-9_\-]{12,}+")
+GITLAB_PAT = re.compile(_B + r"glpat-[A-Za-z0-9_\-]{20,}+")
+GOOGLE_API_KEY = re.compile(_B + r"AIza[A-Za-z0-9_\-]{35,}+")
+STRIPE_KEY = re.compile(_B + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}+")
+NPM_TOKEN = re.compile(_B + r"npm_[A-Za-z0-9]{36,}+")
+GITHUB_PAT = re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}+")
+GITHUB_LOOSE = re.compile(r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9_]{20,}+")
+SLACK_LOOSE = re.compile(_B + r"xox[baprs]-[A-Za-z0-9\-]{10,}+")
+DOCKER = re.compile(_B + r"dckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}+")
+DIGITALOCEAN = re.compile(_B + r"do[opr]_v1_[a-f0-9]{64}+")
+HUGGINGFACE = re.compile(_B + r"hf_[A-Za-z0-9]{30,}+")
+SHOPIFY = re.compile(_B + r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}+")
+MAILCHIMP = re.compile(r"(?<![A-Za-z0-9])[0-9a-f]{32}+-us[0-9]{1,2}+(?![0-9])")
+CLOUD_ACCESS_KEY = re.compile(
+    r"(?<![A-Za-z0-9])(?:LTAI[A-Za-z0-9]{12,30}+|AKID[A-Za-z0-9]{32,}+)(?![A-Za-z0-9])"
+)
+GOOGLE_OAUTH = re.compile(_B + r"(?:ya29\.[A-Za-z0-9_\-]{20,}+|1//0[A-Za-z0-9_\-]{40,}+)")
+VAULT = re.compile(_B + r"hv[sbr]\.[A-Za-z0-9_\-]{24,}+")
+AGE_SECRET_KEY = re.compile(_B + r"AGE-SECRET-KEY-1[0-9A-Z]{50,}+")
+AZURE_SHARED_KEY = re.compile(r"(?<![A-Za-z0-9])SharedAccessKey=(?P<value>[A-Za-z0-9+/]{40,}+=*+)")
+JWT_PATTERN = re.compile(_B + r"eyJ[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]*+")
+PEM_BEGIN = re.compile(
+    r"-----BEGIN[ ]++(?:(?!PRIVATE )[A-Z0-9]++[ ]++)*+PRIVATE[ ]++KEY(?:[ ]++BLOCK)?+-----"
+)
+PEM_END = re.compile(
+    r"-----END[ ]++(?:(?!PRIVATE )[A-Z0-9]++[ ]++)*+PRIVATE[ ]++KEY(?:[ ]++BLOCK)?+-----"
+)
+PUTTY = re.compile(r"(?<![A-Za-z0-9])PuTTY-User-Key-File-[0-9]++:")
+URL_CREDENTIALS = re.compile(
+    r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*+://"
+    r"(?P<userinfo>[^\s:/?#\[\]@]*+:[^\s/?#\[\]@]++)@"
+)
+EMAIL = re.compile(
+    r"(?<![A-Za-z0-9._%+\-])(?P<local>[A-Za-z0-9._%+\-]++)@"
+    r"(?P<domain>[A-Za-z0-9\-]++(?:\.[A-Za-z0-9\-]++)++)"
+)
+# ``name (at) example (dot) com``, ``name [at] example.com``, ``name {at} example{dot}cn``.
+_OPEN, _CLOSE = r"[ \t]*+[(\[{<][ \t]*+", r"[ \t]*+[)\]}>][ \t]*+"
+OBFUSCATED_EMAIL = re.compile(
+    rf"(?<![A-Za-z0-9._%+\-])(?P<local>[A-Za-z0-9._%+\-]++){_OPEN}at{_CLOSE}"
+    rf"(?P<domain>[A-Za-z0-9\-]++(?:(?:\.|{_OPEN}dot{_CLOSE})[A-Za-z0-9\-]++)++)",
+    re.IGNORECASE,
+)
+# ``alice at example dot com``: plain words, so the last one must be a common top-level domain.
+WORDED_EMAIL = re.compile(
+    r"(?<![A-Za-z0-9._%+\-])(?P<local>[A-Za-z0-9._%+\-]++)[ \t]++at[ \t]++"
+    r"(?P<domain>[A-Za-z0-9\-]++(?:[ \t]++dot[ \t]++[A-Za-z0-9\-]++)++)",
+)
+_COMMON_TLDS = frozenset(
+    {
+        *("com", "org", "net", "io", "dev", "ai", "app", "co", "cn", "uk", "de", "fr", "jp"),
+        *("ru", "edu", "gov", "me", "info", "biz", "us", "ca", "au", "nl"),
+    }
+)
+TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-]*+")
+# A command that takes ``user@host``: what follows it on the line is not an email.
+_REMOTE_COMMAND = re.compile(
+    r"(?:^|[\s;&|(`])(?:ssh|scp|sftp|rsync|mosh|autossh|ssh-copy-id)[ \t]", re.MULTILINE
+)
+
+OWN_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (k.API_KEY, API_KEY),
+    (k.GITLAB_TOKEN, GITLAB_PAT),
+    (k.GOOGLE_API_KEY, GOOGLE_API_KEY),
+    (k.STRIPE_KEY, STRIPE_KEY),
+    (k.NPM_TOKEN, NPM_TOKEN),
+    (k.GITHUB_TOKEN, GITHUB_PAT),
+    (k.GITHUB_TOKEN, GITHUB_LOOSE),
+    (k.SLACK_TOKEN, SLACK_LOOSE),
+    (k.DOCKER_TOKEN, DOCKER),
+    (k.DIGITALOCEAN_TOKEN, DIGITALOCEAN),
+    (k.HUGGINGFACE_TOKEN, HUGGINGFACE),
+    (k.SHOPIFY_TOKEN, SHOPIFY),
+    (k.MAILCHIMP_KEY, MAILCHIMP),
+    (k.CLOUD_ACCESS_KEY, CLOUD_ACCESS_KEY),
+    (k.GOOGLE_OAUTH_TOKEN, GOOGLE_OAUTH),
+    (k.VAULT_TOKEN, VAULT),
+    (k.PRIVATE_KEY, AGE_SECRET_KEY),
+)
+SCANNING = (
+    BEARER,
+    *(pattern for _, pattern in OWN_TOKENS),
+    AZURE_SHARED_KEY,
+    JWT_PATTERN,
+    PEM_BEGIN,
+    PEM_END,
+    PUTTY,
+    URL_CREDENTIALS,
+    EMAIL,
+    OBFUSCATED_EMAIL,
+    WORDED_EMAIL,
+)
+ANCHORED = (TOKEN_CHARS,)
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_\-]")
+
+
+def _inside_word(text: str, start: int) -> bool:
+    return start > 0 and _WORD_CHAR.match(text, start - 1) is not None
+
+
+def _plugin_tokens(text: str) -> Iterator[Raw]:
+    p = plugins()
+    for pattern in p.github:
+        extended = -1
+        for m in pattern.finditer(text):
+            # Grow the fixed-length plugin match over the rest of its token (for highlighting);
+            # consecutive matches in one run share the run's end, so it is scanned once.
+            if m.end() > extended:
+                run = TOKEN_CHARS.match(text, m.end())
+                extended = run.end() if run else m.end()
+            yield k.GITHUB_TOKEN, m.start(), extended
+    for pattern in p.slack:
+        for m in pattern.finditer(text):
+            yield k.SLACK_TOKEN, m.start(), m.end()
+    for m in p.aws_key_id.finditer(text):
+        yield k.AWS_ACCESS_KEY, m.start(), m.end()
+    for m in p.aws_secret.finditer(text):
+        yield k.AWS_SECRET_KEY, m.start(1), m.end(1)
+    for kind, pattern in p.tokens:
+        for m in pattern.finditer(text):
+            if not _inside_word(text, m.start()):
+                yield kind, m.start(), m.end()
+
+
+def service_tokens(text: str) -> Iterator[Raw]:
+    """Every token recognised by its shape alone (the only detectors run on joined text)."""
+    for kind, pattern in OWN_TOKENS:
+        for m in pattern.finditer(text):
+            yield kind, m.start(), m.end()
+    for m in AZURE_SHARED_KEY.finditer(text):
+        yield k.AZURE_STORAGE_KEY, m.start("value"), m.end("value")
+    yield from _plugin_tokens(text)
+
+
+def bearer_and_jwt(text: str) -> Iterator[Raw]:
+    for m in BEARER.finditer(text):
+        yield k.BEARER_TOKEN, m.start("value"), m.end("value")
+    jwt_valid = plugins().jwt_valid
+    for m in JWT_PATTERN.finditer(text):
+        if jwt_valid(m.group().rstrip(".")):
+            yield k.JWT, m.start(), m.end()
+
+
+def private_keys(text: str) -> Iterator[Raw]:
+    blocks: list[tuple[int, int]] = []
+    for m in PEM_BEGIN.finditer(text):
+        if blocks and m.start() < blocks[-1][1]:
+            continue
+        end_match = PEM_END.search(text, m.end())
+        end = end_match.end() if end_match else len(text)
+        blocks.append((m.start(), end))
+        yield k.PRIVATE_KEY, m.start(), end
+    # Headers detect-secrets knows that the block rule does not match (PuTTY, odd dashes):
+    # reported from the header to the end of its line.
+    for pattern in (*plugins().private_key_headers, PUTTY):
+        block = 0
+        line_end = -1
+        for m in pattern.finditer(text):
+            while block < len(blocks) and blocks[block][1] <= m.start():
+                block += 1
+            if block < len(blocks) and blocks[block][0] <= m.start():
+                continue  # inside a block already reported
+            if m.end() > line_end:
+                found = text.find("\n", m.end())
+                line_end = len(text) if found < 0 else found
+            yield k.PRIVATE_KEY, m.start(), line_end
+
+
+def urls(text: str) -> Iterator[Raw]:
+    for m in URL_CREDENTIALS.finditer(text):
+        yield k.URL_CREDENTIALS, m.start("userinfo"), m.end("userinfo")
+
+
+def _remote_target(text: str, m: re.Match[str]) -> bool:
+    """``git@github.com:owner/repo``, ``ops@host:/srv``, ``https://git@host/…``,
+    ``ssh deploy@host``: a login on a host, not a mailbox."""
+    after = text[m.end() : m.end() + 2]
+    if after[:1] == ":" and after[1:2] not in ("", " ", "\t", "\n", "\r"):
+        return True
+    if text[max(0, m.start() - 3) : m.start()] == "://":
+        return True
+    line_start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
+    window = text[max(line_start, m.start() - 200) : m.start()]
+    return _REMOTE_COMMAND.search(window) is not None
+
+
+def _plausible(local: str, domain: str) -> bool:
+    tld = domain.rsplit(".", 1)[1]
+    return len(tld) >= 2 and tld.isalpha() and local.strip(".") == local and ".." not in local
+
+
+def emails(text: str) -> Iterator[Raw]:
+    for m in EMAIL.finditer(text):
+        if _plausible(m["local"], m["domain"]) and not _remote_target(text, m):
+            yield k.EMAIL, m.start(), m.end()
+    for m in OBFUSCATED_EMAIL.finditer(text):
+        tld = re.split(r"[^A-Za-z0-9\-]++", m["domain"])[-1]
+        if len(tld) >= 2 and tld.isalpha() and tld.lower() != "dot":
+            yield k.EMAIL, m.start(), m.end()
+    for m in WORDED_EMAIL.finditer(text):
+        if m["domain"].rsplit(None, 1)[-1].lower() in _COMMON_TLDS:
+            yield k.EMAIL, m.start(), m.end()
