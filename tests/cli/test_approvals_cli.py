@@ -167,9 +167,14 @@ def _read_until(fd: int, marker: bytes, timeout: float = 30.0) -> bytes:
     return buf
 
 
+PROMPT = b"to approve this write: "
+
+
 def _run_in_pty(
     argv: list[str], answer: bytes | None, *, stdout_tty: bool = True
 ) -> tuple[int, bytes, str]:
+    """Run with stdin (and stdout) on a terminal; answer the prompt where it is written:
+    on the terminal, or on stderr with --json (so stdout stays pure JSON)."""
     master, slave = pty.openpty()
     proc = subprocess.Popen(
         argv,
@@ -179,17 +184,23 @@ def _run_in_pty(
         close_fds=True,
     )
     os.close(slave)
+    assert proc.stderr is not None
+    err_head = b""
     try:
         shown = b""
         if answer is not None:
-            shown = _read_until(master, b"to approve this write: ")
+            if "--json" in argv:
+                err_head = _read_until(proc.stderr.fileno(), PROMPT)
+                assert PROMPT in err_head, err_head
+            else:
+                shown = _read_until(master, PROMPT)
+                assert PROMPT in shown, shown
             os.write(master, answer)
         rest = _read_until(master, b"\x00never\x00", timeout=30.0)
         proc.wait(timeout=60)
     finally:
         os.close(master)
-    assert proc.stderr is not None
-    err = proc.stderr.read().decode()
+    err = (err_head + proc.stderr.read()).decode()
     proc.stderr.close()
     if proc.stdout is not None:
         rest += proc.stdout.read()
