@@ -116,10 +116,12 @@ class Memory:
         self.project = FactStore(layout.project_store, Scope.PROJECT)
         self.global_ = FactStore(layout.global_store, Scope.GLOBAL)
         # orphan temp files of the engine's other folders go with the project store's sweep:
-        # state and queue (and the folders in them), and where instruction files are written
+        # state and queue (and the folders in them), the recall cache, and where instruction
+        # files are written
         self.project.sweep_also = (
             (layout.state_dir, True),
             (layout.approvals_dir, True),
+            (layout.cache_dir, False),  # the recall index cache, outside the home
             (layout.home, False),
             (layout.workspace, False),
         )
