@@ -339,13 +339,11 @@ def test_bad_edit_file_is_refused(
 def test_remote_workspace_fails_closed(
     capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
 ) -> None:
+    # Named as a remote location, the workspace is refused before anything is read or written
+    # (every command does that, not only suggestions).
     code, data = cli(capsys, home, Path("ssh://box/srv/shop"), "suggestions", *roots(tmp_path))  # type: ignore[arg-type]
-    assert (
-        code == 0
-        and data["available"] is False
-        and data["memories"] == []
-        and "remote" in data["explanation"]
-    )
+    assert code == 1 and data["error"]["code"] == "remote_workspace"
+    assert "remote location" in data["error"]["message"]
     code, err = cli(
         capsys,
         home,

@@ -32,13 +32,21 @@ class EngineCore:
         checks this before it reads or writes anything, so a mistyped ``--workspace`` creates
         no store for a folder that is not there."""
         from context_center.engine.errors import WorkspaceNotFound
+        from context_center.engine.suggestions.remote import is_remote_location
 
-        if not self.workspace.is_dir():
-            what = "is not a folder" if self.workspace.exists() else "does not exist"
+        if self.workspace.is_dir():
+            return
+        if is_remote_location(self.workspace):
             raise WorkspaceNotFound(
-                f"workspace {self.workspace.name or self.workspace} {what}: "
-                "check --workspace (or run from inside the project)"
+                f"workspace {self.workspace.name} is a remote location: Context Center works on "
+                "a local folder (open it where it lives, or mount it)",
+                code="remote_workspace",
             )
+        what = "is not a folder" if self.workspace.exists() else "does not exist"
+        raise WorkspaceNotFound(
+            f"workspace {self.workspace.name or self.workspace} {what}: "
+            "check --workspace (or run from inside the project)"
+        )
 
     def _memory_for(self, workspace: Path) -> Memory:
         """Writes for this workspace go through this engine's own stores, so their in-memory
