@@ -71,7 +71,7 @@ def test_an_expanded_match_counts_less_than_a_direct_one(make_fact: MakeFact) ->
     # Each is matched directly by one word and through the vocabulary by the other.
     assert set(scores) == {"project/en.md", "project/zh.md"}
     only_direct = recall([en], "deploy").trace.selected[0].score
-    only_expanded = Recaller(None).search("部署", (en,), now=NOW)[0].score
+    only_expanded = recall([en], "部署").trace.selected[0].score
     assert only_expanded < only_direct
 
 

@@ -2,8 +2,8 @@
 
 ``Recaller(layout).recall(message, facts, conflicts)`` is called before each real user turn
 and runs the stages of ``pipeline.py``; ``Recaller.search`` is the read-only memory tool's
-search (same terms and ranking, no distinctive-match gate, no relative cut, no budget, no
-suppressions). ``Recaller.subject_groups`` lists facts on the same subject (current over
+search (same terms and ranking but no vocabulary expansion, no distinctive-match gate, no
+relative cut, no budget, no suppressions). ``Recaller.subject_groups`` lists facts on the same subject (current over
 superseded) for the window.
 
 What a turn needs from the whole store -- which global facts a project twin overrides, the
@@ -285,7 +285,7 @@ class Recaller:
         with self._lock:
             if facts is not None:
                 self.sync(facts)
-            p = plan(query)
+            p = plan(query).direct_only()  # the tool's contract: the message's own terms
             if not p.concepts or len(self.index) == 0 or limit <= 0:
                 return []
             sc = scoring.score(self.index, p)

@@ -69,6 +69,15 @@ class Plan:
     def direct_count(self) -> int:
         return sum(1 for c in self.concepts if c.direct)
 
+    def direct_only(self) -> Plan:
+        """The same plan without vocabulary expansions (the memory tool's search)."""
+        kept = tuple(
+            Concept(c.text, c.alts[:1], c.distinctive, c.caps, c.number, c.cjk, c.word, True)
+            for c in self.concepts
+            if c.direct
+        )
+        return Plan(self.message, self.terms, kept, self.whole)
+
 
 def _word_phrases(message: str) -> list[tuple[str, tuple[int, ...], set[str], bool]]:
     """English vocabulary phrases in the message: (surface, groups, own stems, one word?)."""
