@@ -94,8 +94,9 @@ def write_text(path: Path, text: str, *, mode: int = 0o644, encoding: str = "utf
     write_bytes(path, text.encode(encoding), mode=mode)
 
 
-def link_temp(tmp: Path, path: Path) -> None:
+def link_temp(tmp: Path, path: Path | os.PathLike[str]) -> None:
     """Give the temp file ``tmp`` the name ``path`` (never replacing), then drop the temp name."""
+    path = Path(path)
     try:
         os.link(tmp, path)
     finally:

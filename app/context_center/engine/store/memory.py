@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -266,7 +266,7 @@ class Memory:
 
     @staticmethod
     def _changes(
-        ref: str, entry: Entry, name: str | None, fields: dict[str, object]
+        ref: str, entry: Entry, name: str | None, fields: Mapping[str, object]
     ) -> dict[str, object]:
         changes: dict[str, object] = {}
         if name is not None:
@@ -277,9 +277,10 @@ class Memory:
                 )
             changes["name"] = stem
         for key, value in fields.items():
-            if value is not None:
-                stripped = key in ("title", "description") and isinstance(value, str)
-                changes[key] = value.strip() if stripped else value
+            if isinstance(value, str) and key in ("title", "description"):
+                changes[key] = value.strip()
+            elif value is not None:
+                changes[key] = value
         return changes
 
     def revisions(self, ref: str) -> list[RevisionEntry]:
