@@ -1,8 +1,12 @@
-"""Time ``find_sensitive`` on adversarial inputs of 100 KB and 1 MB.
+"""The write gate's secret detection: corpus figures, then time on adversarial inputs.
 
-Linear matching shows a ratio of about 10 between the two sizes; a quadratic pattern would show
-about 100. Run: ``.venv/bin/python bench/bench_secrets.py`` (add ``--plugins`` to time each
-detect-secrets pattern on its own as well).
+First the labelled corpus (tests/engine/gate/secrets_corpus.py): the catch rate per class of
+everyday credentials, the obfuscated rate and the false-positive rate on benign developer
+strings, against the targets (>= 97 %, >= 75 %, <= 2 %). Then ``find_sensitive`` on adversarial
+inputs of 100 KB and 1 MB: linear matching shows a ratio of about 10 between the two sizes; a
+quadratic pattern would show about 100. Run: ``.venv/bin/python bench/bench_secrets.py`` (add
+``--corpus`` for the figures only, ``--misses`` to list what is missed, ``--plugins`` to time
+each pattern on its own as well).
 """
 
 from __future__ import annotations
@@ -13,8 +17,12 @@ import sys
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 from context_center.engine.gate.secrets import OWN_PATTERNS, find_sensitive, plugin_patterns
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "engine" / "gate"))
+import secrets_corpus as corpus
 
 # name -> function of the target size in characters
 INPUTS: dict[str, Callable[[int], str]] = {
@@ -107,8 +115,41 @@ def _all_matches(pattern: re.Pattern[str], text: str) -> int:
     return sum(1 for _ in pattern.finditer(text))
 
 
+def print_corpus(misses: bool) -> None:
+    figures = corpus.score(find_sensitive)
+    print("labelled corpus (tests/engine/gate/secrets_corpus.py)")
+    print(f"{'class':14} {'caught':>7} {'of':>4} {'rate':>7}")
+    for cls in (*corpus.EVERYDAY_CLASSES, corpus.OBFUSCATED):
+        caught, total = figures.per_class[cls]
+        print(f"{cls:14} {caught:7} {total:4} {caught / total:7.1%}")
+    benign = len(corpus.BENIGN_CASES)
+    fps = len(figures.false_positives)
+    everyday = sum(figures.per_class[c][1] for c in corpus.EVERYDAY_CLASSES)
+    print(f"everyday credentials: {figures.everyday_rate:.1%} of {everyday} (target >= 97 %)")
+    print(
+        f"obfuscated: {figures.obfuscated_rate:.1%} of {len(corpus.OBFUSCATED_CASES)} "
+        "(target >= 75 %)"
+    )
+    print(f"false positives: {figures.false_positive_rate:.1%} ({fps} of {benign}) (target <= 2 %)")
+    held = corpus.score_cases(find_sensitive, corpus.HELD_OUT)
+    first = corpus.HELD_OUT_FIRST_RUN
+    print(
+        "third batch (written before the detector ran on it): "
+        + ", ".join(f"{g} {held[g][0]}/{held[g][1]} (first run {first[g]})" for g in held)
+    )
+    if misses:
+        for case in figures.missed:
+            print(f"  missed ({case.cls}): {case.text[:80]!r}")
+        for case in figures.false_positives:
+            print(f"  false positive: {case.text[:80]!r}")
+    print()
+
+
 def main() -> int:
     find_sensitive("warm up")  # loads the detect-secrets plugins
+    print_corpus("--misses" in sys.argv)
+    if "--corpus" in sys.argv:
+        return 0
     small, large = 100_000, 1_000_000
     worst = 0.0
     ratios: list[float] = []

@@ -653,6 +653,10 @@ _HELD_OUT_BENIGN = [
     _b("zh", "x-api-key 请求头必须携带。"),
 ]
 HELD_OUT: list[Case] = _HELD_OUT_POSITIVES + _HELD_OUT_OBFUSCATED + _HELD_OUT_BENIGN
+# What the detector scored on the third batch the first time it ran on it, before the fixes it
+# prompted (Docker's base64 "auth", requirepass, Vault tokens, spaced letters, "at … dot",
+# spaced hex, ${VAR:-default}): the honest figure for strings nobody tuned the rules on.
+HELD_OUT_FIRST_RUN = {"everyday": "24/27", "obfuscated": "6/9", "benign": "37/38"}
 EVERYDAY += _HELD_OUT_POSITIVES
 OBFUSCATED_CASES += _HELD_OUT_OBFUSCATED
 BENIGN_CASES += _HELD_OUT_BENIGN
@@ -717,3 +721,15 @@ def score(find) -> Figures:  # type: ignore[no-untyped-def]
         else:
             missed.append(case)
     return Figures({k: (v[0], v[1]) for k, v in per_class.items()}, missed, false_positives)
+
+
+def score_cases(find, cases: list[Case]) -> dict[str, list[int]]:  # type: ignore[no-untyped-def]
+    """(good, total) per group (``everyday``, ``obfuscated``, ``benign``) for some cases."""
+    out = {"everyday": [0, 0], "obfuscated": [0, 0], "benign": [0, 0]}
+    for case in cases:
+        spans = [(s.start, s.end) for s in find(case.text)]
+        group = case.cls if case.cls in (BENIGN, OBFUSCATED) else "everyday"
+        good = not spans if case.cls == BENIGN else caught(case, spans)
+        out[group][0] += good
+        out[group][1] += 1
+    return out

@@ -132,6 +132,8 @@ def _spaced(text: str) -> Iterator[Raw]:
         if v.key_is_secret(key) and v.looks_random(value):
             aws = "AWS" in key.upper() and "SECRET" in key.upper() and len(value) == 40
             yield k.AWS_SECRET_KEY if aws else k.SECRET_ASSIGNMENT, m.start("value"), m.end("value")
+    if text.isascii():
+        return
     for m in CJK_SPACED_ASSIGNMENT.finditer(text):
         if v.looks_random(m.group("value")):
             yield k.SECRET_ASSIGNMENT, m.start("value"), m.end("value")
@@ -146,6 +148,8 @@ def _cjk(text: str) -> Iterator[Raw]:
 
 def assignments(text: str) -> Iterator[Raw]:
     yield from _key_values(text)
-    yield from _cjk(text)
     yield from _spaced(text)
-    yield from _markup(text)
+    if "<" in text:
+        yield from _markup(text)
+    if not text.isascii():
+        yield from _cjk(text)

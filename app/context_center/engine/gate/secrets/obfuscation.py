@@ -53,9 +53,12 @@ JOIN = re.compile(
     r"[\"'`][ \t]*+\+?+[ \t]*+\\?+\r?\n[ \t]*+\+?+[ \t]*+[\"'`]"
     r"|[\"'`][ \t]*+\+[ \t]*+[\"'`]"
     r"|\\\r?\n[ \t]*+"
-    r"|(?<=[A-Za-z0-9_\-])\r?\n[ \t]*+(?=[A-Za-z0-9_\-])"
+    # a bare line break between token characters (the look-behind after the first character,
+    # so the scan can skip to line breaks)
+    r"|[\r\n](?<=[A-Za-z0-9_\-]\n|[A-Za-z0-9_\-]\r)\n?+[ \t]*+(?=[A-Za-z0-9_\-])"
 )
-ANCHORED = (PERCENT_RUN, HEX_ESCAPES, JOIN, USER_PASSWORD)
+_RUN = re.compile(r"\S++")
+ANCHORED = (PERCENT_RUN, HEX_ESCAPES, JOIN, USER_PASSWORD, _RUN)
 SCANNING = (BASE64_RUN, HEX_RUN, HEX_BYTES, SPACED_LETTERS)
 
 _PRINTABLE_CONTROLS = frozenset("\n\r\t")
@@ -157,6 +160,36 @@ def _crosses(joins: list[int], start: int, end: int) -> bool:
     return i < len(joins) and joins[i] < end
 
 
+def _joined_tokens(view: View, joins: list[int], tokens: Detector) -> Iterator[Raw]:
+    """Tokens crossing a join: a token has no whitespace, so only the runs of non-space
+    characters that contain a join are scanned, gathered into one text (space-separated)."""
+    text = view.text
+    runs: list[tuple[int, int]] = []
+    for j in joins:
+        if j >= len(text) or (runs and j < runs[-1][1]):
+            continue
+        start = j
+        floor = runs[-1][1] if runs else 0
+        while start > floor and not text[start - 1].isspace():
+            start -= 1
+        run = _RUN.match(text, j)
+        runs.append((start, run.end() if run else j))
+    if not runs:
+        return
+    offsets: list[int] = []  # where each run starts in the gathered text
+    pieces: list[str] = []
+    at = 0
+    for start, end in runs:
+        offsets.append(at)
+        pieces.append(text[start:end])
+        at += end - start + 1
+    for kind, s, e in tokens(" ".join(pieces)):
+        i = bisect_left(offsets, s + 1) - 1
+        shift = runs[i][0] - offsets[i]
+        if _crosses(joins, s + shift, e + shift):
+            yield kind, s + shift, e + shift
+
+
 def basic_credentials(view: View) -> Raw | None:
     """A decoded run that is all ``user:password`` (a password that looks like one)."""
     m = USER_PASSWORD.fullmatch(view.text.strip())
@@ -180,6 +213,5 @@ def hidden(base: View, everything: Detector, tokens: Detector) -> Iterator[tuple
     join = joined(base)
     if join is not None:
         view, joins = join
-        for raw in tokens(view.text):
-            if _crosses(joins, raw[1], raw[2]):
-                yield view, raw
+        for raw in _joined_tokens(view, joins, tokens):
+            yield view, raw

@@ -128,12 +128,18 @@ def _cjk_statements(text: str) -> Iterator[Raw]:
                 yield k.STATED_SECRET, m.start("value"), m.start("value") + len(value)
 
 
+_STATEMENT_NEEDLES = ("pass", "pin", "key", "token", "secret", "credential")
+
+
 def statements(text: str) -> Iterator[Raw]:
-    for m in STATEMENT_KEY.finditer(text):
-        found = _stated_after(text, m)
-        if found is not None:
-            yield found
-    yield from _cjk_statements(text)
+    lower = text.lower()
+    if any(needle in lower for needle in _STATEMENT_NEEDLES):
+        for m in STATEMENT_KEY.finditer(text):
+            found = _stated_after(text, m)
+            if found is not None:
+                yield found
+    if not text.isascii():
+        yield from _cjk_statements(text)
 
 
 # --------------------------------------------------------------------------- command lines
@@ -223,7 +229,16 @@ def _command_passwords(family: str, args: list[re.Match[str]]) -> Iterator[Raw]:
             yield k.COMMAND_LINE_PASSWORD, start, start + len(value)
 
 
+_COMMAND_NEEDLES = (
+    *("mysql", "mariadb", "sshpass", "redis-cli", "docker", "podman", "nerdctl", "helm"),
+    *("oras", "skopeo", "buildah", "mongo", "sqlcmd", "bcp", "ldap", "curl", "smbclient"),
+    "openssl",
+)
+
+
 def commands(text: str) -> Iterator[Raw]:
+    if not any(needle in text for needle in _COMMAND_NEEDLES):
+        return
     until = -1
     for m in COMMAND.finditer(text):
         if m.start() < until:
@@ -247,6 +262,15 @@ _HAS_LETTER = re.compile(r"[A-Za-z*]")
 
 
 def credential_files(text: str) -> Iterator[Raw]:
+    if text.count(":") >= 4:
+        yield from _pgpass(text)
+    if "login" in text and "password" in text:
+        for m in NETRC.finditer(text):
+            if not v.is_placeholder(m["value"]):
+                yield k.CREDENTIAL_FILE_LINE, m.start("value"), m.end("value")
+
+
+def _pgpass(text: str) -> Iterator[Raw]:
     for m in PGPASS.finditer(text):
         pw = m["pw"]
         if not (_HAS_LETTER.search(m["db"]) and _HAS_LETTER.search(m["user"])):
@@ -254,9 +278,6 @@ def credential_files(text: str) -> Iterator[Raw]:
         if v.is_placeholder(pw) or pw.startswith(("/", "~")):
             continue
         yield k.CREDENTIAL_FILE_LINE, m.start("pw"), m.end("pw")
-    for m in NETRC.finditer(text):
-        if not v.is_placeholder(m["value"]):
-            yield k.CREDENTIAL_FILE_LINE, m.start("value"), m.end("value")
 
 
 SCANNING = (

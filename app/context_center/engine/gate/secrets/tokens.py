@@ -78,6 +78,8 @@ OBFUSCATED_EMAIL = re.compile(
     rf"(?P<domain>[A-Za-z0-9\-]++(?:(?:\.|{_OPEN}dot{_CLOSE})[A-Za-z0-9\-]++)++)",
     re.IGNORECASE,
 )
+# A quick test for ``(at)``/``[at]``… before the obfuscated pattern runs at every word.
+_AT_BRACKET = re.compile(r"[(\[{<][ \t]*+at[ \t]*+[)\]}>]", re.IGNORECASE)
 # ``alice at example dot com``: plain words, so the last one must be a common top-level domain.
 WORDED_EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+\-])(?P<local>[A-Za-z0-9._%+\-]++)[ \t]++at[ \t]++"
@@ -95,29 +97,50 @@ _REMOTE_COMMAND = re.compile(
     r"(?:^|[\s;&|(`])(?:ssh|scp|sftp|rsync|mosh|autossh|ssh-copy-id)[ \t]", re.MULTILINE
 )
 
-OWN_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (k.API_KEY, API_KEY),
-    (k.GITLAB_TOKEN, GITLAB_PAT),
-    (k.GOOGLE_API_KEY, GOOGLE_API_KEY),
-    (k.STRIPE_KEY, STRIPE_KEY),
-    (k.NPM_TOKEN, NPM_TOKEN),
-    (k.GITHUB_TOKEN, GITHUB_PAT),
-    (k.GITHUB_TOKEN, GITHUB_LOOSE),
-    (k.SLACK_TOKEN, SLACK_LOOSE),
-    (k.DOCKER_TOKEN, DOCKER),
-    (k.DIGITALOCEAN_TOKEN, DIGITALOCEAN),
-    (k.HUGGINGFACE_TOKEN, HUGGINGFACE),
-    (k.SHOPIFY_TOKEN, SHOPIFY),
-    (k.MAILCHIMP_KEY, MAILCHIMP),
-    (k.CLOUD_ACCESS_KEY, CLOUD_ACCESS_KEY),
-    (k.GOOGLE_OAUTH_TOKEN, GOOGLE_OAUTH),
-    (k.VAULT_TOKEN, VAULT),
-    (k.PRIVATE_KEY, AGE_SECRET_KEY),
+# Each shape with the literal pieces one of which any match contains: when none is in the
+# text the pattern is not run at all (a substring search is far cheaper than a scan).
+OWN_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    (k.API_KEY, API_KEY, ("sk-", "rk-")),
+    (k.GITLAB_TOKEN, GITLAB_PAT, ("glpat-",)),
+    (k.GOOGLE_API_KEY, GOOGLE_API_KEY, ("AIza",)),
+    (k.STRIPE_KEY, STRIPE_KEY, ("sk_", "rk_")),
+    (k.NPM_TOKEN, NPM_TOKEN, ("npm_",)),
+    (k.GITHUB_TOKEN, GITHUB_PAT, ("github_pat_",)),
+    (k.GITHUB_TOKEN, GITHUB_LOOSE, ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+    (k.SLACK_TOKEN, SLACK_LOOSE, ("xox",)),
+    (k.DOCKER_TOKEN, DOCKER, ("dckr_",)),
+    (k.DIGITALOCEAN_TOKEN, DIGITALOCEAN, ("_v1_",)),
+    (k.HUGGINGFACE_TOKEN, HUGGINGFACE, ("hf_",)),
+    (k.SHOPIFY_TOKEN, SHOPIFY, ("shp",)),
+    (k.MAILCHIMP_KEY, MAILCHIMP, ("-us",)),
+    (k.CLOUD_ACCESS_KEY, CLOUD_ACCESS_KEY, ("LTAI", "AKID")),
+    (k.GOOGLE_OAUTH_TOKEN, GOOGLE_OAUTH, ("ya29.", "1//0")),
+    (k.VAULT_TOKEN, VAULT, ("hvs.", "hvb.", "hvr.")),
+    (k.PRIVATE_KEY, AGE_SECRET_KEY, ("AGE-SECRET-KEY-1",)),
+    (k.AZURE_STORAGE_KEY, AZURE_SHARED_KEY, ("SharedAccessKey=",)),
 )
+# The same for the detect-secrets shapes (``plugins``), by kind.
+_PLUGIN_NEEDLES: dict[str, tuple[str, ...]] = {
+    k.GITLAB_TOKEN: ("gl", "GR1348941"),
+    k.TWILIO_KEY: ("AC", "SK"),
+    k.SENDGRID_KEY: ("SG.",),
+    k.AZURE_STORAGE_KEY: ("AccountKey=",),
+    k.DISCORD_TOKEN: (".",),
+    k.TELEGRAM_TOKEN: (":",),
+    k.SQUARE_SECRET: ("sq0",),
+    k.PYPI_TOKEN: ("pypi-",),
+}
+_GITHUB_NEEDLES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")
+_AWS_ID_NEEDLES = ("A3T", "ABIA", "ACCA", "AKIA", "ASIA")
+
+
+def _has(text: str, needles: tuple[str, ...]) -> bool:
+    return any(needle in text for needle in needles)
+
+
 SCANNING = (
     BEARER,
-    *(pattern for _, pattern in OWN_TOKENS),
-    AZURE_SHARED_KEY,
+    *(pattern for _, pattern, _ in OWN_TOKENS),
     JWT_PATTERN,
     PEM_BEGIN,
     PEM_END,
@@ -127,7 +150,7 @@ SCANNING = (
     OBFUSCATED_EMAIL,
     WORDED_EMAIL,
 )
-ANCHORED = (TOKEN_CHARS,)
+ANCHORED = (TOKEN_CHARS, _AT_BRACKET, _REMOTE_COMMAND)
 _WORD_CHAR = re.compile(r"[A-Za-z0-9_\-]")
 
 
@@ -135,9 +158,8 @@ def _inside_word(text: str, start: int) -> bool:
     return start > 0 and _WORD_CHAR.match(text, start - 1) is not None
 
 
-def _plugin_tokens(text: str) -> Iterator[Raw]:
-    p = plugins()
-    for pattern in p.github:
+def _github_plugin(text: str) -> Iterator[Raw]:
+    for pattern in plugins().github:
         extended = -1
         for m in pattern.finditer(text):
             # Grow the fixed-length plugin match over the rest of its token (for highlighting);
@@ -146,14 +168,25 @@ def _plugin_tokens(text: str) -> Iterator[Raw]:
                 run = TOKEN_CHARS.match(text, m.end())
                 extended = run.end() if run else m.end()
             yield k.GITHUB_TOKEN, m.start(), extended
-    for pattern in p.slack:
-        for m in pattern.finditer(text):
-            yield k.SLACK_TOKEN, m.start(), m.end()
-    for m in p.aws_key_id.finditer(text):
-        yield k.AWS_ACCESS_KEY, m.start(), m.end()
-    for m in p.aws_secret.finditer(text):
-        yield k.AWS_SECRET_KEY, m.start(1), m.end(1)
+
+
+def _plugin_tokens(text: str) -> Iterator[Raw]:
+    p = plugins()
+    if _has(text, _GITHUB_NEEDLES):
+        yield from _github_plugin(text)
+    lower = text.lower()
+    if "xox" in lower or "hooks.slack.com" in lower:
+        for pattern in p.slack:
+            yield from ((k.SLACK_TOKEN, m.start(), m.end()) for m in pattern.finditer(text))
+    if _has(text, _AWS_ID_NEEDLES):
+        for m in p.aws_key_id.finditer(text):
+            yield k.AWS_ACCESS_KEY, m.start(), m.end()
+    if "aws" in lower:
+        for m in p.aws_secret.finditer(text):
+            yield k.AWS_SECRET_KEY, m.start(1), m.end(1)
     for kind, pattern in p.tokens:
+        if not _has(text, _PLUGIN_NEEDLES[kind]):
+            continue
         for m in pattern.finditer(text):
             if not _inside_word(text, m.start()):
                 yield kind, m.start(), m.end()
@@ -161,17 +194,23 @@ def _plugin_tokens(text: str) -> Iterator[Raw]:
 
 def service_tokens(text: str) -> Iterator[Raw]:
     """Every token recognised by its shape alone (the only detectors run on joined text)."""
-    for kind, pattern in OWN_TOKENS:
+    for kind, pattern, needles in OWN_TOKENS:
+        if not _has(text, needles):
+            continue
         for m in pattern.finditer(text):
-            yield kind, m.start(), m.end()
-    for m in AZURE_SHARED_KEY.finditer(text):
-        yield k.AZURE_STORAGE_KEY, m.start("value"), m.end("value")
+            if "value" in pattern.groupindex:
+                yield kind, m.start("value"), m.end("value")
+            else:
+                yield kind, m.start(), m.end()
     yield from _plugin_tokens(text)
 
 
 def bearer_and_jwt(text: str) -> Iterator[Raw]:
-    for m in BEARER.finditer(text):
-        yield k.BEARER_TOKEN, m.start("value"), m.end("value")
+    if "bearer" in text.lower():
+        for m in BEARER.finditer(text):
+            yield k.BEARER_TOKEN, m.start("value"), m.end("value")
+    if "eyJ" not in text:
+        return
     jwt_valid = plugins().jwt_valid
     for m in JWT_PATTERN.finditer(text):
         if jwt_valid(m.group().rstrip(".")):
@@ -179,6 +218,8 @@ def bearer_and_jwt(text: str) -> Iterator[Raw]:
 
 
 def private_keys(text: str) -> Iterator[Raw]:
+    if "PRIVATE" not in text and "PuTTY" not in text:
+        return
     blocks: list[tuple[int, int]] = []
     for m in PEM_BEGIN.finditer(text):
         if blocks and m.start() < blocks[-1][1]:
@@ -204,6 +245,8 @@ def private_keys(text: str) -> Iterator[Raw]:
 
 
 def urls(text: str) -> Iterator[Raw]:
+    if "://" not in text:
+        return
     for m in URL_CREDENTIALS.finditer(text):
         yield k.URL_CREDENTIALS, m.start("userinfo"), m.end("userinfo")
 
@@ -227,13 +270,20 @@ def _plausible(local: str, domain: str) -> bool:
 
 
 def emails(text: str) -> Iterator[Raw]:
+    if "@" in text:
+        yield from _plain_emails(text)
+    if _AT_BRACKET.search(text):
+        for m in OBFUSCATED_EMAIL.finditer(text):
+            tld = re.split(r"[^A-Za-z0-9\-]++", m["domain"])[-1]
+            if len(tld) >= 2 and tld.isalpha() and tld.lower() != "dot":
+                yield k.EMAIL, m.start(), m.end()
+    if " at " in text and " dot " in text:
+        for m in WORDED_EMAIL.finditer(text):
+            if m["domain"].rsplit(None, 1)[-1].lower() in _COMMON_TLDS:
+                yield k.EMAIL, m.start(), m.end()
+
+
+def _plain_emails(text: str) -> Iterator[Raw]:
     for m in EMAIL.finditer(text):
         if _plausible(m["local"], m["domain"]) and not _remote_target(text, m):
-            yield k.EMAIL, m.start(), m.end()
-    for m in OBFUSCATED_EMAIL.finditer(text):
-        tld = re.split(r"[^A-Za-z0-9\-]++", m["domain"])[-1]
-        if len(tld) >= 2 and tld.isalpha() and tld.lower() != "dot":
-            yield k.EMAIL, m.start(), m.end()
-    for m in WORDED_EMAIL.finditer(text):
-        if m["domain"].rsplit(None, 1)[-1].lower() in _COMMON_TLDS:
             yield k.EMAIL, m.start(), m.end()
