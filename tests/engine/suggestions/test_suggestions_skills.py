@@ -8,7 +8,7 @@ import pytest
 from sugg_env import Env
 
 from context_center.engine.suggestions import ScanResult, append_turn, scan
-from context_center.engine.suggestions.mining import split_steps
+from context_center.engine.suggestions.skills import split_steps
 
 NOW = datetime(2026, 10, 10, 12, 0, tzinfo=UTC)
 T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)

@@ -1,0 +1,70 @@
+"""Text helpers both miners share: evidence, keys, names, ids and ASCII word boundaries."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import zlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from context_center.engine.model import format_time
+from context_center.engine.suggestions.turns import UserTurn
+
+MIN_TURN_CHARS = 8
+MAX_TURN_CHARS = 420
+MAX_QUOTES = 3
+EPOCH = datetime.min.replace(tzinfo=UTC)
+
+# ASCII word boundaries. Python's \b treats CJK characters as word characters, so "修复lint"
+# would hide "lint"; these only look at ASCII letters and digits. In the patterns given to
+# ``rx`` a \b before a letter or group starts a word and any other \b ends one.
+_START = r"(?<![A-Za-z0-9])"
+_END = r"(?![A-Za-z0-9])"
+_SPACE_RE = re.compile(r"\s+")
+
+
+def rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
+    parts = pattern.split(r"\b")
+    out = parts[0]
+    for part in parts[1:]:
+        out += (_START if part[:1].isalnum() or part[:1] == "(" else _END) + part
+    return re.compile(out, flags)
+
+
+def one_line(text: str) -> str:
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def normalize_key(text: str) -> str:
+    """Case-, space- and punctuation-insensitive key for exact duplicate detection."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def hash32(text: str) -> str:
+    return f"{zlib.crc32(text.encode('utf-8')) & 0xFFFFFFFF:08x}"
+
+
+def stable_id(prefix: str, *parts: str) -> str:
+    digest = hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
+    return f"{prefix}-{digest[:16]}"
+
+
+def sort_time(turn: UserTurn) -> tuple[datetime, int]:
+    return (turn.time or EPOCH, turn.index)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    source: str
+    session: str
+    time: datetime | None
+    quote: str
+
+    def public_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "session": self.session,
+            "time": format_time(self.time) if self.time else None,
+            "quote": self.quote,
+        }
