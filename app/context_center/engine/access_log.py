@@ -19,7 +19,6 @@ import hashlib
 import json
 import logging
 import os
-import queue
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -46,7 +45,8 @@ MAX_REFS = 20  # refs listed per entry (the rest are counted)
 _SLACK_ENTRIES = 2_000
 _TYPICAL_LINE_BYTES = 260
 _LOCK_TIMEOUT_S = BEST_EFFORT_TIMEOUT_S
-_TEXT_CAP = 200  # agent, client, tool and code strings are labels, never content
+_TEXT_CAP = 200
+FLUSH_EVERY_S = 0.25  # agent, client, tool and code strings are labels, never content
 
 
 def query_digest(text: str) -> dict[str, Any]:
@@ -108,35 +108,48 @@ class AccessLog:
         self.folder = state_dir
         self.path = state_dir / LOG_FILE
         self._lock: Any = None
-        self._queue: queue.SimpleQueue[AccessEntry | None] | None = None
+        self._pending: list[AccessEntry] | None = None  # queued while a writer thread runs
+        self._pending_lock = threading.Lock()
+        self._stop = threading.Event()
         self._writer: threading.Thread | None = None
 
     # -- a background writer for long-lived processes ---------------------------------------
 
     def start_background(self) -> None:
-        """From now on ``append`` hands entries to a writer thread (a request never waits for
-        the log's fsync); ``close`` writes what is queued and stops it."""
+        """From now on ``append`` only queues the entry; a writer thread appends what is
+        queued every ``FLUSH_EVERY_S`` in one write and one fsync. A request never waits for
+        the log, nor wakes the writer (waking it would hand it the GIL mid-request).
+        ``close`` writes what is left."""
         if self._writer is not None:
             return
-        self._queue = queue.SimpleQueue()
+        self._pending = []
+        self._stop = threading.Event()
         self._writer = threading.Thread(target=self._drain, name="access-log", daemon=True)
         self._writer.start()
 
     def _drain(self) -> None:
-        assert self._queue is not None
-        while True:
-            entry = self._queue.get()
-            if entry is None:
-                return
-            self._write(entry)
+        while not self._stop.wait(FLUSH_EVERY_S):
+            self.flush()
+        self.flush()
+
+    def flush(self) -> None:
+        """Write every queued entry now (the background writer calls this)."""
+        with self._pending_lock:
+            batch, self._pending = self._pending, [] if self._pending is not None else None
+        if batch:
+            self._write(batch)
 
     def close(self, timeout: float = 5.0) -> None:
-        writer, q = self._writer, self._queue
-        if writer is None or q is None:
+        writer = self._writer
+        if writer is None:
             return
-        q.put(None)
+        self._stop.set()
         writer.join(timeout)
-        self._writer = self._queue = None
+        self._writer = None
+        with self._pending_lock:
+            batch, self._pending = self._pending, None
+        if batch:
+            self._write(batch)
 
     def _locked(self) -> Any:
         if self._lock is None:
@@ -148,18 +161,21 @@ class AccessLog:
     def append(self, entry: AccessEntry) -> bool:
         """Record one access; False (and a log line) when it could not be written. With a
         background writer running, the entry is queued and True is returned."""
-        if self._queue is not None:
-            self._queue.put(entry)
-            return True
-        return self._write(entry)
+        with self._pending_lock:
+            if self._pending is not None:
+                self._pending.append(entry)
+                return True
+        return self._write([entry])
 
-    def _write(self, entry: AccessEntry) -> bool:
-        line = (json.dumps(entry.to_json(), ensure_ascii=False) + "\n").encode("utf-8")
+    def _write(self, entries: list[AccessEntry]) -> bool:
+        line = b"".join(
+            (json.dumps(e.to_json(), ensure_ascii=False) + "\n").encode("utf-8") for e in entries
+        )
         try:
             ensure_private_dir(self.folder)
             with self._locked():
                 self._append(line)
-                self._compact_if_due(entry.at)
+                self._compact_if_due(entries[-1].at)
         except Exception as exc:  # the access goes on; only its record is missing
             log.warning("could not record an agent access in %s: %s", LOG_FILE, exc)
             return False

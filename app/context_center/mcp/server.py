@@ -70,6 +70,21 @@ class ContextCenterServer(MCPServer[Any]):
     async def _on_roots_changed(self, ctx: Any, params: Any) -> None:
         self.state.roots_changed()
 
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio through thread-free pipe streams (``transport.py``) when the
+        standard streams are pipes, else through the SDK's own."""
+        from mcp.server.stdio import stdio_server
+
+        from context_center.mcp.transport import pipe_streams
+
+        async with pipe_streams() as streams:
+            stdin, stdout = streams if streams is not None else (None, None)
+            async with stdio_server(stdin, stdout) as (read_stream, write_stream):
+                lowlevel = self._lowlevel_server
+                await lowlevel.run(
+                    read_stream, write_stream, lowlevel.create_initialization_options()
+                )
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:

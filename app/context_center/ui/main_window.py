@@ -82,6 +82,12 @@ def _suggestions_tab(ctx: AppContext) -> QWidget:
     return SuggestionsTab(ctx)
 
 
+def _connections_tab(ctx: AppContext) -> QWidget:
+    from context_center.ui.tabs.connections import ConnectionsTab
+
+    return ConnectionsTab(ctx)
+
+
 def count_pending(engine: Engine) -> int:
     """Pending approvals in this home (every workspace's writes need a person)."""
     return len(engine.pending_approvals())
@@ -122,6 +128,7 @@ class MainWindow(QMainWindow):
         for page in (self.activity_page, self.suggestions_page):
             self._add_page(page, page.title)
         self._add_page(self.approvals_tab, "Approvals")
+        self._add_page(DeferredTab("Connections", lambda: _connections_tab(ctx)), "Connections")
         self.setCentralWidget(self.tabs)
 
         self._build_toolbar()

@@ -18,7 +18,40 @@ from typing import Any
 
 LOCAL_HOME = "<local-home>"
 LOCAL_WORKSPACE = "<workspace>"
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+_CONTROL = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, 0x2028, 0x2029])
+# Keys whose values are made by the engine (references, ids, enums, times, numbers): never a
+# local path or a control character, so they are not scanned.
+SAFE_KEYS = frozenset(
+    {
+        "ref",
+        "id",
+        "revision",
+        "name",
+        "type",
+        "scope",
+        "freshness",
+        "created_at",
+        "updated_at",
+        "score",
+        "matched",
+        "outcome",
+        "operation",
+        "controller",
+        "pending_id",
+        "target_ref",
+        "result_ref",
+        "result_revision",
+        "status",
+        "code",
+        "next_cursor",
+        "total",
+        "length",
+        "at",
+        "elapsed_ms",
+        "queued_at",
+        "decided_at",
+    }
+)
 
 
 def _os_home() -> Path | None:
@@ -56,18 +89,19 @@ class ProviderText:
             if self._pattern is not None:
                 text = self._pattern.sub(lambda m: self._table[m.group(0)], text)
             text = redact_home(text)
-        return _CONTROL.sub("", text)
+        return text.translate(_CONTROL) if not text.isprintable() else text
 
     def result(self, value: dict[str, Any]) -> dict[str, Any]:
         """A result object with every string in it redacted."""
-        return {k: self.tree(v) for k, v in value.items()}
+        return {k: v if k in SAFE_KEYS else self.tree(v) for k, v in value.items()}
 
     def tree(self, value: Any) -> Any:
-        """``value`` (JSON-like: dicts, lists, strings, numbers) with every string redacted."""
+        """``value`` (JSON-like: dicts, lists, strings, numbers) with every string redacted
+        (values under ``SAFE_KEYS`` are the engine's own and pass as they are)."""
         if isinstance(value, str):
             return self(value)
         if isinstance(value, dict):
-            return {k: self.tree(v) for k, v in value.items()}
+            return {k: v if k in SAFE_KEYS else self.tree(v) for k, v in value.items()}
         if isinstance(value, list | tuple):
             return [self.tree(v) for v in value]
         return value

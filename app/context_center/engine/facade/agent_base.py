@@ -167,6 +167,15 @@ class AgentBase(ConnectionsAPI, InstructionsAPI, RecallAPI, GateAPI):
             )
         )
 
+    def access_log_signature(self) -> tuple[int, int] | None:
+        """(mtime, size) of the access log, or None: a cheap "did agents do anything?" for a
+        view that follows it."""
+        try:
+            st = os.stat(self._agents.log.path)
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
     def access_log(self, *, limit: int = 500) -> list[dict[str, Any]]:
         """This workspace's agent accesses, newest first (for the Connections view)."""
         return self._agents.log.entries(limit=limit)

@@ -1,0 +1,97 @@
+"""Standard input and output as non-blocking pipes for the SDK's stdio transport.
+
+The SDK's ``stdio_server`` reads and writes the standard streams through worker threads (one
+hand-off per line read, two per message written). On a busy machine each hand-off waits for
+a thread to be scheduled, which dominated a round trip. Given explicit streams,
+``stdio_server`` still does the parsing and framing; these streams are asyncio pipe
+transports on private duplicates of file descriptors 0 and 1, with no threads. As the SDK
+does, while serving fd 0 reads the null device and fd 1 goes to standard error, so nothing
+else in the process can write on the wire.
+
+When standard input or output is not a pipe, socket or terminal (a regular file), the SDK's
+own thread-based streams are used instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import stat
+from collections.abc import AsyncIterator
+from typing import Any
+
+MAX_LINE = 64 * 1024 * 1024  # one JSON-RPC message per line; a large fact body fits
+
+
+def _pipe_like(fd: int) -> bool:
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+
+
+class _Lines:
+    """``async for line in stdin`` over a StreamReader (text, as the SDK expects)."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+
+    def __aiter__(self) -> _Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self._reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
+
+
+class _Writer:
+    """``await stdout.write(text)`` / ``await stdout.flush()`` over a pipe transport."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+
+    async def write(self, text: str) -> None:
+        self._writer.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        await self._writer.drain()
+
+
+@contextlib.asynccontextmanager
+async def pipe_streams() -> AsyncIterator[tuple[Any, Any] | None]:
+    """``(stdin, stdout)`` for ``stdio_server``; None when the standard streams are not pipes."""
+    if not (_pipe_like(0) and _pipe_like(1)):
+        yield None
+        return
+    loop = asyncio.get_running_loop()
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    saved_in, saved_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    os.close(devnull)
+    reader = asyncio.StreamReader(limit=MAX_LINE)
+    in_file = os.fdopen(wire_in, "rb", buffering=0)
+    out_file = os.fdopen(wire_out, "wb", buffering=0)
+    read_transport, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), in_file
+    )
+    write_transport, protocol = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, out_file
+    )
+    writer = asyncio.StreamWriter(write_transport, protocol, reader, loop)
+    try:
+        yield _Lines(reader), _Writer(writer)
+    finally:
+        with contextlib.suppress(Exception):
+            await writer.drain()
+        read_transport.close()
+        write_transport.close()
+        os.dup2(saved_in, 0)
+        os.dup2(saved_out, 1)
+        os.close(saved_in)
+        os.close(saved_out)

@@ -1,0 +1,215 @@
+"""Connections: which agents are wired to this home, and what agents did (the access log).
+
+The upper table lists Claude Code, Codex and Cursor at project and user scope: whether their
+config has this program's MCP server, whether it still points here (same home, same
+program), and for Claude Code which hooks are in place. ``context-center connect AGENT``
+writes them. The lower table is the access log of this workspace, newest first: time,
+agent, tool or hook, the refs returned or written, the outcome (with the pending approval id
+or the error code), and a query only as its length. Nothing in it is content.
+
+The log is followed live: while the tab is shown, one ``stat`` a second tells whether an
+agent (an MCP server, a hook, in another process) wrote to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from qasync import asyncSlot
+
+from context_center.engine import Engine
+from context_center.ui.context import APPROVALS, FACTS, TRACE, WORKSPACE
+from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.labels import tab_heading
+from context_center.ui.widgets.tables import make_table
+
+POLL_MS = 1000
+LOG_ROWS = 500
+STATES = {
+    "connected": "connected, points here",
+    "differs": "connected to another home or program",
+    "not_connected": "not connected",
+    "unreadable": "config cannot be read",
+}
+STATE_COLOURS = {"connected": "#1a7f37", "differs": "#9a6700", "unreadable": "#cf222e"}
+OUTCOME_COLOURS = {"queued": "#9a6700", "refused": "#cf222e", "error": "#cf222e"}
+
+
+@dataclass(frozen=True)
+class ConnectionRow:
+    agent: str
+    scope: str
+    state: str
+    file: str
+    hooks: str
+    command: str
+
+
+@dataclass(frozen=True)
+class AccessRow:
+    at: str
+    agent: str
+    tool: str
+    refs: str
+    outcome: str
+    detail: str
+
+
+# -- engine work (worker thread) ------------------------------------------------------------
+
+
+def _connection_row(item: dict[str, Any]) -> ConnectionRow:
+    hooks = item.get("hooks")
+    return ConnectionRow(
+        agent=str(item["agent"]),
+        scope=str(item["scope"]),
+        state=str(item["state"]),
+        file=str(item["file"]),
+        hooks=", ".join(hooks) if hooks else ("-" if hooks is not None else ""),
+        command=str(item.get("command") or item.get("message") or ""),
+    )
+
+
+def _access_row(item: dict[str, Any]) -> AccessRow:
+    refs = [str(r) for r in item.get("refs") or []]
+    if item.get("refs_more"):
+        refs.append(f"+{item['refs_more']} more")
+    detail = []
+    if item.get("pending_id"):
+        detail.append(str(item["pending_id"]))
+    if item.get("error"):
+        detail.append(str(item["error"]))
+    query = item.get("query")
+    if isinstance(query, dict) and "length" in query:
+        detail.append(f"query of {query['length']} characters")
+    via = str(item.get("via") or "")
+    tool = str(item.get("tool") or "")
+    return AccessRow(
+        at=str(item.get("at") or "").replace("T", " ").removesuffix("Z")[:19],
+        agent=str(item.get("agent") or ""),
+        tool=f"{tool} ({via})" if via else tool,
+        refs=", ".join(refs),
+        outcome=str(item.get("outcome") or ""),
+        detail="; ".join(detail),
+    )
+
+
+def load_connections(engine: Engine) -> tuple[list[ConnectionRow], list[AccessRow]]:
+    connections = [_connection_row(c) for c in engine.agent_connections()]
+    log = [_access_row(e) for e in engine.access_log(limit=LOG_ROWS)]
+    return connections, log
+
+
+# -- the tab ----------------------------------------------------------------------------------
+
+
+class ConnectionsTab(Tab):
+    """Agents wired to this home and their content-free access log, followed live."""
+
+    title = "Connections"
+    flags = frozenset({TRACE, APPROVALS, FACTS, WORKSPACE})
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.setObjectName("connectionsTab")
+        self._signature: tuple[int, int] | None = None
+
+        self.reload_button = QPushButton("Reload")
+        self.reload_button.setObjectName("reloadConnections")
+        self.reload_button.clicked.connect(self._on_reload)
+        top = QHBoxLayout()
+        top.addWidget(tab_heading("Connections"))
+        top.addStretch(1)
+        top.addWidget(self.reload_button)
+
+        hint = QLabel(
+            "Agents use this home through its MCP server and, for Claude Code, its hooks. "
+            "Wire one with `context-center connect claude-code` (or codex, cursor); "
+            "`disconnect` removes exactly what connect wrote."
+        )
+        hint.setObjectName("hint")
+        hint.setWordWrap(True)
+
+        self.connections = RowTableModel[ConnectionRow](
+            [
+                Column("Agent", lambda r: r.agent),
+                Column("Scope", lambda r: r.scope),
+                Column(
+                    "State",
+                    lambda r: STATES.get(r.state, r.state),
+                    colour=lambda r: STATE_COLOURS.get(r.state),
+                ),
+                Column("Config", lambda r: r.file),
+                Column("Hooks", lambda r: r.hooks),
+                Column("Command", lambda r: r.command),
+            ],
+            self,
+        )
+        self.connections_view = make_table(
+            self.connections, name="connectionsTable", stretch=5, widths={0: 110, 1: 70, 2: 240}
+        )
+
+        self.log_label = QLabel()
+        self.log_label.setObjectName("accessLogLabel")
+        self.log = RowTableModel[AccessRow](
+            [
+                Column("Time (UTC)", lambda r: r.at),
+                Column("Agent", lambda r: r.agent),
+                Column("Tool", lambda r: r.tool),
+                Column("Refs", lambda r: r.refs),
+                Column(
+                    "Outcome", lambda r: r.outcome, colour=lambda r: OUTCOME_COLOURS.get(r.outcome)
+                ),
+                Column("Detail", lambda r: r.detail),
+            ],
+            self,
+        )
+        self.log_view = make_table(
+            self.log,
+            name="accessLogTable",
+            stretch=3,
+            widths={0: 150, 1: 110, 2: 190, 4: 80, 5: 260},
+        )
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        layout.setSpacing(8)
+        layout.addLayout(top)
+        layout.addWidget(hint)
+        layout.addWidget(self.connections_view)
+        layout.addWidget(self.log_label)
+        layout.addWidget(self.log_view, 1)
+
+        self.timer = QTimer(self)
+        self.timer.setInterval(POLL_MS)
+        self.timer.timeout.connect(self._poll)
+        self.timer.start()
+
+    def _poll(self) -> None:
+        """Follow the access log written by other processes (one stat, only while shown)."""
+        if not self.isVisible():
+            return
+        signature = self.ctx.engine.access_log_signature()
+        if signature != self._signature:
+            self._signature = signature
+            self.refresh_now()
+
+    @asyncSlot()
+    async def _on_reload(self) -> None:
+        self.refresh_now()
+
+    async def refresh(self) -> None:
+        self._signature = self.ctx.engine.access_log_signature()
+        connections, log = await self.ctx.run(load_connections, self.ctx.engine)
+        self.connections.set_rows(connections)
+        self.log.set_rows(log)
+        count = len(log)
+        self.log_label.setText(
+            f"Access log: {count} most recent agent access(es), newest first"
+            if count
+            else "Access log: no agent has used this workspace yet"
+        )

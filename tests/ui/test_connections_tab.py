@@ -1,0 +1,66 @@
+"""The Connections tab through real widgets: connection states from the agents' config files,
+the content-free access log, and accesses made by another engine (another process) showing up
+live while the tab is shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from context_center.engine import AgentCaller, Engine, FactType
+from context_center.ui.tabs.connections import ConnectionsTab
+
+
+@pytest.fixture(autouse=True)
+def user_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "user-home"
+    path.mkdir()
+    monkeypatch.setenv("HOME", str(path))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    return path
+
+
+def wait_idle(qtbot, ctx, timeout: int = 5000) -> None:  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(lambda: ctx.is_idle, timeout=timeout)
+
+
+def test_states_and_the_access_log_follow_other_processes(qtbot, ctx, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    engine.create_fact(
+        name="release-branch",
+        title="Release branch",
+        description="d",
+        type=FactType.PROJECT,
+        body="Releases come from release/* branches.",
+    )
+    engine.connect_agent("claude-code")
+    tab = ConnectionsTab(ctx)
+    qtbot.addWidget(tab)
+    tab.show()
+    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    wait_idle(qtbot, ctx)
+    rows = {(r.agent, r.scope): r for r in tab.connections.rows}
+    assert len(rows) == 6
+    claude = rows[("claude-code", "project")]
+    assert claude.state == "connected" and claude.file == ".mcp.json"
+    assert claude.hooks == "UserPromptSubmit, SessionStart, PreToolUse"
+    assert rows[("codex", "user")].state == "not_connected"
+    assert tab.log.rows == []
+    assert "no agent has used this workspace yet" in tab.log_label.text()
+
+    other = Engine(home=engine.home, workspace=engine.workspace)  # another process's server
+    caller = AgentCaller(agent="claude-code", client="claude-code")
+    other.agent_search("secret release words", caller=caller)
+    other.agent_remember(
+        {"name": "likes-tabs", "type": "user", "description": "x", "body": "Tabs."}, caller=caller
+    )
+    done = tab.refresh_count
+    qtbot.waitUntil(lambda: tab.refresh_count > done and len(tab.log.rows) == 2, timeout=5000)
+    newest, first = tab.log.rows
+    assert newest.tool == "remember (mcp)" and newest.outcome == "queued"
+    assert newest.detail.startswith("apr-")
+    assert first.tool == "memory_search (mcp)" and first.refs == "project/release-branch.md"
+    assert first.detail == "query of 20 characters"
+    shown = " ".join(str(v) for r in tab.log.rows for v in vars(r).values())
+    assert "secret release words" not in shown and "Tabs." not in shown
