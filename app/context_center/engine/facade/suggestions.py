@@ -41,8 +41,8 @@ class SuggestionsAPI(EngineCore):
         chain = resolve_instructions(
             self.home, self.workspace if self.explicit_workspace else None, self.workspace
         )
-        bodies = [doc.body for doc in chain.documents]
-        return scan(self.layout, facts, bodies, claude_root=claude, codex_root=codex)
+        labelled = [(doc.label, doc.body) for doc in chain.documents]
+        return scan(self.layout, facts, labelled, claude_root=claude, codex_root=codex)
 
     def accept_suggestion(
         self,

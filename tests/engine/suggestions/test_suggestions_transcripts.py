@@ -1,0 +1,83 @@
+"""Real transcript shapes: Codex sessions an agent started, and Codex rollouts in the 2025 format."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+
+from sugg_env import FIXTURES, Env, install, tree_snapshot
+
+from context_center.engine.model import FactType
+from context_center.engine.suggestions import ScanResult, scan
+
+NOW = datetime(2026, 10, 10, 12, 0, tzinfo=UTC)
+
+
+def _install(env: Env, folder: str) -> None:
+    for name in sorted(os.listdir(FIXTURES / folder)):
+        stamp = name[len("rollout-") : len("rollout-") + 10]
+        year, month, day = stamp.split("-")
+        install(
+            FIXTURES / folder / name,
+            env.codex / "sessions" / year / month / day / name,
+            env.workspace,
+            env.other,
+            f"{stamp}T23:30:00+00:00",
+        )
+
+
+def _scan(env: Env) -> ScanResult:
+    return scan(env.layout, [], [], now=NOW, **env.scan_kwargs())  # type: ignore[arg-type]
+
+
+def _codex(result: ScanResult) -> dict[str, object]:
+    return next(s for s in result.sources if s.source == "codex").model_dump()
+
+
+def test_sessions_a_sub_agent_or_review_started_are_not_the_persons_words(empty_env: Env) -> None:
+    _install(empty_env, "codex-agents")
+    result = _scan(empty_env)
+    dumped = result.model_dump_json()
+    for prompt in ("P1 findings", "src/payments", "report the diff", "delete files outside"):
+        assert prompt not in dumped, prompt
+    assert [m.title for m in result.memories] == ["From now on, keep every migration reversible"]
+    codex = _codex(result)
+    assert codex["agent_sessions"] == 3 and codex["sessions"] == 1 and codex["turns"] == 1
+
+
+def test_agent_sessions_do_not_crowd_out_the_persons(env: Env) -> None:
+    _install(env, "codex-agents")
+    result = scan(env.layout, [], [], now=NOW, session_limit=2, **env.scan_kwargs())  # type: ignore[arg-type]
+    codex = _codex(result)
+    # the two newest sessions of the workspace that a person started, not the agents' three
+    assert codex["sessions"] == 2 and codex["agent_sessions"] == 3
+    assert any(e.source == "codex" for m in result.memories for e in m.evidence)
+
+
+def test_codex_rollouts_in_the_2025_format_are_read(empty_env: Env) -> None:
+    _install(empty_env, "codex-2025")
+    result = _scan(empty_env)
+    found = {m.title: m for m in result.memories}
+    assert set(found) == {"Always write docstrings in English", "以后提交前先运行 ruff"}
+    docs = found["Always write docstrings in English"].evidence[0]
+    assert (docs.source, docs.session, docs.time) == (
+        "codex",
+        "c27a914d-1f2e-4a3b-9c8d-7e6f5a4b3c2d",
+        "2025-08-20T13:20:47.060Z",  # the header's time: the items carry none
+    )
+    ruff = found["以后提交前先运行 ruff"]
+    assert ruff.type is FactType.PROJECT
+    assert ruff.evidence[0].time == "2025-09-13T01:00:05.000Z"  # an item's own time wins
+    dumped = result.model_dump_json()
+    for not_evidence in ("payment SDK", "answer tersely", "Never skip docstrings", "I will always"):
+        assert not_evidence not in dumped
+    codex = _codex(result)
+    assert (codex["files"], codex["sessions"], codex["turns"], codex["malformed"]) == (2, 2, 2, 1)
+
+
+def test_reading_old_and_agent_rollouts_writes_nothing(empty_env: Env) -> None:
+    _install(empty_env, "codex-agents")
+    _install(empty_env, "codex-2025")
+    before = tree_snapshot(empty_env.root)
+    assert _scan(empty_env).memories
+    assert tree_snapshot(empty_env.root) == before
