@@ -18,7 +18,8 @@ import time
 from collections.abc import Sequence
 from types import ModuleType
 
-from context_center import APP_DISPLAY_NAME, __version__
+import context_center
+from context_center import APP_DISPLAY_NAME
 from context_center.cli.common import emit, emit_error, engine_for
 from context_center.engine import EngineError
 
@@ -143,9 +144,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = bool(getattr(args, "json_out", False))
     if args.version:
         if as_json:
-            sys.stdout.write(json.dumps({"version": __version__}) + "\n")
+            sys.stdout.write(json.dumps({"version": context_center.__version__}) + "\n")
         else:
-            sys.stdout.write(f"context-center {__version__}\n")
+            sys.stdout.write(f"context-center {context_center.__version__}\n")
         return 0
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -8,9 +8,10 @@ import sys
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from context_center.engine import Engine, EngineError
+if TYPE_CHECKING:
+    from context_center.engine import Engine, EngineError
 
 
 @dataclass
@@ -23,7 +24,7 @@ class Output:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-Handler = Callable[[argparse.Namespace, Engine], Output]
+Handler = Callable[[argparse.Namespace, "Engine"], Output]
 
 
 def json_parent() -> argparse.ArgumentParser:
@@ -51,6 +52,8 @@ def add_command(
 def engine_for(args: argparse.Namespace) -> Engine:
     """The engine for ``--home``/``--workspace``; a workspace that does not exist is refused
     before anything is read or written."""
+    from context_center.engine import Engine
+
     engine = Engine(home=getattr(args, "home", None), workspace=getattr(args, "workspace", None))
     engine.require_workspace()
     return engine
