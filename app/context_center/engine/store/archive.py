@@ -78,7 +78,11 @@ def list_archived(
         return []
     out: list[ArchivedEntry] = []
     ids = active.by_id() if active is not None else {}
-    for name in sorted(os.listdir(folder), reverse=True):
+    try:
+        names = sorted(os.listdir(folder), reverse=True)
+    except OSError:
+        return out
+    for name in names:
         if not name.endswith(".md") or name.startswith("."):
             continue
         path = folder / name
