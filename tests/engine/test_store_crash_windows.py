@@ -167,11 +167,11 @@ def test_an_older_builds_recover_killed_before_removing_the_entry_leaves_no_arch
     assert other.memory.resolve(fact.id).fact.revision == 2
 
 
-def test_a_forget_is_a_single_rename_and_a_recover_never_doubles(
+def test_a_recover_stopped_at_any_step_never_doubles(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Stopped at every system call of a recover: one active fact or one archive entry."""
-    for nth in range(1, 12):
+    for nth in range(1, 200):
         home = engine.home.parent / f"home-recover-{nth}"
         e = Engine(home=home, workspace=engine.workspace)
         fact = e.memory.create(name="back", type=FactType.PROJECT, body="b")
@@ -184,8 +184,11 @@ def test_a_forget_is_a_single_rename_and_a_recover_never_doubles(
 
         for call in ("write", "fsync", "link", "rename", "replace", "unlink"):
             kill_at(monkeypatch, call, when)
-        with contextlib.suppress(Killed):
+        stopped = False
+        try:
             e.memory.recover(dest)
+        except Killed:
+            stopped = True
         monkeypatch.undo()
         other = Engine(home=home, workspace=engine.workspace)
         view = other.memory.load()
@@ -193,6 +196,11 @@ def test_a_forget_is_a_single_rename_and_a_recover_never_doubles(
         archived = other.memory.archived()
         assert view.diagnostics == [], nth
         assert len(active) + len(archived) == 1, (nth, active, archived)
+        if not stopped:  # the recover ran to its end: every step was covered
+            assert nth > 5
+            break
+    else:
+        raise AssertionError("the recover never ran to its end")
 
 
 # -- orphan temp files ----------------------------------------------------------------------------
