@@ -98,6 +98,7 @@ _MARKER_HINTS = (
     "记住", "以后", "始终", "总是", "每次", "默认", "不要", "偏好", "规则", "约定",
     "remember", "always", "never", "prefer", "by default", "from now on",
 )  # fmt: skip
+_MARKER_HINT_RE = re.compile("|".join(re.escape(hint) for hint in _MARKER_HINTS))
 _MARKER_RE = rx("|".join(f"(?P<m{i}>{p})" for i, (p, _) in enumerate(_MARKERS)))
 _ONE_OFF_RE = rx(
     r"\bthis time\b|\bjust for now\b|\bfor now\b|\bthis once\b|\bjust once\b|这次|这一次|暂时|本次",
@@ -240,7 +241,7 @@ def extract_statement(turn_text: str) -> Statement | None:
     if len(turn_text) < MIN_TURN_CHARS:
         return None
     low = turn_text.lower()
-    if not any(hint in low for hint in _MARKER_HINTS):
+    if _MARKER_HINT_RE.search(low) is None:
         return None
     spans = pasted_spans(turn_text)
     if spans:

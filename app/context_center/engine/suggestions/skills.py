@@ -13,6 +13,7 @@ person accepting the candidate is the curator who confirms it is a complete, gen
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -148,6 +149,7 @@ def _cjk_bigrams(text: str) -> set[str]:
     return grams
 
 
+@functools.lru_cache(maxsize=4096)  # steps such as "run the tests" recur in many requests
 def _step(text: str) -> Step | None:
     cleaned = text.strip(" ,，.。;；:：、!！")
     for _ in range(3):
@@ -223,8 +225,11 @@ def _skill_name(steps: Sequence[Step], signature: str) -> str:
 def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
     """Workflows asked for in ≥ SKILL_MIN_TURNS turns across ≥ SKILL_MIN_SESSIONS sessions."""
     groups: dict[tuple[frozenset[str], ...], list[tuple[UserTurn, list[Step]]]] = {}
+    seen: dict[str, list[Step]] = {}  # the same text asks for the same steps
     for turn in turns:
-        steps = split_steps(turn.text)
+        steps = seen.get(turn.text)
+        if steps is None:
+            steps = seen[turn.text] = split_steps(turn.text)
         if steps and any(step.concept for step in steps):
             groups.setdefault(tuple(step.key for step in steps), []).append((turn, steps))
     drafts: list[SkillDraft] = []
