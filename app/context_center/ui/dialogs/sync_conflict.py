@@ -1,0 +1,173 @@
+"""Sync conflicts: what Syncthing, Dropbox or git left beside a fact, with a diff and a choice.
+
+The dialog lists every conflict copy and every fact file with git conflict markers
+(``Engine.sync_conflicts``). For the selected one it shows both sides side by side; the person
+keeps one side (``Engine.keep_sync_side``): it becomes a new revision of the fact, and the
+other side goes to the archive, so nothing is lost and either choice can be undone from the
+Archive tab.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+from qasync import asyncSlot
+
+from context_center.engine import Changes, Engine, SyncConflict
+from context_center.ui.context import AppContext, busy
+from context_center.ui.widgets.diff_view import side_by_side_html
+from context_center.ui.widgets.markdown_view import SafeBrowser
+
+SIDE_LABELS = {
+    "fact": "the fact as it is",
+    "copy": "the conflict copy",
+    "ours": "this machine's side (ours)",
+    "theirs": "the other side (theirs)",
+}
+CODE_LABELS = {
+    "sync_conflict_copy": "conflict copy",
+    "git_conflict_markers": "git conflict markers",
+}
+
+
+def side_label(side: str) -> str:
+    return SIDE_LABELS.get(side, side)
+
+
+def load_conflicts(engine: Engine) -> list[SyncConflict]:
+    engine.open(persist_cache=False)
+    return engine.sync_conflicts()
+
+
+def keep_side(engine: Engine, conflict: SyncConflict, side: str) -> Changes[Any]:
+    return engine.keep_sync_side(
+        conflict.scope, conflict.path, side, expected_revision=conflict.fact_revision
+    )
+
+
+class SyncConflictsDialog(QDialog):
+    """Every sync conflict of this workspace's stores; keep one side of the selected one."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("syncConflictsDialog")
+        self.setWindowTitle("Sync conflicts")
+        self.resize(1000, 620)
+        self.conflicts: list[SyncConflict] = []
+
+        self.listing = QListWidget()
+        self.listing.setObjectName("syncConflictList")
+        self.listing.currentRowChanged.connect(self._show)
+        self.explain = QLabel()
+        self.explain.setObjectName("syncConflictExplain")
+        self.explain.setWordWrap(True)
+        self.diff = SafeBrowser()
+        self.diff.setObjectName("syncConflictDiff")
+        self.keep_a = QPushButton()
+        self.keep_a.setObjectName("keepFirstSide")
+        self.keep_a.clicked.connect(lambda: self.on_keep(0))
+        self.keep_b = QPushButton()
+        self.keep_b.setObjectName("keepSecondSide")
+        self.keep_b.clicked.connect(lambda: self.on_keep(1))
+
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.explain)
+        right_layout.addWidget(self.diff, 1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.keep_a)
+        buttons.addWidget(self.keep_b)
+        right_layout.addLayout(buttons)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.listing)
+        split.addWidget(right)
+        split.setSizes([260, 740])
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        close.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            "A sync tool left a second version of these facts. Compare the two sides and keep "
+            "one: it becomes a new revision of the fact, and the other side goes to the "
+            "archive (recoverable)."
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        layout.addWidget(split, 1)
+        layout.addWidget(close)
+        self._show(-1)
+
+    async def reload(self) -> None:
+        self.conflicts = await self.ctx.run(load_conflicts, self.ctx.engine)
+        self.listing.clear()
+        for c in self.conflicts:
+            item = QListWidgetItem(f"{c.fact_ref or c.ref}\n{CODE_LABELS.get(c.code, c.code)}")
+            item.setToolTip(c.ref)
+            self.listing.addItem(item)
+        self.listing.setCurrentRow(0 if self.conflicts else -1)
+        self._show(self.listing.currentRow())
+
+    @property
+    def current(self) -> SyncConflict | None:
+        row = self.listing.currentRow()
+        return self.conflicts[row] if 0 <= row < len(self.conflicts) else None
+
+    def update_actions(self) -> None:
+        for button in (self.keep_a, self.keep_b):
+            button.setEnabled(self.current is not None)
+
+    def _show(self, _row: int) -> None:
+        c = self.current
+        self.update_actions()
+        if c is None:
+            self.explain.setText("No sync conflicts: every fact has one version.")
+            self.diff.setHtml("")
+            self.keep_a.setText("Keep")
+            self.keep_b.setText("Keep")
+            return
+        a, b = c.sides
+        target = c.fact_ref or "no active fact (the copy's fact was forgotten)"
+        self.explain.setText(f"{c.ref} ({CODE_LABELS.get(c.code, c.code)}) — fact: {target}")
+        self.diff.setHtml(side_by_side_html(c.texts[0], c.texts[1], side_label(a), side_label(b)))
+        self.keep_a.setText(f"Keep {side_label(a)}")
+        self.keep_b.setText(f"Keep {side_label(b)}")
+
+    @asyncSlot()
+    @busy("keep_a", "keep_b")
+    async def on_keep(self, which: int) -> None:
+        c = self.current
+        if c is None:
+            return
+        side = c.sides[which]
+        other = c.sides[1 - which]
+        ok = await self.ctx.confirm(
+            self,
+            "Keep one side",
+            f"Keep {side_label(side)}?",
+            informative=f"It becomes a new revision of {c.fact_ref or 'the fact'}; "
+            f"{side_label(other)} moves to the archive, where it can be recovered.",
+            ok_text="Keep",
+        )
+        if not ok:
+            return
+        changes = await self.ctx.run(keep_side, self.ctx.engine, c, side)
+        fact = changes.value[0]
+        self.ctx.status(f"Kept {side_label(side)}: {fact.ref} is at revision {fact.revision}")
+        self.ctx.apply(changes, self)
+        await self.reload()
