@@ -1,36 +1,23 @@
 """No absolute local path in provider-visible text: the home, the workspace and the OS home
-directory are replaced (longest first) by stable placeholders wherever a text quotes them."""
+directory are replaced (longest first) by stable placeholders wherever a text quotes them.
+
+The redaction is the engine's one provider-visible sanitizer (``gate.visible.Visibility``), so
+the prefix and the agent profiles show what the recall block shows: the workspace as
+``<workspace>``, each home and the OS home (``Path.home()`` and ``$HOME``) as
+``<local-home>``, any other home-shaped path (``/home/<user>``, ``/Users/<user>``, ``/root``,
+``C:\\Users\\<user>``, ``%2Fhome%2F<user>``, ``~<user>/``) as ``<local-home>`` too, secrets
+withheld as ``[withheld: <label>]`` and control characters escaped (``\\x1b``).
+"""
 
 from __future__ import annotations
 
-import os
-import re
-from collections.abc import Iterable
 from pathlib import Path
 
-LOCAL_HOME = "<local-home>"
-LOCAL_WORKSPACE = "<workspace>"
+from context_center.engine.gate.visible import LOCAL_HOME as LOCAL_HOME
+from context_center.engine.gate.visible import LOCAL_WORKSPACE as LOCAL_WORKSPACE
+from context_center.engine.gate.visible import Visibility, visibility
 
-
-class Redactor:
-    """Replaces absolute local paths (longest first) with stable placeholders."""
-
-    def __init__(self, pairs: Iterable[tuple[Path, str]]) -> None:
-        table: dict[str, str] = {}
-        for path, placeholder in pairs:
-            for variant in {os.path.abspath(path), os.path.realpath(path)}:
-                if len(Path(variant).parts) >= 2:  # never the filesystem root itself
-                    table.setdefault(variant, placeholder)
-        ordered = sorted(table, key=len, reverse=True)
-        self._placeholders = table
-        self._pattern = (
-            re.compile("|".join(re.escape(p) + r"(?![\w-])" for p in ordered)) if ordered else None
-        )
-
-    def __call__(self, text: str) -> str:
-        if self._pattern is None or not text:
-            return text
-        return self._pattern.sub(lambda m: self._placeholders[m.group(0)], text)
+Redactor = Visibility
 
 
 def os_home() -> Path | None:
@@ -42,9 +29,4 @@ def os_home() -> Path | None:
 
 def redactor_for(workspace: Path, *homes: Path) -> Redactor:
     """The workspace as ``<workspace>``; each home and the OS home as ``<local-home>``."""
-    pairs: list[tuple[Path, str]] = [(workspace, LOCAL_WORKSPACE)]
-    pairs.extend((home, LOCAL_HOME) for home in homes)
-    home = os_home()
-    if home is not None:
-        pairs.append((home, LOCAL_HOME))
-    return Redactor(pairs)
+    return visibility(workspace=workspace, home=homes)

@@ -1,10 +1,11 @@
 """The provider-visible ``<memory-recall>`` block: snippets, redaction, escaping, budget.
 
-Every value that comes from a fact is first redacted (home-directory prefixes become
-``<local-home>``) and then HTML-escaped, so a fact body cannot close the block early or add
-markup: the block contains exactly one ``</memory-recall>``. The ``<local-home>`` marker is
-the one piece of markup let back through unescaped, as the contract names it; it can never
-form a closing tag. No store path is ever written; facts are named by their provider
+Every value that comes from a fact is first made provider-visible (``gate.visible``: secrets
+withheld, local paths such as the home, the workspace and the stores replaced by markers,
+control characters escaped) and then HTML-escaped, so a fact body cannot close the block early
+or add markup: the block contains exactly one ``</memory-recall>``. The path markers
+(``<local-home>``, ``<workspace>``, ``<memory-store>``) are the only markup let back through
+unescaped, as the contract names them; none can form a closing tag. No store path is ever written; facts are named by their provider
 reference (``project/<name>.md``) and id.
 """
 
@@ -15,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from context_center.engine.gate.visible import MARKERS, provider_visible, redact_home_shapes
 from context_center.engine.model import Fact, Freshness
 from context_center.engine.recall.policy import ELLIPSIS, SNIPPET_CHARS, TITLE_CHARS
 
@@ -27,38 +29,27 @@ PREAMBLE = (
 )
 LOCAL_HOME = "<local-home>"
 
-_USER_CHARS = r"[^\\/\s\"'`<>|:;,()\[\]{}]+"
-# macOS and Windows user names may contain spaces ("Bob Smith"): such a segment is taken whole
-# when a path separator follows it (up to three spaces); otherwise only its first word is.
-_SPACED_USER = rf"{_USER_CHARS}(?: {_USER_CHARS}){{1,3}}(?=[\\/])|{_USER_CHARS}"
-POSIX_HOME_RE = re.compile(
-    rf"(?<![\w.\-])/(?:home/{_USER_CHARS}|users/(?:{_SPACED_USER}))", re.IGNORECASE
-)
-WINDOWS_HOME_RE = re.compile(
-    rf"(?<![\w.\-])[a-z]:[\\/]+(?:users|documents and settings)[\\/]+(?:{_SPACED_USER})",
-    re.IGNORECASE,
-)
-
 
 def redact_home(text: str) -> str:
-    """``/home/ann/x``, ``/Users/Ann/x``, ``C:\\Users\\ann\\x`` -> ``<local-home>/x`` etc.;
-    ``/Users/Bob Smith/x`` -> ``<local-home>/x`` (a spaced name needs a separator after it)."""
-    if ":" in text:
-        text = WINDOWS_HOME_RE.sub(LOCAL_HOME, text)
-    if "/" in text:
-        text = POSIX_HOME_RE.sub(LOCAL_HOME, text)
-    return text
+    """``/home/ann/x``, ``/Users/Ann/x``, ``C:\\Users\\ann\\x``, ``/root/x`` ->
+    ``<local-home>/x`` etc. (``gate.visible.redact_home_shapes``; the block itself uses the
+    full ``provider_visible``)."""
+    return redact_home_shapes(text)
 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-_ESCAPED_LOCAL_HOME = "&lt;local-home&gt;"
+_ESCAPED_MARKERS = {html.escape(marker): marker for marker in MARKERS}
+_ESCAPED_MARKER_RE = re.compile("|".join(re.escape(e) for e in _ESCAPED_MARKERS))
 
 
 def esc(text: str) -> str:
-    return html.escape(text, quote=True).replace(_ESCAPED_LOCAL_HOME, LOCAL_HOME)
+    escaped = html.escape(text, quote=True)
+    if "&lt;" not in escaped:
+        return escaped
+    return _ESCAPED_MARKER_RE.sub(lambda m: _ESCAPED_MARKERS[m.group()], escaped)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -82,7 +73,7 @@ def snippet(fact: Fact, matched: Sequence[str], limit: int = SNIPPET_CHARS) -> s
         # path cut at the region's edge far outside the final window.
         pos = _first_match(source.lower(), matched)
         source = source[max(0, pos - 2 * limit) : pos + 3 * limit]
-    source = redact_home(_one_line(source))
+    source = _one_line(provider_visible(source))
     if len(source) <= limit:
         return source
     pos = _first_match(source.lower(), matched)
@@ -116,7 +107,7 @@ class Entry:
 def entry_head(entry: Entry) -> str:
     """The entry's header and title lines (escaped); the text line follows."""
     f = entry.fact
-    title = _clip(redact_home(_one_line(f.display_title)), TITLE_CHARS)
+    title = _clip(_one_line(provider_visible(f.display_title)), TITLE_CHARS)
     return (
         f"- ref={esc(f.ref)} id={esc(f.id)} revision={f.revision} scope={f.scope.value} "
         f"type={f.type.value} freshness={entry.freshness.value} score={entry.score:.3f} "

@@ -19,6 +19,7 @@ from datetime import datetime
 
 import numpy as np
 
+from context_center.engine.gate.visible import provider_visible
 from context_center.engine.recall import block as blk
 from context_center.engine.recall import filters, scoring
 from context_center.engine.recall.filters import LIST_CAP, Pool, Ranked, ranked, suppression
@@ -77,7 +78,7 @@ def _selected(packed: blk.Packed, matched: dict[int, list[Match]]) -> list[Selec
                 ref=f.ref,
                 scope=f.scope,
                 type=f.type,
-                title=f.display_title,
+                title=provider_visible(f.display_title),
                 score=round(entry.score, 4),
                 matched=tuple(dict.fromkeys(m.label for m in found)),
                 expanded=tuple(m.text() for m in found if m.via),

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from context_center.engine.gate.visible import Visibility, visibility, visible_scope
 from context_center.engine.model import Conflict, Fact, FactType, Freshness, Scope, utc_now
 from context_center.engine.recall import block as blk
 from context_center.engine.recall import pipeline, scoring
@@ -238,7 +239,7 @@ class Recaller:
         now = now or utc_now()
         limit = clamp_max_facts(max_facts)
         budget = clamp_max_chars(max_chars)
-        with self._lock:
+        with self._lock, visible_scope(self.visibility()):
             if facts is not None:
                 self.sync(facts)
             turn = Turn(
@@ -265,6 +266,18 @@ class Recaller:
         except OSError as exc:  # the turn goes on; the window shows the previous trace
             self.last_persist_error = exc
 
+    def visibility(self) -> Visibility:
+        """What the block, the search snippets and the trace may show of a fact: secrets
+        withheld, the layout's home, workspace and stores as markers (``gate.visible``)."""
+        lay = self.layout
+        if lay is None:
+            return visibility()
+        return visibility(
+            workspace=lay.workspace,
+            cc_home=lay.home,
+            store_paths=(lay.project_store, lay.global_store, lay.cache_dir),
+        )
+
     def last_trace(self) -> RecallTrace | None:
         return load_trace(self.layout) if self.layout is not None else None
 
@@ -282,7 +295,7 @@ class Recaller:
     ) -> list[Hit]:
         """The memory tool's search: every fact matching a searchable term, best first."""
         now = now or utc_now()
-        with self._lock:
+        with self._lock, visible_scope(self.visibility()):
             if facts is not None:
                 self.sync(facts)
             p = plan(query).direct_only()  # the tool's contract: the message's own terms

@@ -10,7 +10,8 @@ GitLab ``glpat-`` + 20, Google ``AIza`` + 35, Stripe ``sk_live_``/``rk_live_``/`
 ``SharedAccessKey=`` + 40, Google OAuth ``ya29.``/``1//0`` tokens, Vault ``hvs.``/``hvb.``/``hvr.`` + 24, ``age`` secret keys
 (``AGE-SECRET-KEY-1…``), JWTs (validated by detect-secrets), private key blocks from
 ``-----BEGIN … PRIVATE KEY-----`` to their ``-----END …-----`` line (PEM, PKCS#8, OpenSSH,
-PGP; PuTTY headers to the end of the line), URLs with ``user:password@``, and email
+PGP; PuTTY headers to the end of the line; an END line with no BEGIN before it, as in an
+excerpt cut inside a block, from the start of the text), URLs with ``user:password@``, and email
 addresses — also written ``name (at) example (dot) com``, ``name [at] example.com`` or
 ``name at example dot com`` (then the last word must be a common top-level domain).
 
@@ -221,6 +222,12 @@ def private_keys(text: str) -> Iterator[Raw]:
     if "PRIVATE" not in text and "PuTTY" not in text:
         return
     blocks: list[tuple[int, int]] = []
+    first_end = PEM_END.search(text)
+    first_begin = PEM_BEGIN.search(text, 0, first_end.start()) if first_end else None
+    if first_end is not None and first_begin is None:
+        # An END with no BEGIN before it: the text starts inside a key block (a cut excerpt).
+        blocks.append((0, first_end.end()))
+        yield k.PRIVATE_KEY, 0, first_end.end()
     for m in PEM_BEGIN.finditer(text):
         if blocks and m.start() < blocks[-1][1]:
             continue

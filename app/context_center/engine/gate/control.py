@@ -1,0 +1,94 @@
+"""Control characters: what the write gate refuses and what every text output escapes.
+
+A control character makes a terminal or a renderer show something other than the bytes: ANSI
+and OSC escape sequences (colours, hidden text with SGR 8, screen clears, window titles,
+hyperlinks) start with ESC; BEL rings; a lone carriage return moves back over what was shown;
+bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) reorder what follows
+(Trojan Source, CVE-2021-42574). So the person would read one text while the model gets
+another.
+
+Counted as control characters (``is_control``): every C0 control U+0000-U+001F except tab and
+line feed, a carriage return that is not part of a CRLF line break, DEL U+007F, every C1
+control U+0080-U+009F, and the nine bidi controls above.
+
+``escape_controls`` makes each one visible as its Python-style escape: ``\\x1b``, ``\\x07``,
+``\\r``, ``\\x9b``, ``\\u202e``. The escape is plain text (a backslash and letters), so what is
+shown is never interpreted; a text that already contains the four characters ``\\x1b`` looks
+the same, which is harmless: nothing is hidden either way. Tabs, line feeds and CRLF line
+breaks are kept.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+BIDI_CONTROLS = frozenset(chr(cp) for cp in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+# One control character; a CR directly before an LF is a line break, not a control.
+CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+_ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*+[ -/]*+[@-~]|\][^\x07\x1b]*+|[@-Z\\-_])")
+_SHORT = {"\r": "\\r", "\x0b": "\\x0b", "\x0c": "\\x0c"}
+
+
+@dataclass(frozen=True, slots=True)
+class ControlFinding:
+    """One control character at ``offset`` of the original text, and its name."""
+
+    offset: int
+    char: str
+
+    @property
+    def name(self) -> str:
+        return control_name(self.char)
+
+
+def control_name(ch: str) -> str:
+    """``ESC``, ``BEL``, ``U+202E RIGHT-TO-LEFT OVERRIDE`` …: how a message names it."""
+    names = {"\x1b": "ESC", "\x07": "BEL", "\r": "CR", "\x08": "BS", "\x00": "NUL"}
+    if ch in names:
+        return names[ch]
+    label = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X}" + (f" {label}" if label else "")
+
+
+def is_control(ch: str) -> bool:
+    """Whether ``ch`` on its own is a control character (a CR counts; see ``find_controls``)."""
+    return ch == "\r" or CONTROL_RE.fullmatch(ch) is not None
+
+
+def find_controls(text: str) -> list[ControlFinding]:
+    """Every control character in ``text``, in order."""
+    return [ControlFinding(m.start(), m.group()) for m in CONTROL_RE.finditer(text)]
+
+
+def has_controls(text: str) -> bool:
+    return CONTROL_RE.search(text) is not None
+
+
+def describe_controls(text: str, limit: int = 4) -> str:
+    """The kinds of control characters in ``text``, for a message (never the text itself):
+    ``"ESC (terminal escape sequence), U+202E RIGHT-TO-LEFT OVERRIDE"``."""
+    seen: dict[str, None] = {}
+    for finding in find_controls(text):
+        name = finding.name
+        if finding.char == "\x1b" and _ESCAPE_SEQUENCE.match(text, finding.offset):
+            name = "ESC (terminal escape sequence)"
+        seen.setdefault(name, None)
+    names = list(seen)
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more
+
+
+def _escape(ch: str) -> str:
+    if ch in _SHORT:
+        return _SHORT[ch]
+    cp = ord(ch)
+    return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}"
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character shown as its escape (``\\x1b``, ``\\u202e``)."""
+    if not text or CONTROL_RE.search(text) is None:
+        return text
+    return CONTROL_RE.sub(lambda m: _escape(m.group()), text)

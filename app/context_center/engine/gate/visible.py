@@ -1,0 +1,273 @@
+"""What a model may see of a text: the one sanitizer for every provider-visible string.
+
+``visible_text(text, *, home=None, workspace=None, cc_home=None, store_paths=())`` returns
+``text`` with, in this order:
+
+1. **Secrets withheld.** Every span ``gate.secrets.find_sensitive`` reports (the write gate's
+   own rules) becomes ``[withheld: <label>]``, e.g. ``[withheld: GitHub token]``; overlapping
+   spans become one marker. E-mail addresses are kept: they are not credentials, the gate
+   already asked a person about them, and instruction files name maintainers on purpose
+   (the same choice as ``instructions.withhold``).
+2. **Local paths redacted.** Longest first, each also when URL-encoded (``%2F`` for ``/``):
+   each store path in ``store_paths`` -> ``<memory-store>``; the workspace root (and its
+   store slug, ``-home-alice-proj``) -> ``<workspace>``; the Context Center home ``cc_home``,
+   ``home``, ``Path.home()`` and ``$HOME`` -> ``<local-home>``. Then any other home-shaped
+   path: ``/home/<user>``, ``/Users/<user>`` (a name with spaces when a separator follows),
+   ``/root``, ``C:\\Users\\<user>``, ``%2Fhome%2F<user>``, and ``~<user>/`` (or the bare
+   ``~<user>`` of a home named above) -> ``<local-home>``. A path must end at a separator or
+   the end of a name: ``/home/alice2`` is not ``/home/alice``. ``~/`` reveals nothing and is
+   kept.
+3. **Control characters escaped** (``gate.control.escape_controls``): ESC becomes the text
+   ``\\x1b``, U+202E the text ``\\u202e``; tabs and line breaks are kept.
+
+Every argument is optional: with none, the OS home is still redacted and secrets and control
+characters are still handled. Paths may be ``str`` or ``os.PathLike``; ``home`` may also be
+several homes (a user home and an agent's home). A ``Visibility`` holds
+the compiled redaction for one set of paths; ``visible_text`` caches one per set, so calling it
+per string is cheap. ``MARKERS`` lists the markers this adds, for renderers that escape
+markup (the recall block lets exactly these through).
+
+``visible_scope(visibility)`` makes ``provider_visible(text)`` use that visibility inside a
+``with`` block (a context variable: per thread and per task): the recall pipeline renders the
+block deep inside with no paths at hand, and the recaller, which knows the layout, opens the
+scope.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from contextvars import ContextVar
+from functools import lru_cache
+from pathlib import Path
+
+from context_center.engine.gate.control import escape_controls
+from context_center.engine.gate.secrets import find_sensitive
+
+LOCAL_HOME = "<local-home>"
+LOCAL_WORKSPACE = "<workspace>"
+MEMORY_STORE = "<memory-store>"
+MARKERS = (LOCAL_HOME, LOCAL_WORKSPACE, MEMORY_STORE)
+WITHHELD = "[withheld: {label}]"
+KEPT_KINDS = frozenset({"email"})
+
+PathArg = str | os.PathLike[str]
+_MEMO_SIZE = 512
+
+_USER_CHARS = r"[^\\/\s\"'`<>|:;,()\[\]{}%]+"
+# macOS and Windows user names may contain spaces ("Bob Smith"): such a segment is taken whole
+# when a path separator follows it (up to three spaces); otherwise only its first word is.
+_SPACED_USER = rf"{_USER_CHARS}(?: {_USER_CHARS}){{1,3}}(?=[\\/])|{_USER_CHARS}"
+_END = r"(?![\w.\-])"
+_GENERIC_HOMES = (
+    rf"(?<![\w.\-])/(?:home/{_USER_CHARS}|users/(?:{_SPACED_USER}))",
+    rf"(?<![\w.\-])/root{_END}",
+    rf"(?<![\w.\-])[a-z]:[\\/]+(?:users|documents and settings)[\\/]+(?:{_SPACED_USER})",
+    rf"(?<![\w.\-%])%2f(?:home|users)%2f{_USER_CHARS}",
+    rf"(?<![\w.\-%])%2froot{_END}",
+    r"(?<![\w~])~[A-Za-z_][A-Za-z0-9_.\-]*+(?=[\\/])",
+)
+
+
+def _os_homes() -> list[str]:
+    homes = []
+    with suppress(RuntimeError, KeyError):
+        homes.append(str(Path.home()))
+    env = os.environ.get("HOME")
+    if env:
+        homes.append(env)
+    return homes
+
+
+def _paths(value: PathArg | Iterable[PathArg] | None) -> list[PathArg]:
+    if value is None:
+        return []
+    if isinstance(value, str | os.PathLike):
+        return [value]
+    return list(value)
+
+
+def _variants(path: PathArg) -> set[str]:
+    """The absolute and the resolved spelling of ``path`` (never the file-system root)."""
+    out = set()
+    for variant in (os.path.abspath(path), os.path.realpath(path)):
+        variant = variant.rstrip("/\\") or variant
+        if len(Path(variant).parts) >= 2:
+            out.add(variant)
+    return out
+
+
+def _path_regex(path: str) -> str:
+    """``path`` as a pattern that also matches its URL-encoded form (``%2F``, ``%5C``), only
+    as a whole path: not inside a longer one (``/var/root`` does not hold ``/root``)."""
+    parts = re.split(r"([\\/])", path)
+    out = []
+    for part in parts:
+        if part == "/":
+            out.append(r"(?:/|%2[Ff])")
+        elif part == "\\":
+            out.append(r"(?:\\|%5[Cc])")
+        else:
+            out.append(re.escape(part))
+    return r"(?<![\w.\-])" + "".join(out) + r"(?![\w\-])"
+
+
+class Visibility:
+    """The redaction of one set of local paths, compiled once; call it on a text."""
+
+    def __init__(
+        self,
+        *,
+        home: PathArg | Iterable[PathArg] | None = None,
+        workspace: PathArg | None = None,
+        cc_home: PathArg | None = None,
+        store_paths: Iterable[PathArg] = (),
+    ) -> None:
+        user_homes: list[PathArg] = [*_paths(home), *_os_homes()]
+        pairs: list[tuple[list[PathArg], str]] = [
+            (list(store_paths), MEMORY_STORE),
+            ([workspace] if workspace is not None else [], LOCAL_WORKSPACE),
+            ([*([cc_home] if cc_home is not None else []), *user_homes], LOCAL_HOME),
+        ]
+        table: dict[str, str] = {}
+        for paths, marker in pairs:
+            for path in paths:
+                for variant in _variants(path):
+                    table.setdefault(variant, marker)
+        if workspace is not None:  # the store's folder name for this workspace
+            slug = re.sub(r"[/\\:]", "-", str(Path(workspace).absolute()))
+            if len(slug) > 1:
+                table.setdefault(slug, LOCAL_WORKSPACE)
+        exact = sorted(table, key=len, reverse=True)
+        # Exact paths are matched as written (two users may differ only in case on Linux);
+        # the generic shapes ignore case (``/Users``, ``C:\\USERS``, ``%2f``).
+        self._exact = re.compile("|".join(f"({_path_regex(p)})" for p in exact)) if exact else None
+        self._exact_markers = [table[p] for p in exact]
+        users = sorted({Path(p).name for p in user_homes if Path(p).name})
+        self._memo: dict[str, str] = {}  # recent texts (recall shows the same facts again)
+        self._memo_lock = threading.Lock()
+        self._bare_user = re.compile(
+            rf"(?<![\w~])~(?:{'|'.join(re.escape(u) for u in users)}){_END}" if users else r"(?!)"
+        )
+
+    def paths(self, text: str) -> str:
+        """``text`` with local paths redacted (no secret or control handling)."""
+        if not text:
+            return text
+        if self._exact is not None:
+            text = self._exact.sub(lambda m: self._exact_markers[(m.lastindex or 1) - 1], text)
+        text = redact_home_shapes(text)
+        return self._bare_user.sub(LOCAL_HOME, text) if "~" in text else text
+
+    def __call__(self, text: str) -> str:
+        if not text:
+            return text
+        done = self._memo.get(text)
+        if done is None:
+            done = escape_controls(self.paths(withhold_secrets(text)))
+            with self._memo_lock:
+                if len(self._memo) >= _MEMO_SIZE:
+                    self._memo.pop(next(iter(self._memo)))
+                self._memo[text] = done
+        return done
+
+
+_HOME_SHAPES = re.compile("|".join(f"(?:{a})" for a in _GENERIC_HOMES), re.IGNORECASE)
+
+
+def redact_home_shapes(text: str) -> str:
+    """Only the home-shaped paths of any user (``/home/ann``, ``/Users/Ann``, ``/root``,
+    ``C:\\Users\\ann``, ``%2Fhome%2Fann``, ``~ann/``) -> ``<local-home>``: for a caller with
+    no paths at hand. ``visible_text`` does this and more."""
+    if "/" in text or "\\" in text or "%" in text or "~" in text:
+        return _HOME_SHAPES.sub(LOCAL_HOME, text)
+    return text
+
+
+def withhold_secrets(text: str, keep: frozenset[str] = KEPT_KINDS) -> str:
+    """``text`` with every sensitive span (but the kinds in ``keep``) replaced by
+    ``[withheld: <label>]``; overlapping spans become one marker."""
+    spans = [s for s in find_sensitive(text) if s.kind not in keep] if text else []
+    if not spans:
+        return text
+    parts: list[str] = []
+    cursor = 0
+    open_end = -1
+    for span in spans:  # sorted by start, longest first at one start
+        if span.start < open_end:  # overlaps the marker just written: widen it
+            open_end = max(open_end, span.end)
+            cursor = open_end
+            continue
+        parts.append(text[cursor : span.start])
+        parts.append(WITHHELD.format(label=span.label))
+        open_end = cursor = span.end
+    parts.append(text[cursor:])
+    return "".join(parts)
+
+
+@lru_cache(maxsize=32)
+def _cached(
+    homes: tuple[str, ...],
+    workspace: str | None,
+    cc_home: str | None,
+    stores: tuple[str, ...],
+    os_homes: tuple[str, ...],
+) -> Visibility:
+    return Visibility(home=homes, workspace=workspace, cc_home=cc_home, store_paths=stores)
+
+
+def _key(path: PathArg | None) -> str | None:
+    return None if path is None else os.fspath(path)
+
+
+def visibility(
+    *,
+    home: PathArg | Iterable[PathArg] | None = None,
+    workspace: PathArg | None = None,
+    cc_home: PathArg | None = None,
+    store_paths: Iterable[PathArg] = (),
+) -> Visibility:
+    """The (cached) ``Visibility`` for these paths (``home`` may be several homes)."""
+    homes = tuple(os.fspath(p) for p in _paths(home))
+    stores = tuple(os.fspath(p) for p in store_paths)
+    return _cached(homes, _key(workspace), _key(cc_home), stores, tuple(_os_homes()))
+
+
+def visible_text(
+    text: str,
+    *,
+    home: PathArg | Iterable[PathArg] | None = None,
+    workspace: PathArg | None = None,
+    cc_home: PathArg | None = None,
+    store_paths: Iterable[PathArg] = (),
+) -> str:
+    """``text`` as a model may see it: secrets withheld, local paths redacted, control
+    characters escaped (see the module docstring for the exact rules and markers)."""
+    if not text:
+        return text
+    return visibility(home=home, workspace=workspace, cc_home=cc_home, store_paths=store_paths)(
+        text
+    )
+
+
+_SCOPE: ContextVar[Visibility | None] = ContextVar("provider_visibility", default=None)
+
+
+@contextmanager
+def visible_scope(scope: Visibility) -> Iterator[Visibility]:
+    """Within the block, ``provider_visible`` uses ``scope``."""
+    token = _SCOPE.set(scope)
+    try:
+        yield scope
+    finally:
+        _SCOPE.reset(token)
+
+
+def provider_visible(text: str) -> str:
+    """``visible_text`` with the paths of the current ``visible_scope`` (the OS home only
+    outside any scope)."""
+    scope = _SCOPE.get()
+    return (scope or visibility())(text)

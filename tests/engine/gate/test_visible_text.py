@@ -1,0 +1,137 @@
+"""The provider-visible sanitizer: paths, secrets and control characters (``gate.visible``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from context_center.engine.gate.visible import (
+    LOCAL_HOME,
+    LOCAL_WORKSPACE,
+    MEMORY_STORE,
+    Visibility,
+    provider_visible,
+    visible_scope,
+    visible_text,
+)
+
+GHP = "gh" + "p_" + "A1b2C3d4E5" * 3 + "f6G7h8"
+
+
+@pytest.fixture
+def real_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home outside /home, as Path.home() and $HOME report it."""
+    home = tmp_path / "srv" / "people" / "erin"
+    home.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+def test_a_real_home_outside_home_is_redacted(real_home: Path) -> None:
+    text = f"notes in {real_home}/notes.md and {real_home}"
+    assert visible_text(text) == f"notes in {LOCAL_HOME}/notes.md and {LOCAL_HOME}"
+
+
+def test_home_env_and_path_home_both_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env_home = tmp_path / "envhome" / "fay"
+    monkeypatch.setenv("HOME", str(env_home))
+    assert visible_text(f"{env_home}/x") == f"{LOCAL_HOME}/x"
+    assert visible_text(f"{Path.home()}/y") == f"{LOCAL_HOME}/y"
+
+
+def test_the_workspace_the_cc_home_and_the_stores(tmp_path: Path) -> None:
+    cc_home = tmp_path / "cc"
+    workspace = tmp_path / "work" / "proj"
+    store = cc_home / "projects" / "-slug-" / "memory"
+    v = Visibility(workspace=workspace, cc_home=cc_home, store_paths=[store])
+    text = f"{store}/a.md, {workspace}/src/app.py, {cc_home}/approvals, {workspace}"
+    assert v(text) == (
+        f"{MEMORY_STORE}/a.md, {LOCAL_WORKSPACE}/src/app.py, {LOCAL_HOME}/approvals, "
+        f"{LOCAL_WORKSPACE}"
+    )
+
+
+def test_a_workspace_inside_the_home_is_the_workspace(real_home: Path) -> None:
+    workspace = real_home / "code" / "app"
+    assert visible_text(f"{workspace}/x", workspace=workspace) == f"{LOCAL_WORKSPACE}/x"
+
+
+def test_the_workspace_store_slug_is_the_workspace(tmp_path: Path) -> None:
+    workspace = tmp_path / "w"
+    slug = str(workspace.absolute()).replace("/", "-")
+    assert visible_text(f"projects/{slug}/memory", workspace=workspace) == (
+        f"projects/{LOCAL_WORKSPACE}/memory"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/home/alice/projects/x", f"{LOCAL_HOME}/projects/x"),
+        ("/Users/Bob Smith/Library/x", f"{LOCAL_HOME}/Library/x"),
+        ("/root/.ssh/config", f"{LOCAL_HOME}/.ssh/config"),
+        ("cd /root", f"cd {LOCAL_HOME}"),
+        ("C:\\Users\\ann\\AppData", f"{LOCAL_HOME}\\AppData"),
+        ("file=%2Fhome%2Falice%2Fnotes.md", f"file={LOCAL_HOME}%2Fnotes.md"),
+        ("file=%2fUsers%2fcarol%2fx", f"file={LOCAL_HOME}%2fx"),
+        ("open ~alice/projects/x", f"open {LOCAL_HOME}/projects/x"),
+        ("~/notes stays", "~/notes stays"),
+        ("/home/alice2 is not /home/alice", f"{LOCAL_HOME} is not {LOCAL_HOME}"),
+        ("/rooted/path and /var/root", "/rooted/path and /var/root"),
+    ],
+)
+def test_home_shaped_paths_of_anyone(text: str, expected: str) -> None:
+    assert visible_text(text) == expected
+
+
+def test_url_encoded_exact_paths(tmp_path: Path) -> None:
+    workspace = tmp_path / "w" / "app"
+    encoded = str(workspace).replace("/", "%2F")
+    assert visible_text(f"?path={encoded}%2Fsrc", workspace=workspace) == (
+        f"?path={LOCAL_WORKSPACE}%2Fsrc"
+    )
+
+
+def test_a_bare_tilde_user_of_a_known_home(real_home: Path) -> None:
+    assert visible_text("ask ~erin first") == f"ask {LOCAL_HOME} first"
+    assert visible_text("about ~5 minutes") == "about ~5 minutes"
+
+
+def test_a_longer_name_is_not_the_path(tmp_path: Path) -> None:
+    workspace = tmp_path / "app"
+    assert visible_text(f"{workspace}-old/x", workspace=workspace) == f"{workspace}-old/x"
+
+
+def test_secrets_are_withheld_with_their_label() -> None:
+    text = f"token {GHP} and password is hunter2 and mail bob@example.com"
+    assert visible_text(text) == (
+        "token [withheld: GitHub token] and password is "
+        "[withheld: password or secret stated in a sentence] and mail bob@example.com"
+    )
+
+
+def test_overlapping_secrets_become_one_marker() -> None:
+    out = visible_text("Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456")
+    assert out == "Authorization: [withheld: Authorization header]"
+
+
+def test_control_characters_are_escaped() -> None:
+    assert visible_text("a\x1b[2Jb\u202ec\x07") == "a\\x1b[2Jb\\u202ec\\x07"
+
+
+def test_the_marker_itself_is_never_withheld_again() -> None:
+    once = visible_text(f"key {GHP}")
+    assert visible_text(once) == once
+
+
+def test_scope_sets_the_paths_for_provider_visible(tmp_path: Path) -> None:
+    workspace = tmp_path / "scoped"
+    with visible_scope(Visibility(workspace=workspace)):
+        assert provider_visible(f"{workspace}/x") == f"{LOCAL_WORKSPACE}/x"
+    assert provider_visible(f"{workspace}/x") == f"{workspace}/x"
+
+
+def test_no_argument_is_needed_and_nothing_breaks_on_empty() -> None:
+    assert visible_text("") == ""
+    assert visible_text("plain text") == "plain text"
