@@ -1,7 +1,7 @@
 """Recall quality on a labelled bilingual evaluation: this tree against a baseline commit.
 
 Run: .venv/bin/python bench/bench_recall_quality.py [--baseline-commit COMMIT | --baseline-dir DIR]
-                                                    [--no-baseline] [--misses] [--json]
+                                                    [--no-baseline] [--split] [--misses [dev|held-out]] [--json]
 
 Not a test. The corpus (bench/recall_eval/facts_*.yaml: three workspaces and the global store,
 every type and scope, superseded pairs, broad notes facts, archived and overridden facts) and
@@ -13,6 +13,11 @@ the engine passes them; archived facts are not active.
 Each engine runs in its own subprocess: this tree, and the baseline (by default the commit
 before the recall rework, checked out once with ``git worktree add`` under /tmp) imported
 through PYTHONPATH, so both are measured on identical inputs with the same harness.
+
+``--split`` also prints the table for two fixed halves of the turns, chosen by a rule fixed
+before any result was looked at: *dev* (even position in turns.yaml, 0-based) and *held-out*
+(odd position). Rules are developed on the dev half's misses (``--misses dev``); the held-out
+half shows whether they generalise.
 
 Per category it prints: turns; hit (turns that need a fact and got at least one needed fact);
 recall@4 (share of the needed facts recalled); precision (injected facts that were needed or
@@ -175,9 +180,19 @@ def wrong_keys(facts: dict[str, list[dict]], overridden: dict[str, list[str]], w
     return wrong
 
 
-def score(facts, turns, run) -> dict[str, dict[str, float]]:  # type: ignore[no-untyped-def]
+HALVES = {"dev": 0, "held-out": 1}
+
+
+def in_half(i: int, half: str | None) -> bool:
+    """Turn ``i`` (0-based position in turns.yaml) is in ``half`` (None or "all": every turn)."""
+    return half in (None, "all") or i % 2 == HALVES[half]
+
+
+def score(facts, turns, run, half=None) -> dict[str, dict[str, float]]:  # type: ignore[no-untyped-def]
     acc: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    for t, r in zip(turns, run["turns"], strict=True):
+    for i, (t, r) in enumerate(zip(turns, run["turns"], strict=True)):
+        if not in_half(i, half):
+            continue
         sel = r["selected"]
         need, ok = set(t["need"]), set(t["ok"])
         wrong = wrong_keys(facts, run["overridden"], t["ws"])
@@ -218,9 +233,11 @@ def table(acc) -> list[str]:  # type: ignore[no-untyped-def]
     return lines
 
 
-def misses(facts, turns, run) -> list[str]:  # type: ignore[no-untyped-def]
+def misses(facts, turns, run, half=None) -> list[str]:  # type: ignore[no-untyped-def]
     out = []
-    for t, r in zip(turns, run["turns"], strict=True):
+    for i, (t, r) in enumerate(zip(turns, run["turns"], strict=True)):
+        if not in_half(i, half):
+            continue
         sel = r["selected"]
         need, ok = set(t["need"]), set(t["ok"])
         extra = [k for k in sel if k not in need and k not in ok]
@@ -228,7 +245,7 @@ def misses(facts, turns, run) -> list[str]:  # type: ignore[no-untyped-def]
         if extra or missing:
             text = " ".join(t["text"].split())[:90]
             out.append(
-                f"[{t['cat']}/{t['ws']}] {text}\n    missing={missing} extra={extra} "
+                f"#{i} [{t['cat']}/{t['ws']}] {text}\n    missing={missing} extra={extra} "
                 f"why={r['why']}"
             )
     return out
@@ -242,7 +259,14 @@ def main() -> None:
     ap.add_argument("--baseline-commit", default=BASELINE_COMMIT)
     ap.add_argument("--baseline-dir", help="a checkout of the baseline (its app/ is imported)")
     ap.add_argument("--no-baseline", action="store_true")
-    ap.add_argument("--misses", action="store_true", help="list every turn with an error")
+    ap.add_argument(
+        "--misses",
+        nargs="?",
+        const="all",
+        choices=("all", *HALVES),
+        help="list every turn with an error (of one half only: dev or held-out)",
+    )
+    ap.add_argument("--split", action="store_true", help="also the dev and held-out halves")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     facts, turns = load_corpus()
@@ -252,7 +276,9 @@ def main() -> None:
         app = baseline_app(args.baseline_commit, args.baseline_dir)
         runs[f"baseline {args.baseline_commit}"] = run_engine(app)
     if args.json:
-        json.dump({k: score(facts, turns, v) for k, v in runs.items()}, sys.stdout, indent=1)
+        halves = ("all", *HALVES) if args.split else ("all",)
+        out = {k: {h: score(facts, turns, v, h) for h in halves} for k, v in runs.items()}
+        json.dump(out, sys.stdout, indent=1)
         return
     print(
         f"Recall quality: {len(turns)} labelled turns, {n_facts} facts "
@@ -262,8 +288,13 @@ def main() -> None:
         ms = sorted(r["ms"] for r in run["turns"])
         print(f"\n{name}  (median {ms[len(ms) // 2]:.2f} ms per turn)")
         print("\n".join(table(score(facts, turns, run))))
+        if args.split:
+            for half in HALVES:
+                n = sum(1 for i in range(len(turns)) if in_half(i, half))
+                print(f"\n{name}, {half} half ({n} turns)")
+                print("\n".join(table(score(facts, turns, run, half))))
         if args.misses:
-            print("\n".join(misses(facts, turns, run)))
+            print("\n".join(misses(facts, turns, run, args.misses)))
 
 
 if __name__ == "__main__":
