@@ -276,6 +276,12 @@ if TYPE_CHECKING:
     from context_center.engine.store.syncresolve import (
         SyncConflict as SyncConflict,
     )
+    from context_center.engine.claude_memory import (
+        ClaudeMemoryView as ClaudeMemoryView,
+    )
+    from context_center.engine.claude_memory import (
+        ImportReport as ImportReport,
+    )
     from context_center.engine.suggestions import (
         AcceptResult as AcceptResult,
     )
@@ -404,6 +410,8 @@ _EXPORTS: dict[str, str] = {
     "RevisionEntry": "context_center.engine.store.factstore",
     "gc_paused": "context_center.engine.store.factstore",
     "SyncConflict": "context_center.engine.store.syncresolve",
+    "ClaudeMemoryView": "context_center.engine.claude_memory",
+    "ImportReport": "context_center.engine.claude_memory",
     "AcceptResult": "context_center.engine.suggestions",
     "CandidateEdit": "context_center.engine.suggestions",
     "Decision": "context_center.engine.suggestions",

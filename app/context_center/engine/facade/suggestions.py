@@ -1,4 +1,5 @@
-"""Suggestions mined from past sessions, a person's accept/dismiss, and the history log."""
+"""Suggestions mined from past sessions, a person's accept/dismiss, the history log, and
+Claude Code's own memory (read-only, with a person's import into the store)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from context_center.engine.facade.core import EngineCore
 from context_center.engine.model import Scope
 
 if TYPE_CHECKING:
+    from context_center.engine.claude_memory import ClaudeMemoryView, ImportReport
     from context_center.engine.suggestions import (
         AcceptResult,
         CandidateEdit,
@@ -98,3 +100,65 @@ class SuggestionsAPI(EngineCore):
 
         entry = append_turn(self.layout, text, session=session, time=time)
         return Changes(entry, history=True)
+
+    # -- Claude Code's own memory ----------------------------------------------------------
+
+    def claude_memory(
+        self, *, claude_root: Path | None = None, home: Path | None = None
+    ) -> ClaudeMemoryView:
+        """Claude Code's auto memory for this workspace as Claude Code sees it: its memory
+        files, its ``MEMORY.md`` index and what it loads of it. Reads only; writes nothing.
+        ``claude_root`` is Claude Code's folder (default ``$CLAUDE_CONFIG_DIR``, else
+        ``<home>/.claude``); ``home`` defaults to the user's home."""
+        from context_center.engine.claude_memory import locate, read_view
+
+        location = locate(self.workspace, home=home, claude_root=claude_root)
+        return read_view(location, self.workspace, home)
+
+    def import_claude_memory(
+        self,
+        *,
+        dry_run: bool = False,
+        scope: Scope = Scope.PROJECT,
+        claude_root: Path | None = None,
+        home: Path | None = None,
+        now: datetime | None = None,
+    ) -> Changes[ImportReport]:
+        """A person copies Claude Code's memories into the store as new facts (not queued: it
+        is their action). Duplicates by name or title are reported and skipped; ``dry_run``
+        reports what would happen and writes nothing. Claude Code's files are never changed."""
+        from context_center.engine.claude_memory import ImportReport, plan_import
+        from context_center.engine.errors import AlreadyExists, EngineError
+
+        view = self.claude_memory(claude_root=claude_root, home=home)
+        facts = self.memory.load(persist_cache=False).facts
+        items = []
+        created: list[FactChange] = []
+        for planned in plan_import(view, facts, scope):
+            item = planned.item
+            if item.action == "would_import" and not dry_run:
+                try:
+                    change = self.create_fact(  # type: ignore[attr-defined]
+                        name=item.name,
+                        title=item.title,
+                        description=planned.description,
+                        type=item.type,
+                        scope=scope,
+                        body=planned.body,
+                        now=now,
+                    )
+                except AlreadyExists as exc:
+                    item = item.model_copy(update={"action": "duplicate", "reason": str(exc)})
+                except EngineError as exc:
+                    item = item.model_copy(update={"action": "skipped", "reason": str(exc)})
+                else:
+                    fact = change.value
+                    item = item.model_copy(
+                        update={"action": "imported", "name": fact.name, "ref": fact.ref}
+                    )
+                    created.extend(change.facts)
+            items.append(item)
+        report = ImportReport(
+            source=view.folder_label, exists=view.exists, scope=scope, dry_run=dry_run, items=items
+        )
+        return Changes(report, facts=tuple(created))
