@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from context_center.engine.gate import reasons as rc
+from context_center.engine.gate.control import describe_controls
 from context_center.engine.gate.overlap import phrases_overlap
 from context_center.engine.gate.proposal import Controller, GateRequest, Operation
 from context_center.engine.gate.reasons import GateReason, reason
@@ -133,10 +134,27 @@ def _sensitive_reasons(fields: Mapping[str, str | None]) -> list[GateReason]:
     return out
 
 
+def _control_reasons(fields: Mapping[str, str | None]) -> list[GateReason]:
+    """Control characters (terminal escapes, BEL, bidi overrides …) refuse the write: a
+    person reviewing or reading the fact would see something other than what a model gets."""
+    found = {field: describe_controls(value) for field, value in fields.items() if value}
+    found = {field: kinds for field, kinds in found.items() if kinds}
+    if not found:
+        return []
+    what = "; ".join(f"the {field}: {kinds}" for field, kinds in found.items())
+    return [
+        reason(
+            rc.CONTROL_CHARACTERS,
+            f"control characters are not allowed in memory ({what}); remove them and try again",
+        )
+    ]
+
+
 def content_reasons(req: GateRequest, body: str, budget_chars: int) -> list[GateReason]:
-    """What a create and an update share about the new content: the body budget, then any
-    sensitive text in the name, title, description or body."""
-    out: list[GateReason] = []
+    """What a create and an update share about the new content: control characters, the body
+    budget, then any sensitive text in the name, title, description or body."""
+    fields = {"name": req.name, "title": req.title, "description": req.description, "body": body}
+    out: list[GateReason] = _control_reasons(fields)
     if len(body) > budget_chars:
         out.append(
             reason(

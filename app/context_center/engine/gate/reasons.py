@@ -32,6 +32,7 @@ TARGET_NOT_FOUND = "target_not_found"
 BODY_TOO_LARGE = "body_too_large"
 CREATE_CONFLICT = "create_conflict"
 REVISION_CONFLICT = "revision_conflict"
+CONTROL_CHARACTERS = "control_characters"
 # Reasons to ask a person.
 NOT_STORE_OWNER = "not_store_owner"
 STORE_UNAVAILABLE = "store_unavailable"
@@ -59,6 +60,7 @@ REFUSAL_CODES = frozenset(
         BODY_TOO_LARGE,
         CREATE_CONFLICT,
         REVISION_CONFLICT,
+        CONTROL_CHARACTERS,
     }
 )
 QUEUE_CODES = frozenset(
