@@ -114,6 +114,24 @@ if TYPE_CHECKING:
     from context_center.engine.gate.secrets import (
         find_sensitive as find_sensitive,
     )
+    from context_center.engine.gate.control import (
+        escape_controls as escape_controls,
+    )
+    from context_center.engine.gate.control import (
+        has_controls as has_controls,
+    )
+    from context_center.engine.gate.visible import (
+        Visibility as Visibility,
+    )
+    from context_center.engine.gate.visible import (
+        visibility as visibility,
+    )
+    from context_center.engine.gate.visible import (
+        visible_text as visible_text,
+    )
+    from context_center.engine.gate.visible import (
+        withhold_secrets as withhold_secrets,
+    )
     from context_center.engine.instructions.compare import (
         AgentSummary as AgentSummary,
     )
@@ -356,6 +374,12 @@ _EXPORTS: dict[str, str] = {
     "ApprovalConflict": "context_center.engine.gate.records",
     "SensitiveSpan": "context_center.engine.gate.secrets",
     "find_sensitive": "context_center.engine.gate.secrets",
+    "escape_controls": "context_center.engine.gate.control",
+    "has_controls": "context_center.engine.gate.control",
+    "Visibility": "context_center.engine.gate.visible",
+    "visibility": "context_center.engine.gate.visible",
+    "visible_text": "context_center.engine.gate.visible",
+    "withhold_secrets": "context_center.engine.gate.visible",
     "LoadedDoc": "context_center.engine.instructions.docfile",
     "read_document": "context_center.engine.instructions.docfile",
     "save_document": "context_center.engine.instructions.docfile",
