@@ -394,3 +394,68 @@ def test_roots_work_before_or_after_the_action(
     code, out = run("dismiss", skill["id"])
     assert code == 0, out
     assert out["action"] == "dismissed" and out["id"] == skill["id"]
+
+
+def _codex_review(tmp_path: Path, workspace: Path) -> None:
+    """A Codex /review rollout of this workspace: its prompt is Codex's, not the person's."""
+    day = tmp_path / "dot-codex" / "sessions" / "2026" / "10" / "07"
+    day.mkdir(parents=True)
+    sid = "019a0000-aaaa-7bbb-8ccc-000000000001"
+    text = "Review the current changes. Always flag missing tests as P1 findings."
+    lines = [
+        {
+            "timestamp": "2026-10-07T10:00:00.000Z",
+            "type": "session_meta",
+            "payload": {
+                "id": sid,
+                "timestamp": "2026-10-07T10:00:00.000Z",
+                "cwd": str(workspace),
+                "originator": "codex_cli_rs",
+                "cli_version": "0.98.0",
+                "source": {"subagent": "review"},
+            },
+        },
+        {
+            "timestamp": "2026-10-07T10:00:01.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": text}],
+            },
+        },
+    ]
+    (day / f"rollout-2026-10-07T10-00-00-{sid}.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8"
+    )
+
+
+def test_agent_sessions_redaction_and_duplicate_notes(
+    capsys: pytest.CaptureFixture[str], home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    _codex_review(tmp_path, workspace)
+    for text in (
+        "Always send the nightly report to ana.lima@example.com.",
+        "Always run ruff before committing.",
+    ):
+        code, _ = cli(capsys, home, workspace, "history", "append", text, "--session", "s1")
+        assert code == 0
+    code, _ = cli(
+        capsys, home, workspace, "memory", "save", "--name", "ruff", "--title", "Ruff first",
+        "--type", "feedback", "--body", "Always run ruff before you commit.",
+    )  # fmt: skip
+    assert code == 0
+    code, data = cli(capsys, home, workspace, "suggestions", *roots(tmp_path))
+    assert code == 0
+    codex = next(s for s in data["sources"] if s["source"] == "codex")
+    assert codex["agent_sessions"] == 1 and codex["turns"] == 0
+    assert "P1 findings" not in json.dumps(data)
+    [memory] = data["memories"]
+    assert memory["title"] == "Always send the nightly report to [email]"
+    assert memory["redacted"] == ["email address"] and "ana.lima" not in json.dumps(data)
+    assert any("project/ruff.md (“Ruff first”)" in note for note in data["notes"])
+    main(["--home", str(home), "--workspace", str(workspace), "suggestions", *roots(tmp_path)])
+    out = capsys.readouterr().out
+    assert "(taken out: email address)" in out
+    assert "1 session(s) an agent started not read" in out
+    assert "note: Left out “Always run ruff before committing”" in out

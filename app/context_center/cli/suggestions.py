@@ -74,6 +74,8 @@ def render_scan(result: ScanResult) -> str:
     for m in result.memories:
         lines.append(f"  {m.id}  {m.type.value:<9} {m.scope.value:<7} {m.name}")
         lines.append(f"      {m.title}")
+        if m.redacted:
+            lines.append(f"      (taken out: {', '.join(m.redacted)})")
         lines.extend(_evidence_lines(m))
     lines.append(
         f"skill candidates ({len(result.skills)}):" if result.skills else "no skill candidates"
@@ -90,6 +92,8 @@ def render_scan(result: ScanResult) -> str:
     )
     for src in result.sources:
         extra = f", {src.malformed} malformed line(s) skipped" if src.malformed else ""
+        if src.agent_sessions:
+            extra += f", {src.agent_sessions} session(s) an agent started not read"
         note = f" ({src.note})" if src.note and src.status != "ok" else ""
         lines.append(
             f"  {src.source:<8} {src.status}: {src.sessions} sessions, {src.turns} turns{extra}{note}"
