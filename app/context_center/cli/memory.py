@@ -15,6 +15,7 @@ from context_center.engine import (
     FactType,
     InvalidRequest,
     Scope,
+    escape_controls,
     format_time,
 )
 
@@ -56,7 +57,7 @@ def cmd_list(args: argparse.Namespace, engine: Engine) -> Output:
         lines.append(
             f"diagnostic {d.code}: {d.scope.value if d.scope else ''}/{d.path}: {d.message}"
         )
-    return Output(data, "\n".join(lines))
+    return Output(data, escape_controls("\n".join(lines)))
 
 
 def _render_fact_text(fact: Fact, sha256: str) -> str:
@@ -72,7 +73,7 @@ def _render_fact_text(fact: Fact, sha256: str) -> str:
         "",
         fact.body,
     ]
-    return "\n".join(head)
+    return escape_controls("\n".join(head))  # a fact's text never drives the terminal
 
 
 def cmd_read(args: argparse.Namespace, engine: Engine) -> Output:
@@ -229,7 +230,7 @@ def cmd_revisions(args: argparse.Namespace, engine: Engine) -> Output:
         lines.append(
             f"  r{r.revision:<4} {when}  {r.fact.display_title}{'  (current)' if r.current else ''}"
         )
-    return Output(data, "\n".join(lines))
+    return Output(data, escape_controls("\n".join(lines)))
 
 
 def cmd_restore(args: argparse.Namespace, engine: Engine) -> Output:
@@ -294,7 +295,7 @@ def cmd_archived(args: argparse.Namespace, engine: Engine) -> Output:
         "\n".join(f"{r['archive_ref']}  {r.get('title') or r.get('error')}" for r in rows)
         or "(archive is empty)"
     )
-    return Output({"archived": rows}, text)
+    return Output({"archived": rows}, escape_controls(text))
 
 
 def cmd_recover(args: argparse.Namespace, engine: Engine) -> Output:

@@ -22,6 +22,7 @@ from context_center.engine import (
     FactType,
     RecallTrace,
     Scope,
+    escape_controls,
 )
 
 TYPES = [t.value for t in FactType]
@@ -72,14 +73,14 @@ def cmd_recall(args: argparse.Namespace, engine: Engine) -> Output:
     result = engine.recall(message, max_facts=args.max_facts, max_chars=args.max_chars)
     data = {"block": result.block, "trace": result.trace.model_dump(mode="json")}
     text = (result.block + "\n\n" if result.block else "") + trace_text(result.trace)
-    return Output(data, text)
+    return Output(data, escape_controls(text))
 
 
 def cmd_memory_recall(args: argparse.Namespace, engine: Engine) -> Output:
     trace = engine.last_trace()
     if trace is None:
         return Output({"trace": None}, "no recall has run in this workspace yet")
-    return Output({"trace": trace.model_dump(mode="json")}, trace_text(trace))
+    return Output({"trace": trace.model_dump(mode="json")}, escape_controls(trace_text(trace)))
 
 
 def cmd_search(args: argparse.Namespace, engine: Engine) -> Output:
@@ -91,7 +92,7 @@ def cmd_search(args: argparse.Namespace, engine: Engine) -> Output:
         f"  [{', '.join(h.matched)}]"
         for h in hits
     ] or ["(no matching facts)"]
-    return Output(data, "\n".join(lines))
+    return Output(data, escape_controls("\n".join(lines)))
 
 
 def register(subparsers: Any) -> None:
