@@ -366,3 +366,18 @@ async def test_no_workspace_no_roots_means_the_current_directory(
     async with connected(server) as client:
         listed = data(await client.call_tool("memory_list", {}))
     assert listed["total"] == 4  # found from src/ as the CLI does (the .git ancestor)
+
+
+async def test_a_missing_workspace_is_an_error_and_the_server_keeps_serving(
+    seeded: Engine, tmp_path: Path
+) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    server = build_server(ServerOptions(home=str(seeded.home), workspace=str(gone)))
+    async with connected(server) as client:
+        gone.rmdir()
+        missing = await client.call_tool("memory_list", {})
+        gone.mkdir()
+        back = data(await client.call_tool("memory_list", {}))
+    assert missing.is_error and data(missing)["error"]["code"] == "workspace_not_found"
+    assert back["total"] == 1  # the global fact; no project facts in this workspace

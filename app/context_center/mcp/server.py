@@ -141,6 +141,7 @@ def _register_resources(server: ContextCenterServer) -> None:
         caller = server.state.caller(client_name(ctx))
         uri = f"memory://{scope}/{name}"
         try:
+            engine.require_workspace()
             return engine.agent_resource(scope, name, caller=caller)
         except EngineError as exc:
             if exc.code == "not_found":

@@ -58,6 +58,7 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
                 engine = state.settle([str(r.uri) for r in roots.roots])
             else:
                 engine = state.engine()
+            engine.require_workspace()  # deleted, unmounted or never there: an error, per call
             data = work(engine, state.caller(client_name(ctx)))
         except EngineError as exc:
             return results.engine_error(exc)
