@@ -32,6 +32,7 @@ from context_center.engine import Changes, Engine
 from context_center.ui.context import APPROVALS, WORKSPACE, AppContext
 from context_center.ui.tabs.approvals import ApprovalsTab
 from context_center.ui.tabs.archive import ArchiveTab
+from context_center.ui.tabs.claude_memory import ClaudeMemoryTab
 from context_center.ui.tabs.instructions import InstructionsTab
 from context_center.ui.tabs.memory import MemoryTab
 from context_center.ui.tabs.revisions import RevisionsTab
@@ -128,6 +129,7 @@ class MainWindow(QMainWindow):
         for page in (self.activity_page, self.suggestions_page):
             self._add_page(page, page.title)
         self._add_page(self.approvals_tab, "Approvals")
+        self._add_page(ClaudeMemoryTab(ctx), ClaudeMemoryTab.title)
         self._add_page(DeferredTab("Connections", lambda: _connections_tab(ctx)), "Connections")
         self.setCentralWidget(self.tabs)
 
