@@ -295,6 +295,9 @@ if TYPE_CHECKING:
         SyncConflict as SyncConflict,
     )
     from context_center.engine.claude_memory import (
+        ClaudeMemoryFile as ClaudeMemoryFile,
+    )
+    from context_center.engine.claude_memory import (
         ClaudeMemoryView as ClaudeMemoryView,
     )
     from context_center.engine.claude_memory import (
@@ -434,6 +437,7 @@ _EXPORTS: dict[str, str] = {
     "RevisionEntry": "context_center.engine.store.factstore",
     "gc_paused": "context_center.engine.store.factstore",
     "SyncConflict": "context_center.engine.store.syncresolve",
+    "ClaudeMemoryFile": "context_center.engine.claude_memory",
     "ClaudeMemoryView": "context_center.engine.claude_memory",
     "ImportReport": "context_center.engine.claude_memory",
     "AcceptResult": "context_center.engine.suggestions",
