@@ -52,7 +52,7 @@ def test_smoke_test_on_the_demo(tmp_path: Path, cli_env) -> None:
     assert report["desktop_file_name"] == "io.github.contextcenter.ContextCenter"
     assert report["application_name"] == "context-center"
     assert report["window_icon"] is True
-    assert report["window_title"] == "Context Center — shop-api"
+    assert report["window_title"] == "shop-api — Context Center"  # the name once
     assert report["since_main_ms"] > 0
     assert "Signal source has been deleted" not in result.stderr
     assert "Traceback" not in result.stderr

@@ -45,7 +45,7 @@ def test_tabs_in_order(window: MainWindow) -> None:
     assert names[6].startswith("Approvals")
     assert window.current_tab() is window.memory_tab
     assert titles(window.memory_tab) == ["First fact"]
-    assert window.windowTitle() == f"Context Center — {window.ctx.engine.workspace.name}"
+    assert window.windowTitle() == f"{window.ctx.engine.workspace.name} — Context Center"
 
 
 def test_cli_write_in_another_process_appears(
@@ -134,7 +134,7 @@ def test_workspace_picker_switches_and_remembers(
     window.picker.activated.emit(window.picker.findData(recent[1]))
     wait_idle()
     qtbot.waitUntil(lambda: titles(window.memory_tab) == ["First fact"])
-    assert window.windowTitle().endswith(Path(recent[1]).name)
+    assert window.windowTitle().startswith(Path(recent[1]).name + " — ")
 
 
 def test_own_write_is_not_reported_twice_by_the_watcher(

@@ -9,6 +9,10 @@ Contract (every widget under ``ui/`` follows it):
   runs ``fn`` in a single worker thread (engine calls are serialised, so two handlers never race
   on the same store objects) and resumes on the GUI thread. ``fn`` must not touch widgets; it
   returns plain data and the awaiting coroutine updates the widgets.
+* Long read-only work (the Suggestions scan) must not hold that worker up:
+  ``await ctx.run_background(fn, ctx.reader_engine(), ...)`` runs it on a thread of its own,
+  with an ``Engine`` of its own for the same home and workspace (no store object is shared
+  with the worker, so a save made meanwhile is neither delayed nor raced).
 * Every mutation is an ``Engine`` method that returns a ``Changes``; the view that ran it passes
   it on with ``ctx.apply(changes, source=self)``. The one signal
   ``sig_changed(changes: Changes, source: object | None)`` carries it to every view; the file
@@ -33,8 +37,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import logging
+import threading
 import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -76,6 +82,29 @@ def _resolve(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
+def _settle(future: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
+    if future.done():
+        return
+    ok, value = outcome
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+def detached_engine(engine: Engine) -> Engine:
+    """A new ``Engine`` on the same home and workspace with the same settings, sharing no
+    in-memory state with ``engine`` (for reads on another thread)."""
+    clone = Engine(home=engine.home, workspace=engine.workspace)
+    clone.explicit_workspace = engine.explicit_workspace
+    clone.cwd = engine.cwd
+    for name in ("user_home", "codex_home", "instruction_ceiling"):
+        value = getattr(engine, name, None)
+        if value is not None:
+            setattr(clone, name, value)
+    return clone
+
+
 def _alive(widget: QObject) -> bool:
     try:
         from shiboken6 import isValid
@@ -108,6 +137,8 @@ class AppContext(QObject):
         self._executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="engine"
         )
+        self._reader: Engine | None = None
+        self._background_running = 0
         self._running = 0
         self._active_handlers = 0
         self._closed = False
@@ -134,6 +165,7 @@ class AppContext(QObject):
     def set_engine(self, engine: Engine) -> None:
         """Switch workspace (or home). Every view reloads."""
         self._engine = engine
+        self._reader = None
         self.sig_engine_changed.emit(engine)
         self.apply(Changes.seen_on_disk(ALL_FLAGS), None)
 
@@ -160,6 +192,44 @@ class AppContext(QObject):
         future.add_done_callback(self._work_done)
         return future
 
+    async def run_background(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run blocking, read-only ``fn`` on the background thread (never the engine worker).
+
+        Give it ``reader_engine()``, not ``engine``: the worker may be writing through the
+        main engine's store objects at the same moment. It counts as work for ``has_work``
+        and ``is_idle`` but does not light the busy indicator (it may take seconds)."""
+        if self._closed:
+            raise asyncio.CancelledError
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        call = functools.partial(fn, *args, **kwargs)
+
+        def work() -> None:
+            try:
+                outcome: tuple[bool, Any] = (True, call())
+            except BaseException as exc:  # handed to the awaiting coroutine
+                outcome = (False, exc)
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(_settle, future, outcome)
+
+        self._background_running += 1
+        # A daemon thread, not an executor: a closing window never waits for a long scan
+        # (it only reads), and the process can exit while one still runs.
+        threading.Thread(target=work, name="background", daemon=True).start()
+        try:
+            return await future
+        finally:
+            self._background_running -= 1
+
+    def reader_engine(self) -> Engine:
+        """A second ``Engine`` for the current home and workspace, for ``run_background``.
+
+        It shares no store object with ``engine`` (it reads the disk itself); it is made again
+        after a workspace switch."""
+        if self._reader is None:
+            self._reader = detached_engine(self._engine)
+        return self._reader
+
     def _work_done(self, _future: asyncio.Future[Any]) -> None:
         self._running -= 1
         if self._running == 0 and _alive(self):
@@ -168,12 +238,12 @@ class AppContext(QObject):
     @property
     def has_work(self) -> bool:
         """An engine call or a @busy handler / tab refresh is running."""
-        return bool(self._running or self._active_handlers)
+        return bool(self._running or self._active_handlers or self._background_running)
 
     @property
     def is_idle(self) -> bool:
         """No engine call, no @busy handler and no other asyncio task is pending."""
-        if self._running or self._active_handlers:
+        if self._running or self._active_handlers or self._background_running:
             return False
         try:
             loop = asyncio.get_running_loop()

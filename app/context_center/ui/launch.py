@@ -1,8 +1,12 @@
 """Start the window: display check, QApplication identity and style, qasync loop, smoke test.
 
 ``launch(args)`` is what ``context-center`` without a subcommand calls. ``args`` carries
-``home``, ``workspace``, ``demo`` and ``smoke_test``. Exit codes: 0 normal, 1 no display,
-3 smoke test timed out.
+``home``, ``workspace``, ``demo`` and ``smoke_test``. Exit codes: 0 normal (and after SIGTERM
+or SIGHUP), 1 no display, 3 smoke test timed out, 130 after Ctrl+C in the terminal
+(``ui/signals.py``).
+
+``--demo`` writes the sample into a temporary folder that is removed on every exit — the
+window closed, a signal, an exception — and whose workspace never enters the recent list.
 
 ``--smoke-test`` follows ``.notes/packaging-requests.md``: the same start-up as a normal launch,
 then on the first paint of the main window one JSON line on stdout and exit 0.
@@ -22,7 +26,10 @@ import time
 import traceback
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from context_center.ui.signals import GracefulExit
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +71,17 @@ def launch(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     if not has_display():
         sys.stderr.write(NO_DISPLAY_MESSAGE)
         return 1
+    from context_center.ui.signals import GracefulExit
+
+    exit_on_signal = GracefulExit()
+    exit_on_signal.install()  # first: a signal during start-up still cleans up
+    try:
+        return _launch(args, main_started, exit_on_signal)
+    finally:
+        exit_on_signal.restore()
+
+
+def _launch(args: argparse.Namespace, main_started: float, exit_on_signal: GracefulExit) -> int:
     os.environ.setdefault("QT_API", "pyside6")
     import qasync
     from PySide6.QtWidgets import QApplication
@@ -77,25 +95,32 @@ def launch(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     demo_dir: Path | None = None
     home = getattr(args, "home", None)
     workspace = getattr(args, "workspace", None)
-    if getattr(args, "demo", False):
-        from context_center.demo import generate
-
-        demo_dir = Path(tempfile.mkdtemp(prefix="context-center-demo-"))
-        sample = generate(demo_dir)
-        home, workspace = str(sample.home), str(sample.workspace)
-        sys.stderr.write(
-            f"context-center: demo home {sample.home}\n"
-            f"context-center: demo workspace {sample.workspace}\n"
-            "context-center: (both are deleted when the window closes)\n"
-        )
     result = {"code": 0}
     try:
+        if getattr(args, "demo", False):
+            demo_dir = Path(tempfile.mkdtemp(prefix="context-center-demo-"))
+            home, workspace = _demo(demo_dir)
         smoke = bool(getattr(args, "smoke_test", False))
-        qasync.run(_run(app, home, workspace, smoke, result, main_started))
+        transient = (demo_dir,) if demo_dir is not None else ()
+        qasync.run(
+            _run(app, home, workspace, smoke, result, main_started, exit_on_signal, transient)
+        )
     finally:
         if demo_dir is not None:
             shutil.rmtree(demo_dir, ignore_errors=True)
-    return result["code"]
+    return exit_on_signal.code if exit_on_signal.code is not None else result["code"]
+
+
+def _demo(folder: Path) -> tuple[str, str]:
+    from context_center.demo import generate
+
+    sample = generate(folder)
+    sys.stderr.write(
+        f"context-center: demo home {sample.home}\n"
+        f"context-center: demo workspace {sample.workspace}\n"
+        "context-center: (both are deleted when the window closes)\n"
+    )
+    return str(sample.home), str(sample.workspace)
 
 
 async def _run(
@@ -105,9 +130,10 @@ async def _run(
     smoke: bool,
     result: dict[str, int],
     main_started: float,
+    exit_on_signal: GracefulExit,
+    transient: tuple[Path, ...],
 ) -> None:
-    from PySide6.QtCore import QEvent as _QEvent
-    from PySide6.QtCore import QObject, QSettings, QTimer
+    from PySide6.QtCore import QSettings
 
     from context_center.engine import Engine
     from context_center.ui.context import AppContext
@@ -130,63 +156,14 @@ async def _run(
 
     sys.excepthook = excepthook
     settings = QSettings()
-    window = MainWindow(ctx, settings)
+    window = MainWindow(ctx, settings, transient_roots=transient)
     window.sig_closed.connect(lambda: None if done.done() else done.set_result(None))
-
+    exit_on_signal.close = window.force_close
+    exit_on_signal.start_ticking()
+    if exit_on_signal.code is not None:  # a signal came while the window was being built
+        window.force_close()
     if smoke:
-        from context_center import __version__
-
-        timeout_s = float(os.environ.get(SMOKE_TIMEOUT_ENV) or 30)
-        started = time.perf_counter()
-
-        def report() -> None:
-            from PySide6.QtGui import QGuiApplication
-
-            line = {
-                "smoke_test": "ok",
-                "version": __version__,
-                "painted_at": time.time(),
-                "since_main_ms": round((time.perf_counter() - main_started) * 1000, 1),
-                "qt_platform": QGuiApplication.platformName(),
-                "application_name": QGuiApplication.applicationName(),
-                "organization_name": QGuiApplication.organizationName(),
-                "desktop_file_name": QGuiApplication.desktopFileName(),
-                "window_title": window.windowTitle(),
-                "window_icon": not QGuiApplication.windowIcon().isNull(),
-            }
-            sys.stdout.write(json.dumps(line) + "\n")
-            sys.stdout.flush()
-            window.close()
-
-        class PaintFilter(QObject):
-            seen = False
-
-            def eventFilter(self, obj: QObject, event: _QEvent) -> bool:
-                if not self.seen and event.type() == _QEvent.Type.Paint:
-                    self.seen = True
-                    QTimer.singleShot(0, report)
-                return False
-
-        def on_timeout() -> None:
-            if painter.seen:
-                return
-            sys.stdout.write(
-                json.dumps(
-                    {
-                        "smoke_test": "timeout",
-                        "version": __version__,
-                        "waited_s": round(time.perf_counter() - started, 1),
-                    }
-                )
-                + "\n"
-            )
-            sys.stdout.flush()
-            result["code"] = 3
-            window.close()
-
-        painter = PaintFilter(window)
-        window.installEventFilter(painter)
-        QTimer.singleShot(int(timeout_s * 1000), on_timeout)
+        _watch_first_paint(window, result, main_started)
 
     window.show()
     try:
@@ -202,3 +179,55 @@ async def _run(
         ctx.shutdown()
         window.deleteLater()
         app.processEvents()
+
+
+def _watch_first_paint(window: Any, result: dict[str, int], main_started: float) -> None:
+    """``--smoke-test``: one JSON line on the first paint, then close (or time out)."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    from context_center import __version__
+
+    timeout_s = float(os.environ.get(SMOKE_TIMEOUT_ENV) or 30)
+    started = time.perf_counter()
+
+    def report() -> None:
+        from PySide6.QtGui import QGuiApplication
+
+        line = {
+            "smoke_test": "ok",
+            "version": __version__,
+            "painted_at": time.time(),
+            "since_main_ms": round((time.perf_counter() - main_started) * 1000, 1),
+            "qt_platform": QGuiApplication.platformName(),
+            "application_name": QGuiApplication.applicationName(),
+            "organization_name": QGuiApplication.organizationName(),
+            "desktop_file_name": QGuiApplication.desktopFileName(),
+            "window_title": window.windowTitle(),
+            "window_icon": not QGuiApplication.windowIcon().isNull(),
+        }
+        sys.stdout.write(json.dumps(line) + "\n")
+        sys.stdout.flush()
+        window.close()
+
+    class PaintFilter(QObject):
+        seen = False
+
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if not self.seen and event.type() == QEvent.Type.Paint:
+                self.seen = True
+                QTimer.singleShot(0, report)
+            return False
+
+    def on_timeout() -> None:
+        if painter.seen:
+            return
+        waited = round(time.perf_counter() - started, 1)
+        line = {"smoke_test": "timeout", "version": __version__, "waited_s": waited}
+        sys.stdout.write(json.dumps(line) + "\n")
+        sys.stdout.flush()
+        result["code"] = 3
+        window.close()
+
+    painter = PaintFilter(window)
+    window.installEventFilter(painter)
+    QTimer.singleShot(int(timeout_s * 1000), on_timeout)

@@ -1,8 +1,15 @@
-"""The main window: composition only. Tabs, toolbar (workspace picker, approvals badge), status bar.
+"""The main window: composition only. Menu bar, tabs, toolbar (workspace picker, approvals
+badge), status bar.
 
 Every signal between parts is connected here, and nothing else: the tabs talk to the engine
 through the shared ``AppContext``, the watcher feeds ``sig_changed``, and this class only routes
 ("show revisions of this fact" → Revisions tab; badge click → Approvals tab).
+
+Nothing typed is lost: closing the window (the close button, Quit) and switching workspace
+first ask every tab ``has_unsaved_changes()`` and await ``discard_or_keep()`` of each that has
+some (``tabs.base.Tab``). ``force_close()`` (SIGTERM, Ctrl+C in the terminal) closes without
+asking. The title is "<workspace> — Context Center": Qt appends the application's display
+name to a title that does not already end with it, so the name appears once.
 """
 
 from __future__ import annotations
@@ -12,10 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QScrollArea,
     QSizePolicy,
@@ -30,6 +38,7 @@ from qasync import asyncSlot
 from context_center import APP_DISPLAY_NAME
 from context_center.engine import Changes, Engine
 from context_center.ui.context import APPROVALS, WORKSPACE, AppContext
+from context_center.ui.menus import WindowMenus
 from context_center.ui.tabs.approvals import ApprovalsTab
 from context_center.ui.tabs.archive import ArchiveTab
 from context_center.ui.tabs.claude_memory import ClaudeMemoryTab
@@ -105,13 +114,19 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         watch: bool = True,
+        transient_roots: tuple[Path, ...] = (),
     ) -> None:
+        """``transient_roots``: folders (the ``--demo`` home) whose workspaces are never added
+        to the recent list."""
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.ctx = ctx
         self.settings = settings
+        self.transient_roots = transient_roots
         ctx.dialog_parent = self
         self.pending_count = 0
+        self._close_confirmed = False
+        self._asking = False
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("mainTabs")
@@ -121,7 +136,10 @@ class MainWindow(QMainWindow):
         self.revisions_tab = RevisionsTab(ctx)
         self.archive_tab = ArchiveTab(ctx)
         self._pages: dict[QWidget, QWidget] = {}
-        for tab in (self.memory_tab, self.instructions_tab, self.revisions_tab, self.archive_tab):
+        self._add_page(self.memory_tab, self.memory_tab.title)
+        # the Instructions and Connections tabs keep their scroll area (their own layouts)
+        self._add_page(self.instructions_tab, self.instructions_tab.title, scroll=True)
+        for tab in (self.revisions_tab, self.archive_tab):
             self._add_page(tab, tab.title)
         self.activity_page = DeferredTab("Activity", lambda: _activity_tab(ctx))
         self.suggestions_page = DeferredTab("Suggestions", lambda: _suggestions_tab(ctx))
@@ -130,11 +148,13 @@ class MainWindow(QMainWindow):
             self._add_page(page, page.title)
         self._add_page(self.approvals_tab, "Approvals")
         self._add_page(ClaudeMemoryTab(ctx), ClaudeMemoryTab.title)
-        self._add_page(DeferredTab("Connections", lambda: _connections_tab(ctx)), "Connections")
+        self.connections_page = DeferredTab("Connections", lambda: _connections_tab(ctx))
+        self._add_page(self.connections_page, "Connections", scroll=True)
         self.setCentralWidget(self.tabs)
 
         self._build_toolbar()
         self._build_statusbar()
+        self.menus = WindowMenus(self)
         self._connect()
 
         self.watcher = ChangeWatcher(ctx, self)
@@ -146,27 +166,59 @@ class MainWindow(QMainWindow):
 
     # -- composition ----------------------------------------------------------------------
 
-    def _add_page(self, widget: QWidget, title: str) -> None:
-        """Each tab sits in a scroll area, so a tab whose minimum size is larger than a small
-        screen scrolls instead of forcing the window taller than the screen."""
-        area = QScrollArea()
-        area.setObjectName(f"page{title}")
-        area.setWidgetResizable(True)
-        area.setFrameShape(QFrame.Shape.NoFrame)
-        area.setWidget(widget)
-        self._pages[widget] = area
-        self.tabs.addTab(area, title)
+    def _add_page(self, widget: QWidget, title: str, *, scroll: bool = False) -> None:
+        """A tab page. The tabs built here fit 900×600 and lay out to the window's size, so
+        nothing they show is below a fold and no scroll bar nests in another; a tab built
+        elsewhere may sit in a scroll area instead (``scroll``)."""
+        page = widget
+        if scroll:
+            area = QScrollArea()
+            area.setObjectName(f"page{title}")
+            area.setWidgetResizable(True)
+            area.setFrameShape(QFrame.Shape.NoFrame)
+            area.setWidget(widget)
+            page = area
+        self._pages[widget] = page
+        self.tabs.addTab(page, title)
 
     def show_tab(self, widget: QWidget) -> None:
-        for page in (self.activity_page, self.suggestions_page):
+        for page in (self.activity_page, self.suggestions_page, self.connections_page):
             if page.widget is widget:
                 widget = page
         self.tabs.setCurrentWidget(self._pages.get(widget, widget))
 
+    def _page_tab(self, page: QWidget | None) -> QWidget | None:
+        inner = page.widget() if isinstance(page, QScrollArea) else page
+        return inner.materialise() if isinstance(inner, DeferredTab) else inner
+
     def current_tab(self) -> QWidget | None:
-        area = self.tabs.currentWidget()
-        page = area.widget() if isinstance(area, QScrollArea) else area
-        return page.materialise() if isinstance(page, DeferredTab) else page
+        return self._page_tab(self.tabs.currentWidget())
+
+    def built_tabs(self) -> list[QWidget]:
+        """Every tab widget built so far (a deferred tab not shown yet holds nothing)."""
+        out = []
+        for i in range(self.tabs.count()):
+            page = self.tabs.widget(i)
+            inner = page.widget() if isinstance(page, QScrollArea) else page
+            tab = inner.widget if isinstance(inner, DeferredTab) else inner
+            if tab is not None:
+                out.append(tab)
+        return out
+
+    def focus_search(self) -> None:
+        """Ctrl+F: the current tab's search box, else the Memory tab's."""
+        tab = self.current_tab()
+        focus = getattr(tab, "focus_search", None)
+        if callable(focus):
+            focus()
+            return
+        search = getattr(tab, "search", None)
+        if isinstance(search, QLineEdit):
+            search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            search.selectAll()
+            return
+        self.show_tab(self.memory_tab)
+        self.memory_tab.focus_search()
 
     @property
     def activity_tab(self) -> QWidget:
@@ -184,7 +236,7 @@ class MainWindow(QMainWindow):
         caption = QLabel("Workspace")
         caption.setObjectName("toolbarCaption")
         bar.addWidget(caption)
-        self.picker = WorkspacePicker(self.settings)
+        self.picker = WorkspacePicker(self.settings, transient_roots=self.transient_roots)
         self.picker.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.picker.setMaximumWidth(640)
         bar.addWidget(self.picker)
@@ -214,26 +266,66 @@ class MainWindow(QMainWindow):
         ctx.sig_busy.connect(lambda busy: self.busy_label.setText("Working…" if busy else ""))
         ctx.sig_changed.connect(self._on_changed)
         ctx.sig_engine_changed.connect(self._show_engine)
-        self.picker.sig_workspace_chosen.connect(self.switch_workspace)
+        self.picker.sig_workspace_chosen.connect(self._on_workspace_chosen)
         self.badge.clicked.connect(lambda: self.show_tab(self.approvals_tab))
         self.memory_tab.sig_show_revisions.connect(self.show_revisions)
         self.approvals_tab.sig_pending_count.connect(self._set_pending)
-        for i in range(self.tabs.count()):
-            QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self, lambda i=i: self.tabs.setCurrentIndex(i))
 
     # -- behaviour ------------------------------------------------------------------------
 
     def _show_engine(self, engine: Engine) -> None:
         self.picker.set_current(engine.workspace)
-        self.setWindowTitle(f"{APP_DISPLAY_NAME} — {engine.workspace.name or engine.workspace}")
+        self.setWindowTitle(f"{engine.workspace.name or engine.workspace} — {APP_DISPLAY_NAME}")
         self.home_label.setText(f"Home: {engine.home}")
         self.home_label.setToolTip(str(engine.home))
         self._refresh_badge()
 
     def switch_workspace(self, path: str) -> None:
+        """Switch now (the caller has asked about unsaved text; see ``_on_workspace_chosen``)."""
         engine = Engine(home=self.ctx.engine.home, workspace=Path(path))
         self.ctx.set_engine(engine)
         self.ctx.status(f"Workspace: {engine.workspace}")
+
+    @asyncSlot(str)
+    async def _on_workspace_chosen(self, path: str) -> None:
+        if await self.confirm_leave():
+            self.switch_workspace(path)
+        else:
+            self.picker.set_current(self.ctx.engine.workspace)
+
+    # -- unsaved text ---------------------------------------------------------------------
+
+    def unsaved_tabs(self) -> list[QWidget]:
+        return [
+            tab
+            for tab in self.built_tabs()
+            if callable(getattr(tab, "has_unsaved_changes", None)) and tab.has_unsaved_changes()
+        ]
+
+    async def confirm_leave(self) -> bool:
+        """Ask each tab with unsaved text (shown in turn); True when all may go."""
+        if self._asking:
+            return False
+        self._asking = True
+        try:
+            for tab in self.unsaved_tabs():
+                self.show_tab(tab)
+                if not await tab.discard_or_keep():  # type: ignore[attr-defined]
+                    return False
+            return True
+        finally:
+            self._asking = False
+
+    @asyncSlot()
+    async def _close_after_asking(self) -> None:
+        if await self.confirm_leave():
+            self._close_confirmed = True
+            self.close()
+
+    def force_close(self) -> None:
+        """Close without asking (a signal asked the process to end)."""
+        self._close_confirmed = True
+        self.close()
 
     def show_revisions(self, fact_id: str) -> None:
         self.show_tab(self.revisions_tab)
@@ -273,6 +365,11 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._close_confirmed and self.unsaved_tabs():
+            event.ignore()
+            if not self._asking:
+                self._close_after_asking()
+            return
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.sync()
         self.watcher.stop()

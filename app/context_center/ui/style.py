@@ -1,6 +1,10 @@
-"""The application's look: the Fusion style, a light palette, one stylesheet, CJK-capable fonts.
+"""The application's look: the Fusion style, a light or dark palette, one stylesheet.
 
-Kept in one place so every tab gets the same spacing, colours and type. Object names used here
+The palette follows the system's colour scheme (``QStyleHints.colorScheme()``, Qt ≥ 6.5; a dark
+system palette counts as dark on older Qt) and changes with it while the window is open; the
+font is the desktop's own (Qt reads it from the platform theme), only its size scales the few
+headings here. ``tone(name)`` gives the current colour of a role for widgets that write HTML or
+colour text themselves, so they follow the scheme too. Object names used in the stylesheet
 (``conflictBanner``, ``detailTitle``, ``hint``…) are set by the widgets that want them.
 """
 
@@ -8,153 +12,243 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QPalette, QPen, QPixmap
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QGuiApplication,
+    QPainter,
+    QPalette,
+    QPen,
+    QPixmap,
+)
 from PySide6.QtWidgets import QApplication
 
-ACCENT = "#0a63c9"
-TEXT = "#1f2328"
-MUTED = "#57606a"
-BORDER = "#d0d7de"
-WINDOW = "#f6f8fa"
-BASE = "#ffffff"
+from context_center.ui.stylesheet import build
 
-# Preferred UI families; the first installed one wins. Noto Sans CJK covers Latin and Chinese
-# with matching metrics, so mixed English/Chinese lines do not jump in height.
-UI_FAMILIES = ("Noto Sans CJK SC", "Noto Sans", "DejaVu Sans", "WenQuanYi Micro Hei")
 MONO_FAMILIES = ("DejaVu Sans Mono", "Noto Sans Mono CJK SC", "Noto Sans Mono", "monospace")
 
-STYLESHEET = f"""
-QMainWindow, QDialog {{ background: {WINDOW}; }}
-QToolBar#mainToolbar {{
-    background: {BASE}; border: none; border-bottom: 1px solid {BORDER};
-    padding: 6px 10px; spacing: 8px;
-}}
-QLabel#toolbarCaption {{ color: {MUTED}; padding-left: 2px; }}
-QComboBox#workspacePicker {{ min-width: 360px; }}
-QToolButton#approvalsBadge {{
-    padding: 5px 12px; border: 1px solid {BORDER}; border-radius: 14px; background: {BASE};
-    color: {TEXT};
-}}
-QToolButton#approvalsBadge[pending="true"] {{
-    background: #fff1e5; border-color: #f0b37e; color: #953800; font-weight: 600;
-}}
-QTabWidget::pane {{ border: none; border-top: 1px solid {BORDER}; background: {BASE}; top: -1px; }}
-QTabBar::tab {{
-    padding: 8px 16px; margin-right: 2px; color: {MUTED}; background: transparent;
-    border: none; border-bottom: 2px solid transparent;
-}}
-QTabBar::tab:selected {{ color: {TEXT}; border-bottom: 2px solid {ACCENT}; font-weight: 600; }}
-QTabBar::tab:hover:!selected {{ color: {TEXT}; }}
-QTableView, QTreeView, QListView {{
-    background: {BASE}; alternate-background-color: #f8fafc; border: 1px solid {BORDER};
-    border-radius: 6px; selection-background-color: #dbeafe; selection-color: {TEXT};
-    gridline-color: #eaeef2;
-}}
-QTableView::item, QTreeView::item {{ padding: 2px 6px; }}
-QHeaderView::section {{
-    background: {WINDOW}; color: {MUTED}; border: none; border-bottom: 1px solid {BORDER};
-    border-right: 1px solid #eaeef2; padding: 6px 8px; font-weight: 600;
-}}
-QLineEdit, QComboBox, QPlainTextEdit, QTextEdit, QSpinBox {{
-    background: {BASE}; border: 1px solid {BORDER}; border-radius: 6px; padding: 5px 8px;
-    selection-background-color: #b6d4fe; selection-color: {TEXT};
-}}
-QComboBox {{ padding-right: 24px; }}
-QComboBox::drop-down {{
-    subcontrol-origin: padding; subcontrol-position: center right; width: 22px; border: none;
-}}
-QComboBox::down-arrow {{ image: url("@ARROW@"); width: 10px; height: 10px; }}
-QComboBox QAbstractItemView {{
-    border: 1px solid {BORDER}; background: {BASE}; selection-background-color: #dbeafe;
-    selection-color: {TEXT}; outline: none;
-}}
-QLineEdit:focus, QComboBox:focus, QPlainTextEdit:focus, QTextEdit:focus {{
-    border-color: {ACCENT};
-}}
-QLineEdit[readOnly="true"] {{ background: transparent; border: none; padding: 1px 0; }}
-QTextBrowser {{ background: {BASE}; border: 1px solid {BORDER}; border-radius: 6px; }}
-QPushButton {{
-    background: {BASE}; border: 1px solid {BORDER}; border-radius: 6px; padding: 6px 14px;
-    color: {TEXT};
-}}
-QPushButton:hover {{ background: #f3f4f6; }}
-QPushButton:pressed {{ background: #e5e7eb; }}
-QPushButton:disabled {{ color: #8c959f; background: {WINDOW}; }}
-QPushButton:default, QPushButton[primary="true"] {{
-    background: {ACCENT}; border-color: {ACCENT}; color: white;
-}}
-QPushButton:default:disabled, QPushButton[primary="true"]:disabled {{
-    background: #9ec5f0; border-color: #9ec5f0;
-}}
-QPushButton[destructive="true"] {{ color: #cf222e; }}
-QPushButton[destructive="true"]:disabled {{ color: #8c959f; }}
-QFrame#conflictBanner {{
-    background: #fff8c5; border: 1px solid #e6d279; border-radius: 6px;
-}}
-QFrame#noticeBanner {{
-    background: #ddf4ff; border: 1px solid #9cd1f5; border-radius: 6px;
-}}
-QFrame#errorBanner {{
-    background: #ffebe9; border: 1px solid #f5a3a3; border-radius: 6px;
-}}
-QFrame#detailPane {{ background: {BASE}; border: 1px solid {BORDER}; border-radius: 6px; }}
-QFrame#provenance {{ background: {WINDOW}; border: 1px solid #eaeef2; border-radius: 6px; }}
-QLabel#detailTitle {{ font-size: 15pt; font-weight: 600; color: {TEXT}; }}
-QLabel#detailDescription {{ color: {MUTED}; }}
-QLabel#sectionCaption {{ color: {MUTED}; font-weight: 600; }}
-QLabel#hint, QLabel#countLabel {{ color: {MUTED}; }}
-QLabel#prefixLength {{ color: {MUTED}; font-weight: 600; }}
-QStatusBar {{ background: {BASE}; border-top: 1px solid {BORDER}; color: {MUTED}; }}
-QStatusBar QLabel {{ color: {MUTED}; padding: 0 8px; }}
-QSplitter::handle {{ background: transparent; }}
-QSplitter::handle:horizontal {{ width: 10px; }}
-QSplitter::handle:vertical {{ height: 10px; }}
-QGroupBox {{
-    border: 1px solid {BORDER}; border-radius: 6px; margin-top: 14px; padding: 10px 8px 8px 8px;
-    background: {BASE};
-}}
-QGroupBox::title {{ subcontrol-origin: margin; left: 10px; padding: 0 4px; color: {MUTED}; font-weight: 600; }}
-"""
+
+@dataclass(frozen=True)
+class Tones:
+    """Every colour the window uses, by role."""
+
+    accent: str
+    link: str
+    on_accent: str
+    accent_disabled: str
+    text: str
+    muted: str
+    faint: str  # disabled text, line numbers
+    border: str
+    grid: str
+    window: str
+    base: str
+    alt_base: str
+    hover: str
+    pressed: str
+    selection: str
+    text_selection: str
+    warn_bg: str
+    warn_border: str
+    warn_text: str
+    notice_bg: str
+    notice_border: str
+    error_bg: str
+    error_border: str
+    error_text: str
+    danger: str
+    badge_bg: str
+    badge_border: str
+    badge_text: str
+    fresh: str
+    current: str
+    stale: str
+    add_bg: str
+    add_fg: str
+    del_bg: str
+    del_fg: str
+    hunk_bg: str
+    hunk_fg: str
+    code_bg: str
+    sensitive_bg: str
+    sensitive_fg: str
 
 
-def pick_family(candidates: tuple[str, ...]) -> str | None:
-    available = set(QFontDatabase.families())
-    for name in candidates:
-        if name in available:
-            return name
-    return None
+LIGHT = Tones(
+    accent="#0a63c9",
+    link="#0a63c9",
+    on_accent="#ffffff",
+    accent_disabled="#9ec5f0",
+    text="#1f2328",
+    muted="#57606a",
+    faint="#656d76",
+    border="#d0d7de",
+    grid="#eaeef2",
+    window="#f6f8fa",
+    base="#ffffff",
+    alt_base="#f8fafc",
+    hover="#f3f4f6",
+    pressed="#e5e7eb",
+    selection="#dbeafe",
+    text_selection="#b6d4fe",
+    warn_bg="#fff8c5",
+    warn_border="#d4a72c",
+    warn_text="#4d3800",
+    notice_bg="#ddf4ff",
+    notice_border="#9cd1f5",
+    error_bg="#ffebe9",
+    error_border="#f5a3a3",
+    error_text="#82071e",
+    danger="#cf222e",
+    badge_bg="#fff1e5",
+    badge_border="#f0b37e",
+    badge_text="#953800",
+    fresh="#1a7f37",
+    current="#57606a",
+    stale="#bc4c00",
+    add_bg="#e6ffec",
+    add_fg="#116329",
+    del_bg="#ffebe9",
+    del_fg="#82071e",
+    hunk_bg="#ddf4ff",
+    hunk_fg="#0550ae",
+    code_bg="#f0f2f5",
+    sensitive_bg="#ffd7d5",
+    sensitive_fg="#82071e",
+)
+
+DARK = Tones(
+    accent="#1f6feb",
+    link="#58a6ff",
+    on_accent="#ffffff",
+    accent_disabled="#1f3b63",
+    text="#e6edf3",
+    muted="#9da7b3",
+    faint="#7d8590",
+    border="#3d444d",
+    grid="#2a3038",
+    window="#161b22",
+    base="#0d1117",
+    alt_base="#131920",
+    hover="#21262d",
+    pressed="#30363d",
+    selection="#1c3a5e",
+    text_selection="#264f78",
+    warn_bg="#2e2611",
+    warn_border="#9e6a03",
+    warn_text="#f2cc60",
+    notice_bg="#0c2d4a",
+    notice_border="#1f6feb",
+    error_bg="#2d1618",
+    error_border="#8e1519",
+    error_text="#ffa198",
+    danger="#ff7b72",
+    badge_bg="#3d2410",
+    badge_border="#9b4d1a",
+    badge_text="#ffb77c",
+    fresh="#3fb950",
+    current="#9da7b3",
+    stale="#f0883e",
+    add_bg="#12361f",
+    add_fg="#7ee2a8",
+    del_bg="#3c1618",
+    del_fg="#ffa198",
+    hunk_bg="#0c2d4a",
+    hunk_fg="#79c0ff",
+    code_bg="#1f242c",
+    sensitive_bg="#5c1a1d",
+    sensitive_fg="#ffdcd7",
+)
+
+_state: dict[str, object] = {"tones": LIGHT, "connected": False}
 
 
-def apply_style(app: QApplication) -> None:
-    app.setStyle("Fusion")
+def tones() -> Tones:
+    """The colours of the scheme in use now."""
+    tones_now = _state["tones"]
+    assert isinstance(tones_now, Tones)
+    return tones_now
+
+
+def tone(name: str) -> str:
+    """One colour of the scheme in use now (``tone("muted")``)."""
+    return str(getattr(tones(), name))
+
+
+def is_dark() -> bool:
+    return tones() is DARK
+
+
+def system_prefers_dark(app: QGuiApplication) -> bool:
+    """The system's light/dark setting (Qt ≥ 6.5), else the lightness of its palette."""
+    scheme = getattr(Qt, "ColorScheme", None)
+    hints = app.styleHints()
+    if scheme is not None and hasattr(hints, "colorScheme"):
+        value = hints.colorScheme()
+        if value == scheme.Dark:
+            return True
+        if value == scheme.Light:
+            return False
+    return QGuiApplication.palette().color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def palette_for(t: Tones) -> QPalette:
     pal = QPalette()
-    pal.setColor(QPalette.ColorRole.Window, QColor(WINDOW))
-    pal.setColor(QPalette.ColorRole.Base, QColor(BASE))
-    pal.setColor(QPalette.ColorRole.AlternateBase, QColor("#f8fafc"))
-    pal.setColor(QPalette.ColorRole.Text, QColor(TEXT))
-    pal.setColor(QPalette.ColorRole.WindowText, QColor(TEXT))
-    pal.setColor(QPalette.ColorRole.ButtonText, QColor(TEXT))
-    pal.setColor(QPalette.ColorRole.Button, QColor(BASE))
-    pal.setColor(QPalette.ColorRole.Highlight, QColor("#dbeafe"))
-    pal.setColor(QPalette.ColorRole.HighlightedText, QColor(TEXT))
-    pal.setColor(QPalette.ColorRole.Link, QColor(ACCENT))
-    pal.setColor(QPalette.ColorRole.ToolTipBase, QColor(BASE))
-    pal.setColor(QPalette.ColorRole.ToolTipText, QColor(TEXT))
-    pal.setColor(QPalette.ColorRole.PlaceholderText, QColor("#8c959f"))
-    app.setPalette(pal)
-    family = pick_family(UI_FAMILIES)
-    if family:
-        font = QFont(family)
-        font.setPointSizeF(10.0)
-        app.setFont(font)
-    app.setStyleSheet(STYLESHEET.replace("@ARROW@", _arrow_file().as_posix()))
+    roles = QPalette.ColorRole
+    for role, colour in (
+        (roles.Window, t.window),
+        (roles.Base, t.base),
+        (roles.AlternateBase, t.alt_base),
+        (roles.Text, t.text),
+        (roles.WindowText, t.text),
+        (roles.ButtonText, t.text),
+        (roles.Button, t.base),
+        (roles.Highlight, t.selection),
+        (roles.HighlightedText, t.text),
+        (roles.Link, t.link),
+        (roles.ToolTipBase, t.base),
+        (roles.ToolTipText, t.text),
+        (roles.PlaceholderText, t.faint),
+        (roles.BrightText, t.on_accent),
+        (roles.Light, t.hover),
+        (roles.Midlight, t.grid),
+        (roles.Mid, t.border),
+        (roles.Dark, t.border),
+        (roles.Shadow, t.border),
+    ):
+        pal.setColor(role, QColor(colour))
+    for role in (roles.Text, roles.WindowText, roles.ButtonText):
+        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor(t.faint))
+    return pal
 
 
-def _arrow_file() -> Path:
-    """A small chevron for combo boxes, drawn once per user into the temp directory.
+def stylesheet(t: Tones, base_pt: float, arrow: Path) -> str:
+    return build(asdict(t), base_pt, arrow.as_posix())
+
+
+def apply_style(app: QApplication, *, dark: bool | None = None) -> None:
+    """Fusion, the palette of the system's scheme (or ``dark`` when given), the stylesheet.
+    The first call also follows the system when it switches scheme later."""
+    app.setStyle("Fusion")
+    chosen = DARK if (system_prefers_dark(app) if dark is None else dark) else LIGHT
+    _state["tones"] = chosen
+    app.setPalette(palette_for(chosen))
+    font = app.font()
+    base_pt = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
+    app.setStyleSheet(stylesheet(chosen, base_pt, _arrow_file(chosen.muted)))
+    hints = app.styleHints()
+    if dark is None and not _state["connected"] and hasattr(hints, "colorSchemeChanged"):
+        hints.colorSchemeChanged.connect(lambda _scheme: apply_style(app))
+        _state["connected"] = True
+
+
+def _arrow_file(colour: str) -> Path:
+    """A small chevron for combo boxes, drawn once per user and colour into the temp directory.
 
     Qt style sheets take images only from files or resources; drawing it here keeps the
     package free of a compiled resource file.
@@ -163,7 +257,7 @@ def _arrow_file() -> Path:
         Path(tempfile.gettempdir())
         / f"context-center-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
     )
-    path = folder / "chevron-down-v1.png"
+    path = folder / f"chevron-down-v2-{colour.lstrip('#')}.png"
     if path.is_file():
         return path
     folder.mkdir(parents=True, exist_ok=True)
@@ -171,7 +265,7 @@ def _arrow_file() -> Path:
     pix.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pix)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    pen = QPen(QColor(MUTED), 2.4)
+    pen = QPen(QColor(colour), 2.4)
     pen.setCapStyle(Qt.PenCapStyle.RoundCap)
     pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
     painter.setPen(pen)
@@ -183,9 +277,32 @@ def _arrow_file() -> Path:
     return path
 
 
+def pick_family(candidates: tuple[str, ...]) -> str | None:
+    available = set(QFontDatabase.families())
+    for name in candidates:
+        if name in available:
+            return name
+    return None
+
+
 def mono_font() -> QFont:
     family = pick_family(MONO_FAMILIES)
     font = QFont(family) if family else QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
     font.setStyleHint(QFont.StyleHint.Monospace)
-    font.setPointSizeF(9.5)
+    font.setPointSizeF(max(QApplication.font().pointSizeF() - 0.5, 8.0))
     return font
+
+
+def contrast(foreground: str, background: str) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+
+    def luminance(name: str) -> float:
+        c = QColor(name)
+        channels = []
+        for v in (c.redF(), c.greenF(), c.blueF()):
+            channels.append(v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4)
+        r, g, b = channels
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    a, b = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (a + 0.05) / (b + 0.05)

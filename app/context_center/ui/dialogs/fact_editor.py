@@ -1,10 +1,16 @@
-"""Create or edit a fact: name, title, description, type, scope (create only) and the body."""
+"""Create or edit a fact: name, title, description, type, scope (create only) and the body.
+
+Nothing typed is lost by accident: Escape, Cancel and the window's close button ask before
+discarding changed text, and no button is a default button, so Enter in a one-line field
+never saves (let alone creates) a fact. Ctrl+S saves. A new fact defaults to type ``project``
+in scope ``project`` (the spec's safe defaults).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -12,7 +18,9 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -25,6 +33,37 @@ TYPE_HELP = {
     FactType.PROJECT: "a goal or constraint the code does not show",
     FactType.REFERENCE: "a URL, ticket or other outside resource",
 }
+
+# Every user-visible string of this dialog, in one place.
+TEXT = {
+    "title_new": "New fact",
+    "title_edit": "Edit {ref}",
+    "name_placeholder": "release-branch (becomes the file name)",
+    "description_placeholder": "one line: when is this useful?",
+    "scope_project": "project — this workspace only (the safe default)",
+    "scope_global": "global — every workspace",
+    "body_placeholder": "The fact, in Markdown.",
+    "name": "Name",
+    "title": "Title",
+    "description": "Description",
+    "type": "Type",
+    "scope": "Scope",
+    "body": "Body (Markdown)",
+    "save_tip": "Save (Ctrl+S)",
+    "editing_note": (
+        "Editing revision {revision}. Saving writes revision {next}; if someone else saved "
+        "first you will see what changed instead."
+    ),
+    "name_fixed": "The name is the file name; it does not change on edit.",
+    "discard_title": "Discard changes?",
+    "discard_text": "You have unsaved changes to this fact.",
+    "discard_info": "Discard them, or keep editing?",
+    "discard_ok": "Discard changes",
+    "keep_editing": "Keep editing",
+}
+
+DEFAULT_TYPE = FactType.PROJECT
+DEFAULT_SCOPE = Scope.PROJECT
 
 
 @dataclass(frozen=True)
@@ -48,78 +87,97 @@ class FactEditorDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("factEditor")
         self.fact = fact
-        self.setWindowTitle(f"Edit {fact.ref}" if fact else "New fact")
+        self.discard_box: QMessageBox | None = None
+        self.setWindowTitle(TEXT["title_edit"].format(ref=fact.ref) if fact else TEXT["title_new"])
         self.resize(720, 620)
+        self._build_fields()
+        self._build_layout(fact)
+        self._fill(fact)
+        if draft is not None:
+            self.set_draft(draft)
+        self._initial = self.draft()
+        for w in (self.name_edit, self.title_edit):
+            w.textChanged.connect(self._validate)
+        self.body_edit.textChanged.connect(self._validate)
+        self._validate()
+        save = QShortcut(QKeySequence(QKeySequence.StandardKey.Save), self)
+        save.activated.connect(self.save)
 
+    def _build_fields(self) -> None:
         self.name_edit = QLineEdit()
         self.name_edit.setObjectName("nameEdit")
-        self.name_edit.setPlaceholderText("release-branch (becomes the file name)")
+        self.name_edit.setPlaceholderText(TEXT["name_placeholder"])
         self.title_edit = QLineEdit()
         self.title_edit.setObjectName("titleEdit")
         self.description_edit = QLineEdit()
         self.description_edit.setObjectName("descriptionEdit")
-        self.description_edit.setPlaceholderText("one line: when is this useful?")
+        self.description_edit.setPlaceholderText(TEXT["description_placeholder"])
         self.type_combo = QComboBox()
         self.type_combo.setObjectName("typeCombo")
         for t in FactType:
             self.type_combo.addItem(f"{t.value} — {TYPE_HELP[t]}", t)
+        self.type_combo.setCurrentIndex(list(FactType).index(DEFAULT_TYPE))
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("scopeCombo")
-        self.scope_combo.addItem("project — this workspace only (the safe default)", Scope.PROJECT)
-        self.scope_combo.addItem("global — every workspace", Scope.GLOBAL)
+        self.scope_combo.addItem(TEXT["scope_project"], Scope.PROJECT)
+        self.scope_combo.addItem(TEXT["scope_global"], Scope.GLOBAL)
+        self.scope_combo.setCurrentIndex(list(Scope).index(DEFAULT_SCOPE))
         self.body_edit = QPlainTextEdit()
         self.body_edit.setObjectName("bodyEdit")
         self.body_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.body_edit.setPlaceholderText("The fact, in Markdown.")
+        self.body_edit.setPlaceholderText(TEXT["body_placeholder"])
+        self.body_edit.setTabChangesFocus(True)  # Tab leaves the body (no keyboard trap)
 
+    def _build_layout(self, fact: Fact | None) -> None:
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow("Name", self.name_edit)
-        form.addRow("Title", self.title_edit)
-        form.addRow("Description", self.description_edit)
-        form.addRow("Type", self.type_combo)
-        form.addRow("Scope", self.scope_combo)
+        form.addRow(TEXT["name"], self.name_edit)
+        form.addRow(TEXT["title"], self.title_edit)
+        form.addRow(TEXT["description"], self.description_edit)
+        form.addRow(TEXT["type"], self.type_combo)
+        form.addRow(TEXT["scope"], self.scope_combo)
 
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
-        self.buttons.accepted.connect(self.accept)
+        self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         self.save_button.setObjectName("saveButton")
+        self.save_button.setToolTip(TEXT["save_tip"])
+        # No default button: Enter in a one-line field must never save or create a fact.
+        for button in self.buttons.buttons():
+            if isinstance(button, QPushButton):
+                button.setAutoDefault(False)
+                button.setDefault(False)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 16, 16, 12)
         layout.setSpacing(10)
         if fact is not None:
             note = QLabel(
-                f"Editing revision {fact.revision}. Saving writes revision {fact.revision + 1}; "
-                "if someone else saved first you will see what changed instead."
+                TEXT["editing_note"].format(revision=fact.revision, next=fact.revision + 1)
             )
             note.setObjectName("hint")
             note.setWordWrap(True)
             layout.addWidget(note)
         layout.addLayout(form)
-        layout.addWidget(QLabel("Body (Markdown)"))
+        layout.addWidget(QLabel(TEXT["body"]))
         layout.addWidget(self.body_edit, 1)
         layout.addWidget(self.buttons)
 
-        if fact is not None:
-            self.name_edit.setText(fact.name)
-            self.name_edit.setReadOnly(True)
-            self.name_edit.setToolTip("The name is the file name; it does not change on edit.")
-            self.title_edit.setText(fact.title)
-            self.description_edit.setText(fact.description)
-            self.type_combo.setCurrentIndex(list(FactType).index(fact.type))
-            self.scope_combo.setCurrentIndex(list(Scope).index(fact.scope))
-            self.scope_combo.setEnabled(False)
-            self.body_edit.setPlainText(fact.body)
-        if draft is not None:
-            self.set_draft(draft)
-        for w in (self.name_edit, self.title_edit):
-            w.textChanged.connect(self._validate)
-        self.body_edit.textChanged.connect(self._validate)
-        self._validate()
+    def _fill(self, fact: Fact | None) -> None:
+        if fact is None:
+            return
+        self.name_edit.setText(fact.name)
+        self.name_edit.setReadOnly(True)
+        self.name_edit.setToolTip(TEXT["name_fixed"])
+        self.title_edit.setText(fact.title)
+        self.description_edit.setText(fact.description)
+        self.type_combo.setCurrentIndex(list(FactType).index(fact.type))
+        self.scope_combo.setCurrentIndex(list(Scope).index(fact.scope))
+        self.scope_combo.setEnabled(False)
+        self.body_edit.setPlainText(fact.body)
 
     def set_draft(self, draft: FactDraft) -> None:
         if self.fact is None:
@@ -143,3 +201,53 @@ class FactEditorDialog(QDialog):
             scope=Scope(self.scope_combo.currentData()),
             body=self.body_edit.toPlainText(),
         )
+
+    # -- closing ----------------------------------------------------------------------------
+
+    def has_unsaved_changes(self) -> bool:
+        """Something differs from what the dialog opened with (a re-opened draft counts as
+        unsaved: it was never written)."""
+        return self.draft() != self._initial or (self.fact is None and self._opened_with_text())
+
+    def _opened_with_text(self) -> bool:
+        d = self._initial
+        return bool(d.name or d.title or d.description or d.body.strip())
+
+    def save(self) -> None:
+        """Ctrl+S and the Save button: accept when the fields are complete."""
+        if self.save_button.isEnabled():
+            self.accept()
+
+    def discard(self) -> None:
+        """Close without saving and without asking (the person already said so)."""
+        super().reject()
+
+    def reject(self) -> None:
+        """Escape, Cancel, the close button: ask first when there is unsaved text."""
+        if not self.has_unsaved_changes():
+            super().reject()
+            return
+        if self.discard_box is not None:
+            return  # already asking
+        box = QMessageBox(self)
+        box.setObjectName("discardDialog")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(TEXT["discard_title"])
+        box.setText(TEXT["discard_text"])
+        box.setInformativeText(TEXT["discard_info"])
+        discard = box.addButton(TEXT["discard_ok"], QMessageBox.ButtonRole.DestructiveRole)
+        discard.setObjectName("discardChanges")
+        keep = box.addButton(TEXT["keep_editing"], QMessageBox.ButtonRole.RejectRole)
+        keep.setObjectName("keepEditing")
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+
+        def answered(_code: int) -> None:
+            self.discard_box = None
+            if box.clickedButton() is discard:
+                super(FactEditorDialog, self).reject()
+            box.deleteLater()
+
+        box.finished.connect(answered)
+        self.discard_box = box
+        box.open()

@@ -17,11 +17,18 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor
 
 from context_center.engine import Entry, Fact
+from context_center.ui.style import tone
 
 COLUMNS = ("Title", "Type", "Scope", "Freshness", "Rev", "Updated")
+UPDATED_TIP = "Last update, in local time ({offset})"
 COL_TITLE, COL_TYPE, COL_SCOPE, COL_FRESHNESS, COL_REVISION, COL_UPDATED = range(6)
 
-FRESHNESS_COLORS = {"fresh": "#1a7f37", "current": "#6e7781", "stale": "#bc4c00"}
+
+def freshness_colour(freshness: str) -> str:
+    """The colour of a freshness word in the current scheme (fresh, current, stale)."""
+    return tone(freshness if freshness in ("fresh", "current", "stale") else "muted")
+
+
 _ORDER = {"fresh": 0, "current": 1, "stale": 2}
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -29,10 +36,25 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 def local_time(value: datetime | None) -> str:
-    """A short local time for tables: 2026-11-02 09:14."""
+    """A short local time for tables: 2026-11-02 09:14 (every time the window shows is
+    local; ``utc_offset`` names the zone where a label needs it)."""
     if value is None:
         return "—"
     return value.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def local_time_seconds(value: datetime | None) -> str:
+    """A local time to the second, for provenance: 2026-11-02 09:14:03."""
+    if value is None:
+        return "—"
+    return value.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def utc_offset(value: datetime | None = None) -> str:
+    """The local zone as an offset: "UTC+08:00" (of ``value``, else of now)."""
+    moment = (value or datetime.now(UTC)).astimezone()
+    offset = moment.strftime("%z") or "+0000"
+    return f"UTC{offset[:3]}:{offset[3:]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +178,7 @@ class FactTableModel(QAbstractTableModel):
         self._rows: list[FactRow] = []
         self._times: dict[tuple[str, int], str] = {}
         self.conflict_ids: frozenset[str] = frozenset()
-        self._fresh_brushes = {k: QBrush(QColor(v)) for k, v in FRESHNESS_COLORS.items()}
+        self._fresh_brushes: dict[str, QBrush] = {}
 
     @property
     def rows(self) -> list[FactRow]:
@@ -199,6 +221,8 @@ class FactTableModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
             if role == Qt.ItemDataRole.DisplayRole:
                 return COLUMNS[section]
+            if role == Qt.ItemDataRole.ToolTipRole and section == COL_UPDATED:
+                return UPDATED_TIP.format(offset=utc_offset())
             if role == Qt.ItemDataRole.TextAlignmentRole and section == COL_REVISION:
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -235,12 +259,19 @@ class FactTableModel(QAbstractTableModel):
                 return f"{row.ref} — part of a project-over-global pair (see the banner)"
             return row.ref
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_FRESHNESS:
-            return self._fresh_brushes.get(row.freshness)
+            return self._brush(row.freshness)
         if role == Qt.ItemDataRole.TextAlignmentRole and col == COL_REVISION:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.UserRole:
             return row.id
         return None
+
+    def _brush(self, freshness: str) -> QBrush:
+        colour = freshness_colour(freshness)
+        brush = self._fresh_brushes.get(colour)
+        if brush is None:
+            brush = self._fresh_brushes[colour] = QBrush(QColor(colour))
+        return brush
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():

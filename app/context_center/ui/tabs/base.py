@@ -8,6 +8,11 @@ widgets. The base guarantees:
 * a hidden tab only marks itself stale and refreshes when it is shown (cheap for 50k facts);
 * an exception in ``refresh`` goes to ``ctx.report``;
 * ``refresh_now()`` returns the task, so tests can await or wait for ``is_refreshing``.
+
+Nothing typed is lost: before the window closes or switches workspace it asks every tab
+``has_unsaved_changes()``; for each that says yes it awaits ``discard_or_keep()``, which asks
+the person and returns True to go on (the text was saved or may be discarded) or False to
+stay. A tab with an editor overrides both (the defaults: nothing unsaved, go on).
 """
 
 from __future__ import annotations
@@ -88,3 +93,15 @@ class Tab(QWidget):
 
     async def refresh(self) -> None:  # pragma: no cover - every tab overrides it
         raise NotImplementedError
+
+    # -- unsaved text -----------------------------------------------------------------------
+
+    def has_unsaved_changes(self) -> bool:
+        """True when the person typed something this tab has not saved yet."""
+        return False
+
+    async def discard_or_keep(self) -> bool:
+        """Ask about the unsaved text; True: go on (discarded or saved), False: stay here.
+
+        Called only when ``has_unsaved_changes()`` is True, with this tab shown."""
+        return True

@@ -3,21 +3,26 @@
 Create, edit (compare-and-set on revision and content hash; a lost race opens the stale-edit
 dialog instead of overwriting) and forget (after a confirmation). Filtering and sorting happen
 in Python (``models.facts.FactFilter``) so 50,000 facts stay instant.
+
+Keyboard: Tab and Shift+Tab move between the search box, the filters, the table and the
+detail pane (the table does not trap Tab); Enter edits the selected fact, Delete forgets it
+(after the confirmation), Ctrl+N creates one. The commands are ``QAction`` objects
+(``act_new``, ``act_edit``, ``act_forget``, ``act_revisions``) shared by the buttons and the
+window's menu bar. Fact files the store cannot read are listed in a banner with the store's
+diagnostic (code, file, message).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
-    QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -43,18 +48,9 @@ from context_center.engine import (
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
 from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
-from context_center.ui.models.facts import (
-    COL_FRESHNESS,
-    COL_REVISION,
-    COL_SCOPE,
-    COL_TITLE,
-    COL_TYPE,
-    COL_UPDATED,
-    FactFilter,
-    FactRow,
-    FactTableModel,
-)
+from context_center.ui.models.facts import FactFilter, FactRow, FactTableModel
 from context_center.ui.tabs.base import Tab
+from context_center.ui.tabs.memory_text import TEXT
 from context_center.ui.tabs.memory_work import (
     MemoryData,
     create_fact,
@@ -64,10 +60,10 @@ from context_center.ui.tabs.memory_work import (
     load_memory,
     update_fact,
 )
+from context_center.ui.widgets.actions import add_actions, bind_button, make_action
 from context_center.ui.widgets.fact_detail import FactDetail
-from context_center.ui.widgets.markdown_view import escape
-
-MAX_BANNER_CONFLICTS = 3
+from context_center.ui.widgets.fact_table import make_fact_table
+from context_center.ui.widgets.memory_banners import ConflictBanner, DiagnosticsBanner
 
 
 class MemoryTab(Tab):
@@ -83,8 +79,10 @@ class MemoryTab(Tab):
         self.model = FactTableModel(self)
         self.data: MemoryData | None = None
         self.conflicts: list[Conflict] = []
+        self.editor: FactEditorDialog | None = None  # the open fact editor, if any
         self._selected_id: str | None = None
         self._prefetch: tuple[Engine, asyncio.Future[MemoryData]] | None = None
+        self._build_actions()
         self._build()
         self._start_prefetch()
         self.model.sig_sort_requested.connect(self._on_sort)
@@ -95,33 +93,73 @@ class MemoryTab(Tab):
 
     # -- layout ---------------------------------------------------------------------------
 
+    def _build_actions(self) -> None:
+        within = Qt.ShortcutContext.WidgetWithChildrenShortcut
+        self.act_new = make_action(
+            self,
+            TEXT["new"],
+            "actNewFact",
+            self.on_new,
+            shortcuts=[QKeySequence.StandardKey.New],
+            tip=TEXT["new_tip"],
+        )
+        self.act_edit = make_action(
+            self,
+            TEXT["edit"],
+            "actEditFact",
+            self.on_edit,
+            shortcuts=["Return", "Enter"],
+            context=Qt.ShortcutContext.WidgetShortcut,
+            tip=TEXT["edit_tip"],
+        )
+        self.act_forget = make_action(
+            self,
+            TEXT["forget"],
+            "actForgetFact",
+            self.on_forget,
+            shortcuts=[QKeySequence.StandardKey.Delete],
+            context=within,
+            tip=TEXT["forget_tip"],
+        )
+        self.act_revisions = make_action(
+            self,
+            TEXT["revisions"],
+            "actShowRevisions",
+            self._on_show_revisions,
+            shortcuts=["Ctrl+R"],
+            context=within,
+            tip=TEXT["revisions_tip"],
+        )
+        self.btn_new = self._button(TEXT["new"], "newFact", self.act_new)
+        self.btn_edit = self._button(TEXT["edit"], "editFact", self.act_edit)
+        self.btn_forget = self._button(TEXT["forget"], "forgetFact", self.act_forget)
+        self.btn_forget.setProperty("destructive", True)
+        self.btn_revisions = self._button(TEXT["revisions"], "showRevisions", self.act_revisions)
+        # Delete and Ctrl+R anywhere in the tab; Enter only in the table (see _build).
+        add_actions(self, [self.act_forget, self.act_revisions])
+
+    @staticmethod
+    def _button(text: str, name: str, action: object) -> QPushButton:
+        button = QPushButton(text)
+        button.setObjectName(name)
+        bind_button(button, action)  # type: ignore[arg-type]
+        return button
+
     def _build(self) -> None:
         self.search = QLineEdit()
         self.search.setObjectName("factSearch")
-        self.search.setPlaceholderText("Search titles, names, descriptions and bodies…")
+        self.search.setPlaceholderText(TEXT["search"])
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(lambda _t: self._filter_timer.start())
-        self.type_filter = self._combo("typeFilter", "All types", [t.value for t in FactType])
-        self.scope_filter = self._combo("scopeFilter", "Both scopes", [s.value for s in Scope])
-        self.fresh_filter = self._combo(
-            "freshnessFilter", "Any freshness", [f.value for f in Freshness]
+        self.type_filter = self._combo("typeFilter", TEXT["all_types"], [t.value for t in FactType])
+        self.scope_filter = self._combo(
+            "scopeFilter", TEXT["both_scopes"], [s.value for s in Scope]
         )
-        self.count_label = QLabel("Loading facts…")
+        self.fresh_filter = self._combo(
+            "freshnessFilter", TEXT["any_freshness"], [f.value for f in Freshness]
+        )
+        self.count_label = QLabel(TEXT["loading"])
         self.count_label.setObjectName("countLabel")
-
-        self.btn_new = QPushButton("New fact…")
-        self.btn_new.setObjectName("newFact")
-        self.btn_new.clicked.connect(self.on_new)
-        self.btn_edit = QPushButton("Edit…")
-        self.btn_edit.setObjectName("editFact")
-        self.btn_edit.clicked.connect(self.on_edit)
-        self.btn_forget = QPushButton("Forget…")
-        self.btn_forget.setObjectName("forgetFact")
-        self.btn_forget.setProperty("destructive", True)
-        self.btn_forget.clicked.connect(self.on_forget)
-        self.btn_revisions = QPushButton("Revisions")
-        self.btn_revisions.setObjectName("showRevisions")
-        self.btn_revisions.clicked.connect(self._on_show_revisions)
 
         bar = QHBoxLayout()
         bar.setSpacing(8)
@@ -132,49 +170,12 @@ class MemoryTab(Tab):
         bar.addSpacing(8)
         bar.addWidget(self.btn_new)
 
-        self.banner = QFrame()
-        self.banner.setObjectName("conflictBanner")
-        self.banner_label = QLabel()
-        self.banner_label.setObjectName("conflictText")
-        self.banner_label.setWordWrap(True)
-        self.banner_label.setTextFormat(Qt.TextFormat.RichText)
-        self.banner_label.linkActivated.connect(self._on_banner_link)
-        banner_layout = QVBoxLayout(self.banner)
-        banner_layout.setContentsMargins(12, 8, 12, 8)
-        banner_layout.addWidget(self.banner_label)
-        self.banner.hide()
+        self.banner = ConflictBanner()
+        self.banner_label = self.banner.label
+        self.banner.sig_fact_link.connect(self._on_banner_link)
+        self.diagnostics_banner = DiagnosticsBanner()
 
-        self.table = QTableView()
-        self.table.setObjectName("factTable")
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setAlternatingRowColors(True)
-        self.table.setSortingEnabled(True)
-        self.table.setWordWrap(False)
-        self.table.setShowGrid(False)
-        self.table.verticalHeader().hide()
-        vh = self.table.verticalHeader()
-        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vh.setDefaultSectionSize(self.fontMetrics().height() + 10)
-        header = self.table.horizontalHeader()
-        header.setHighlightSections(False)
-        header.setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)
-        fm = self.fontMetrics()
-        widths = {
-            COL_TYPE: fm.horizontalAdvance("reference") + 28,
-            COL_SCOPE: fm.horizontalAdvance("project") + 28,
-            COL_FRESHNESS: fm.horizontalAdvance("Freshness") + 28,
-            COL_REVISION: fm.horizontalAdvance("Rev") + 28,
-            COL_UPDATED: fm.horizontalAdvance("2026-11-02 09:14") + 24,
-        }
-        for col, width in widths.items():
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            self.table.setColumnWidth(col, width)
-        header.setSortIndicator(COL_TITLE, Qt.SortOrder.AscendingOrder)
-        self.table.selectionModel().selectionChanged.connect(self._on_selection)
-        self.table.doubleClicked.connect(lambda _i: self.on_edit())
-
+        self.table = self._build_table()
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -195,8 +196,30 @@ class MemoryTab(Tab):
         layout.setSpacing(10)
         layout.addLayout(bar)
         layout.addWidget(self.banner)
+        layout.addWidget(self.diagnostics_banner)
         layout.addWidget(self.splitter, 1)
+        self._tab_order()
         self._show_fact(None)
+
+    def _build_table(self) -> QTableView:
+        table = make_fact_table(self.model, self.fontMetrics())
+        table.selectionModel().selectionChanged.connect(self._on_selection)
+        table.doubleClicked.connect(lambda _i: self.act_edit.trigger())
+        table.addAction(self.act_edit)  # Enter edits while the table has focus
+        return table
+
+    def _tab_order(self) -> None:
+        chain: list[QWidget] = [
+            self.search,
+            self.type_filter,
+            self.scope_filter,
+            self.fresh_filter,
+            self.btn_new,
+            self.table,
+            *self.detail.focus_chain(),
+        ]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
 
     def _combo(self, name: str, any_label: str, values: list[str]) -> QComboBox:
         combo = QComboBox()
@@ -216,6 +239,11 @@ class MemoryTab(Tab):
         self.prov_ref = self.detail.prov_ref
         self.prov_path = self.detail.prov_path
         return self.detail
+
+    def focus_search(self) -> None:
+        """Ctrl+F: the search box, its text selected."""
+        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.selectAll()
 
     # -- loading --------------------------------------------------------------------------
 
@@ -240,6 +268,7 @@ class MemoryTab(Tab):
         self.data = data
         self.filter.set_rows(data.rows)
         self.apply_filter()
+        self.diagnostics_banner.show_diagnostics(data.diagnostics)
         # Let the table paint before the next engine step competes for the interpreter.
         await asyncio.sleep(0.03)
         conflicts = await self.ctx.run(load_conflicts, engine)
@@ -247,7 +276,7 @@ class MemoryTab(Tab):
         self.model.set_conflicts(
             frozenset(c.project_id for c in conflicts) | frozenset(c.global_id for c in conflicts)
         )
-        self._show_banner(conflicts)
+        self.banner.show_conflicts(conflicts)
         current = self.current_row()
         if current is not None:
             self._show_fact(current)
@@ -264,18 +293,25 @@ class MemoryTab(Tab):
         self.filter.descending = order == Qt.SortOrder.DescendingOrder
         self._set_view_rows(self.filter.apply())
 
+    def _count_text(self, shown: int) -> str:
+        total = len(self.filter.rows)
+        parts = ""
+        if self.data is not None:
+            parts = TEXT["counts"].format(
+                project=f"{self.data.total_project:,}", global_=f"{self.data.total_global:,}"
+            )
+            if self.data.diagnostics_count:
+                parts += TEXT["skipped"].format(n=self.data.diagnostics_count)
+        if shown != total:
+            text = TEXT["shown"].format(shown=f"{shown:,}", total=f"{total:,}")
+        else:
+            text = TEXT["total"].format(total=f"{total:,}")
+        return f"{text}   ({parts})" if parts else text
+
     def _set_view_rows(self, rows: list[FactRow]) -> None:
         keep = self._selected_id
         self.model.set_rows(rows)
-        total = len(self.filter.rows)
-        if self.data is not None:
-            parts = f"{self.data.total_project:,} project · {self.data.total_global:,} global"
-            if self.data.diagnostics_count:
-                parts += f" · {self.data.diagnostics_count} file(s) skipped (see CLI: memory list)"
-        else:
-            parts = ""
-        shown = f"{len(rows):,} of {total:,} facts" if len(rows) != total else f"{total:,} facts"
-        self.count_label.setText(f"{shown}   ({parts})" if parts else shown)
+        self.count_label.setText(self._count_text(len(rows)))
         if keep is not None and self.select_fact(keep):
             return
         if rows:
@@ -314,50 +350,24 @@ class MemoryTab(Tab):
 
     def update_actions(self) -> None:
         has = self.current_row() is not None
-        for w in (self.btn_edit, self.btn_forget, self.btn_revisions):
-            w.setEnabled(has)
+        for action in (self.act_edit, self.act_forget, self.act_revisions):
+            action.setEnabled(has)
+        self.act_new.setEnabled(True)
 
     def _show_fact(self, row: FactRow | None) -> None:
         has = row is not None
-        for w in (self.btn_edit, self.btn_forget, self.btn_revisions):
-            w.setEnabled(has)
+        for action in (self.act_edit, self.act_forget, self.act_revisions):
+            action.setEnabled(has)
         self.detail.show_row(row, self.conflicts)
 
-    def _show_banner(self, conflicts: list[Conflict]) -> None:
-        if not conflicts:
-            self.banner.hide()
-            return
-        n = len(conflicts)
-        head = (
-            f"<b>{n} project-over-global override{'s' if n != 1 else ''}</b> — both facts are "
-            "kept and shown; in this workspace the project one applies."
-        )
-        items = []
-        for c in conflicts[:MAX_BANNER_CONFLICTS]:
-            items.append(
-                f"<p style='margin-top:4px'>⚠ <a href='fact:{escape(c.project_id)}'>"
-                f"{escape(c.project_ref)}</a> overrides <a href='fact:{escape(c.global_id)}'>"
-                f"{escape(c.global_ref)}</a> (same <b>{escape(c.key)}</b>). "
-                f"<span style='color:#57606a'>{escape(c.explanation())}</span></p>"
-            )
-        if n > MAX_BANNER_CONFLICTS:
-            items.append(
-                f"<p style='margin-top:4px'>…and {n - MAX_BANNER_CONFLICTS} more, marked ⚠ in "
-                "the table.</p>"
-            )
-        self.banner_label.setText(head + "".join(items))
-        self.banner.show()
-
-    def _on_banner_link(self, link: str) -> None:
-        if link.startswith("fact:"):
-            fact_id = link[5:]
-            if not self.select_fact(fact_id):
-                # hidden by a filter: clear the filters and try again
-                self.search.clear()
-                for combo in (self.type_filter, self.scope_filter, self.fresh_filter):
-                    combo.setCurrentIndex(0)
-                self.apply_filter()
-                self.select_fact(fact_id)
+    def _on_banner_link(self, fact_id: str) -> None:
+        if not self.select_fact(fact_id):
+            # hidden by a filter: clear the filters and try again
+            self.search.clear()
+            for combo in (self.type_filter, self.scope_filter, self.fresh_filter):
+                combo.setCurrentIndex(0)
+            self.apply_filter()
+            self.select_fact(fact_id)
 
     def _on_show_revisions(self) -> None:
         row = self.current_row()
@@ -369,26 +379,53 @@ class MemoryTab(Tab):
         """A link in a fact body: ask before handing it to the browser (bodies are untrusted)."""
         text = url.toString()
         if url.scheme() not in ("http", "https"):
-            self.ctx.status(f"Link not opened: {text}")
+            self.ctx.status(TEXT["link_blocked"].format(url=text))
             return
         if await self.ctx.confirm(
-            self,
-            "Open link?",
-            "Open this link in your web browser?",
-            informative=text,
-            ok_text="Open",
+            self, TEXT["link_title"], TEXT["link_text"], informative=text, ok_text=TEXT["link_ok"]
         ):
             QDesktopServices.openUrl(url)
+
+    # -- unsaved text -----------------------------------------------------------------------
+
+    def has_unsaved_changes(self) -> bool:
+        editor = self.editor
+        return editor is not None and editor.isVisible() and editor.has_unsaved_changes()
+
+    async def discard_or_keep(self) -> bool:
+        editor = self.editor
+        if editor is None or not editor.has_unsaved_changes():
+            return True
+        ok = await self.ctx.confirm(
+            editor,
+            TEXT["discard_title"],
+            TEXT["discard_text"],
+            informative=TEXT["discard_info"],
+            ok_text=TEXT["discard_ok"],
+            destructive=True,
+        )
+        if ok and self.editor is editor:
+            editor.discard()
+        return ok
+
+    async def _open_editor(self, dialog: FactEditorDialog) -> bool:
+        """Show the fact editor; True when the person saved."""
+        self.editor = dialog
+        try:
+            return await self.ctx.exec_dialog(dialog) == QDialog.DialogCode.Accepted
+        finally:
+            if self.editor is dialog:
+                self.editor = None
 
     # -- actions --------------------------------------------------------------------------
 
     @asyncSlot()
-    @busy("btn_new")
+    @busy("act_new")
     async def on_new(self) -> None:
         draft: FactDraft | None = None
         while True:
             dialog = FactEditorDialog(self, draft=draft)
-            if await self.ctx.exec_dialog(dialog) != QDialog.DialogCode.Accepted:
+            if not await self._open_editor(dialog):
                 return
             draft = dialog.draft()
             try:
@@ -399,14 +436,14 @@ class MemoryTab(Tab):
             break
         fact = changes.value
         self._selected_id = fact.id
-        self.ctx.status(f"Created {fact.ref}")
+        self.ctx.status(TEXT["created"].format(ref=fact.ref))
         self.ctx.apply(changes, self)
 
     @asyncSlot()
-    @busy("btn_edit", "btn_forget")
+    @busy("act_edit", "act_forget")
     async def on_edit(self) -> None:
         row = self.current_row()
-        if row is None:
+        if row is None or self.editor is not None:
             return
         entry: Entry | None = row.entry
         while entry is not None:
@@ -415,7 +452,7 @@ class MemoryTab(Tab):
     async def _edit_once(self, entry: Entry) -> Entry | None:
         """One round of editing; returns the entry to edit again (after "Reload"), else None."""
         dialog = FactEditorDialog(self, fact=entry.fact)
-        if await self.ctx.exec_dialog(dialog) != QDialog.DialogCode.Accepted:
+        if not await self._open_editor(dialog):
             return None
         draft = dialog.draft()
         try:
@@ -434,12 +471,12 @@ class MemoryTab(Tab):
             return current if code == RELOAD and current is not None else None
         fact = changes.value
         self._selected_id = fact.id
-        self.ctx.status(f"Saved {fact.ref} as revision {fact.revision}")
+        self.ctx.status(TEXT["saved"].format(ref=fact.ref, revision=fact.revision))
         self.ctx.apply(changes, self)
         return None
 
     @asyncSlot()
-    @busy("btn_edit", "btn_forget")
+    @busy("act_edit", "act_forget")
     async def on_forget(self) -> None:
         row = self.current_row()
         if row is None:
@@ -447,18 +484,15 @@ class MemoryTab(Tab):
         fact = row.fact
         ok = await self.ctx.confirm(
             self,
-            "Forget fact",
-            f"Forget {fact.ref}?",
-            informative=(
-                f"“{fact.display_title}” leaves active recall and moves to the archive. You can "
-                "recover it from the Archive tab as a new revision."
-            ),
-            ok_text="Forget",
+            TEXT["forget_title"],
+            TEXT["forget_text"].format(ref=fact.ref),
+            informative=TEXT["forget_info"].format(title=fact.display_title),
+            ok_text=TEXT["forget_ok"],
             destructive=True,
         )
         if not ok:
             return
         changes = await self.ctx.run(forget_fact, self.ctx.engine, fact)
         self._selected_id = None
-        self.ctx.status(f"Forgot {fact.ref} (archived as {changes.value[1].name})")
+        self.ctx.status(TEXT["forgot"].format(ref=fact.ref, archived=changes.value[1].name))
         self.ctx.apply(changes, self)

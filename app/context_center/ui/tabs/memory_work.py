@@ -6,7 +6,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from context_center.engine import Changes, Conflict, Engine, Entry, Fact, FactType, gc_paused
+from context_center.engine import (
+    Changes,
+    Conflict,
+    Diagnostic,
+    Engine,
+    Entry,
+    Fact,
+    FactType,
+    gc_paused,
+)
 from context_center.ui.dialogs.fact_editor import FactDraft
 from context_center.ui.models.facts import FactRow, build_rows
 
@@ -16,9 +25,13 @@ class MemoryData:
     """What the first step of a refresh loads in the worker thread: every row."""
 
     rows: list[FactRow]
-    diagnostics_count: int
+    diagnostics: list[Diagnostic]
     total_project: int
     total_global: int
+
+    @property
+    def diagnostics_count(self) -> int:
+        return len(self.diagnostics)
 
 
 def load_memory(engine: Engine) -> MemoryData:
@@ -29,7 +42,8 @@ def load_memory(engine: Engine) -> MemoryData:
     with gc_paused(freeze=True):
         loaded = engine.load_entries()
         rows = build_rows([*loaded.project, *loaded.global_], datetime.now(UTC))
-    return MemoryData(rows, len(loaded.diagnostics), len(loaded.project), len(loaded.global_))
+    diagnostics = sorted(loaded.diagnostics, key=lambda d: (str(d.scope), d.path))
+    return MemoryData(rows, diagnostics, len(loaded.project), len(loaded.global_))
 
 
 def load_conflicts(engine: Engine) -> list[Conflict]:

@@ -1,9 +1,12 @@
-"""A one-line label that elides in the middle when narrow (for long paths), full text on hover."""
+"""A one-line label that elides in the middle when narrow (for long paths), full text on hover.
+
+Ctrl+C (with the label focused) copies the full text, not the shortened one.
+"""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 
@@ -31,6 +34,13 @@ class ElidedLabel(QLabel):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._elide()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Copy):
+            QGuiApplication.clipboard().setText(self._full)
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def minimumSizeHint(self) -> QSize:
         return QSize(40, super().minimumSizeHint().height())

@@ -1,4 +1,9 @@
-"""The Memory tab's detail pane: one fact's title, meta line, body and provenance."""
+"""The Memory tab's detail pane: one fact's title, meta line, body and provenance.
+
+Every part is reachable by keyboard (the buttons, the body, the provenance fields, whose text
+can be selected and copied with the keyboard). Times are local, like the table's, and the
+label names the zone.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,51 @@ from collections.abc import Iterable
 from html import escape
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from context_center.engine import Conflict, format_time
-from context_center.ui.models.facts import FRESHNESS_COLORS, FactRow
+from context_center.ui.models.facts import (
+    FactRow,
+    freshness_colour,
+    local_time_seconds,
+    utc_offset,
+)
+from context_center.ui.style import tone
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser
+
+TEXT = {
+    "reference": "Reference",
+    "id": "ID",
+    "revision": "Revision",
+    "times": "Created / updated\n(local, {offset})",
+    "stored": "Stored at",
+    "provenance": "Provenance",
+    "none_title": "No fact selected",
+    "none_body": (
+        "Select a fact to see its body and where it comes from, or create one with "
+        "<b>New fact…</b> (Ctrl+N)."
+    ),
+    "meta": "type {type} · scope {scope}",
+    "meta_revision": " · revision {revision}",
+    "times_tip": "In UTC: {created} / {updated}",
+    "overrides": "⚠ Overrides {ref} here (same {key}); recall uses this fact.",
+    "overridden": (
+        "⚠ Overridden here by {ref} (same {key}); other workspaces still use this fact."
+    ),
+}
+
+_KEYBOARD_SELECTABLE = (
+    Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+)
 
 
 class FactDetail(QFrame):
@@ -20,6 +64,7 @@ class FactDetail(QFrame):
     def __init__(self, buttons: Iterable[QPushButton]) -> None:
         super().__init__()
         self.setObjectName("detailPane")
+        self.buttons = list(buttons)
         self.detail_title = QLabel()
         self.detail_title.setObjectName("detailTitle")
         self.detail_title.setWordWrap(True)
@@ -33,7 +78,8 @@ class FactDetail(QFrame):
         self.detail_desc.setWordWrap(True)
         self.body_view = SafeBrowser()
         self.body_view.setObjectName("factBody")
-        self.body_view.setMinimumHeight(90)
+        self.body_view.setMinimumHeight(60)
+        self.body_view.setTabChangesFocus(True)
 
         self.prov_id = self._ro_field("provId")
         self.prov_ref = self._ro_field("provRef")
@@ -42,23 +88,27 @@ class FactDetail(QFrame):
         self.prov_revision.setObjectName("provRevision")
         self.prov_times = QLabel()
         self.prov_times.setObjectName("provTimes")
+        self.prov_times.setWordWrap(True)
+        self.prov_times.setTextInteractionFlags(_KEYBOARD_SELECTABLE)
         self.prov_override = QLabel()
         self.prov_override.setObjectName("provOverride")
         self.prov_override.setWordWrap(True)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setHorizontalSpacing(12)
-        form.setVerticalSpacing(6)
-        form.addRow("Reference", self.prov_ref)
-        form.addRow("ID", self.prov_id)
-        form.addRow("Revision", self.prov_revision)
-        form.addRow("Created / updated", self.prov_times)
-        form.addRow("Stored at", self.prov_path)
+        form.setVerticalSpacing(4)
+        form.addRow(TEXT["reference"], self.prov_ref)
+        form.addRow(TEXT["id"], self.prov_id)
+        form.addRow(TEXT["revision"], self.prov_revision)
+        self.times_caption = QLabel(TEXT["times"].format(offset=utc_offset()))
+        form.addRow(self.times_caption, self.prov_times)
+        form.addRow(TEXT["stored"], self.prov_path)
         self.prov_box = QFrame()
         self.prov_box.setObjectName("provenance")
         prov_layout = QVBoxLayout(self.prov_box)
-        prov_layout.setContentsMargins(10, 8, 10, 8)
-        prov_caption = QLabel("Provenance")
+        prov_layout.setContentsMargins(10, 6, 10, 6)
+        prov_layout.setSpacing(4)
+        prov_caption = QLabel(TEXT["provenance"])
         prov_caption.setObjectName("sectionCaption")
         prov_layout.addWidget(prov_caption)
         prov_layout.addLayout(form)
@@ -67,12 +117,12 @@ class FactDetail(QFrame):
         header = QHBoxLayout()
         header.setSpacing(6)
         header.addWidget(self.detail_title, 1, Qt.AlignmentFlag.AlignTop)
-        for button in buttons:
+        for button in self.buttons:
             header.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(14, 12, 14, 12)
-        layout.setSpacing(8)
+        layout.setSpacing(6)
         layout.addLayout(header)
         layout.addWidget(self.detail_meta)
         layout.addWidget(self.detail_desc)
@@ -83,29 +133,38 @@ class FactDetail(QFrame):
     def _ro_field(name: str) -> ElidedLabel:
         field = ElidedLabel()
         field.setObjectName(name)
+        field.setTextInteractionFlags(_KEYBOARD_SELECTABLE)
         return field
+
+    def focus_chain(self) -> list[QWidget]:
+        """The pane's widgets in Tab order: buttons, body, provenance fields."""
+        return [
+            *self.buttons,
+            self.body_view,
+            self.prov_ref,
+            self.prov_id,
+            self.prov_times,
+            self.prov_path,
+        ]
 
     def show_row(self, row: FactRow | None, conflicts: list[Conflict]) -> None:
         """Show ``row`` (None: the empty state), with the overrides that concern it."""
-        has = row is not None
-        self.prov_box.setVisible(has)
+        self.prov_box.setVisible(row is not None)
         if row is None:
-            self.detail_title.setText("No fact selected")
+            self.detail_title.setText(TEXT["none_title"])
             self.detail_meta.setText("")
             self.detail_desc.setText("")
-            self.body_view.setHtml(
-                "<p style='color:#57606a'>Select a fact to see its body and where it comes "
-                "from, or create one with <b>New fact…</b>.</p>"
-            )
+            self.body_view.setHtml(f"<p style='color:{tone('muted')}'>{TEXT['none_body']}</p>")
             return
         fact = row.fact
+        muted = tone("muted")
         self.detail_title.setText(fact.display_title)
-        color = FRESHNESS_COLORS.get(row.freshness, "#57606a")
+        meta = TEXT["meta"].format(type=escape(fact.type.value), scope=escape(fact.scope.value))
         self.detail_meta.setText(
-            f"<span style='color:#57606a'>type {escape(fact.type.value)} · "
-            f"scope {escape(fact.scope.value)}"
-            f" · </span><span style='color:{color}; font-weight:600'>{row.freshness}</span>"
-            f"<span style='color:#57606a'> · revision {fact.revision}</span>"
+            f"<span style='color:{muted}'>{meta} · </span>"
+            f"<span style='color:{freshness_colour(row.freshness)}; font-weight:600'>"
+            f"{row.freshness}</span><span style='color:{muted}'>"
+            f"{TEXT['meta_revision'].format(revision=fact.revision)}</span>"
         )
         self.detail_desc.setText(fact.description)
         self.detail_desc.setVisible(bool(fact.description))
@@ -113,21 +172,22 @@ class FactDetail(QFrame):
         self.prov_ref.set_full_text(fact.ref)
         self.prov_id.set_full_text(fact.id)
         self.prov_revision.setText(str(fact.revision))
-        created = format_time(fact.created_at) if fact.created_at else "—"
-        updated = format_time(fact.updated_at) if fact.updated_at else "—"
-        self.prov_times.setText(f"{created}  /  {updated}")
+        self.times_caption.setText(TEXT["times"].format(offset=utc_offset(fact.updated_at)))
+        self.prov_times.setText(
+            f"{local_time_seconds(fact.created_at)}  /  {local_time_seconds(fact.updated_at)}"
+        )
+        self.prov_times.setToolTip(
+            TEXT["times_tip"].format(
+                created=format_time(fact.created_at) if fact.created_at else "—",
+                updated=format_time(fact.updated_at) if fact.updated_at else "—",
+            )
+        )
         self.prov_path.set_full_text(str(row.entry.path))
-        notes = [c for c in conflicts if fact.id in (c.project_id, c.global_id)]
         lines = []
-        for c in notes:
+        for c in conflicts:
             if fact.id == c.project_id:
-                lines.append(
-                    f"⚠ Overrides {c.global_ref} here (same {c.key}); recall uses this fact."
-                )
-            else:
-                lines.append(
-                    f"⚠ Overridden here by {c.project_ref} (same {c.key}); other workspaces "
-                    "still use this fact."
-                )
+                lines.append(TEXT["overrides"].format(ref=c.global_ref, key=c.key))
+            elif fact.id == c.global_id:
+                lines.append(TEXT["overridden"].format(ref=c.project_ref, key=c.key))
         self.prov_override.setText("\n".join(lines))
         self.prov_override.setVisible(bool(lines))

@@ -1,4 +1,8 @@
-"""The toolbar's workspace picker: recent workspaces (kept in QSettings) and "Open folder…"."""
+"""The toolbar's workspace picker: recent workspaces (kept in QSettings) and "Open folder…".
+
+A workspace under one of ``transient_roots`` (the temporary ``--demo`` home) is shown while it
+is open but never written to the recent list.
+"""
 
 from __future__ import annotations
 
@@ -20,10 +24,17 @@ class WorkspacePicker(QComboBox):
     sig_workspace_chosen = Signal(str)
     """(absolute path) the person picked another workspace."""
 
-    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        settings: QSettings,
+        parent: QWidget | None = None,
+        *,
+        transient_roots: tuple[Path, ...] = (),
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("workspacePicker")
         self.settings = settings
+        self.transient_roots = tuple(Path(_norm(p)) for p in transient_roots)
         self._current = ""
         self._updating = False
         self.choose_directory = self._ask_directory  # replaced in tests
@@ -41,15 +52,22 @@ class WorkspacePicker(QComboBox):
         """Show ``workspace`` as current and move it to the front of the recent list."""
         path = _norm(workspace)
         self._current = path
-        items = [path] + [p for p in self.recent() if p != path]
-        self.settings.setValue(RECENT_KEY, items[:MAX_RECENT])
-        self.settings.sync()
+        if not self.is_transient(path):
+            items = [path] + [p for p in self.recent() if p != path]
+            self.settings.setValue(RECENT_KEY, items[:MAX_RECENT])
+            self.settings.sync()
         self._rebuild()
+
+    def is_transient(self, path: str) -> bool:
+        return any(Path(path).is_relative_to(root) for root in self.transient_roots)
 
     def _rebuild(self) -> None:
         self._updating = True
         self.clear()
-        for path in self.recent():
+        shown = [p for p in self.recent() if not self.is_transient(p)]
+        if self._current and self._current not in shown:
+            shown.insert(0, self._current)
+        for path in shown:
             name = Path(path).name or path
             self.addItem(f"{name}  —  {path}", path)
             self.setItemData(self.count() - 1, path, Qt.ItemDataRole.ToolTipRole)

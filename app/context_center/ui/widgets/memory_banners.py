@@ -1,0 +1,155 @@
+"""The Memory tab's two banners: project-over-global overrides, and fact files left out.
+
+A fact file that cannot be read (bad front matter, a symlink, a file too large…) is left
+untouched and out of recall; the store reports it as a diagnostic. The diagnostics banner
+shows each one in the window — code, file and the store's own message, word-wrapped — so a
+person can fix the file without going to the command line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+
+from context_center.engine import Conflict, Diagnostic
+
+MAX_BANNER_CONFLICTS = 3
+MAX_DIAGNOSTICS_SHOWN = 3
+
+TEXT = {
+    "overrides_head": (
+        "<b>{n} project-over-global override{s}</b> — both facts are kept and shown; in this "
+        "workspace the project one applies."
+    ),
+    "override_item": "{project} overrides {global_} (same <b>{key}</b>). ",
+    "more_overrides": "…and {n} more, marked ⚠ in the table.",
+    "diag_head": (
+        "<b>{n} fact file{s} could not be read</b> and {are} left out of the table and of "
+        "recall. The file{s} {are} not changed; fix or remove {them} and the table follows."
+    ),
+    "diag_item": "<b>{code}</b> · <code>{file}</code> — {message}",
+    "diag_line": "line {line}: ",
+    "show_all": "Show all {n}",
+    "show_fewer": "Show fewer",
+}
+
+
+def _link(fact_id: str, ref: str) -> str:
+    return f"<a href='fact:{escape(fact_id)}'>{escape(ref)}</a>"
+
+
+class ConflictBanner(QFrame):
+    """Project facts that override a global one here; links select a fact."""
+
+    sig_fact_link = Signal(str)
+    """(fact id) a link in the banner was activated."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("conflictBanner")
+        self.label = QLabel()
+        self.label.setObjectName("conflictText")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextBrowserInteraction
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
+        self.label.linkActivated.connect(self._on_link)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 8, 12, 8)
+        layout.addWidget(self.label)
+        self.hide()
+
+    def show_conflicts(self, conflicts: Sequence[Conflict]) -> None:
+        if not conflicts:
+            self.hide()
+            return
+        n = len(conflicts)
+        head = TEXT["overrides_head"].format(n=n, s="s" if n != 1 else "")
+        items = []
+        for c in conflicts[:MAX_BANNER_CONFLICTS]:
+            line = TEXT["override_item"].format(
+                project=_link(c.project_id, c.project_ref),
+                global_=_link(c.global_id, c.global_ref),
+                key=escape(c.key),
+            )
+            items.append(
+                f"<p style='margin-top:4px'>⚠ {line}<span class='muted'>"
+                f"{escape(c.explanation())}</span></p>"
+            )
+        if n > MAX_BANNER_CONFLICTS:
+            more = TEXT["more_overrides"].format(n=n - MAX_BANNER_CONFLICTS)
+            items.append(f"<p style='margin-top:4px'>{more}</p>")
+        self.label.setText(head + "".join(items))
+        self.show()
+
+    def _on_link(self, link: str) -> None:
+        if link.startswith("fact:"):
+            self.sig_fact_link.emit(link[5:])
+
+
+def diagnostic_html(d: Diagnostic) -> str:
+    where = f"{d.scope.value}/{d.path}" if d.scope is not None else d.path
+    message = (TEXT["diag_line"].format(line=d.line) if d.line else "") + d.message
+    return TEXT["diag_item"].format(
+        code=escape(d.code), file=escape(where), message=escape(" ".join(message.split()))
+    )
+
+
+class DiagnosticsBanner(QFrame):
+    """Fact files the store left out, each with its code, file and message (word-wrapped)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("errorBanner")
+        self.diagnostics: list[Diagnostic] = []
+        self.expanded = False
+        self.label = QLabel()
+        self.label.setObjectName("diagnosticsText")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.toggle = QPushButton()
+        self.toggle.setObjectName("diagnosticsToggle")
+        self.toggle.setFlat(True)
+        self.toggle.clicked.connect(self._on_toggle)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 8, 12, 8)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignTop)
+        self.hide()
+
+    def show_diagnostics(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics = list(diagnostics)
+        if not self.diagnostics:
+            self.hide()
+            return
+        self._render()
+        self.show()
+
+    def _render(self) -> None:
+        n = len(self.diagnostics)
+        plural = n != 1
+        head = TEXT["diag_head"].format(
+            n=n,
+            s="s" if plural else "",
+            are="are" if plural else "is",
+            them="them" if plural else "it",
+        )
+        shown = self.diagnostics if self.expanded else self.diagnostics[:MAX_DIAGNOSTICS_SHOWN]
+        items = "".join(f"<li>{diagnostic_html(d)}</li>" for d in shown)
+        self.label.setText(f"{head}<ul style='margin:4px 0 0 -20px'>{items}</ul>")
+        hidden = n > MAX_DIAGNOSTICS_SHOWN
+        self.toggle.setVisible(hidden)
+        self.toggle.setText(TEXT["show_fewer"] if self.expanded else TEXT["show_all"].format(n=n))
+
+    def _on_toggle(self) -> None:
+        self.expanded = not self.expanded
+        self._render()
