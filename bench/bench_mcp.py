@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -124,14 +123,36 @@ def side_by_side(home: Path, workspace: Path, repeat: int) -> dict[str, dict[str
     return anyio.run(_side_by_side, home, workspace, repeat)
 
 
+# A child forked from this (large) process inherits its peak RSS in ru_maxrss, so children
+# are started by a small launcher process, which reports the child's own rusage.
+_LAUNCHER = """
+import json, os, subprocess, sys, time
+argv, cwd = json.loads(sys.argv[1]), sys.argv[2]
+data = sys.stdin.buffer.read()
+start = time.perf_counter()
+proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                        stderr=subprocess.DEVNULL, cwd=cwd)
+out, _ = proc.communicate(data)
+_, status, use = os.wait4(proc.pid, 0) if proc.returncode is None else (0, 0, None)
+wall = time.perf_counter() - start
+use = use or __import__("resource").getrusage(__import__("resource").RUSAGE_CHILDREN)
+print(json.dumps({"wall": wall, "cpu": use.ru_utime + use.ru_stime,
+                  "rss": use.ru_maxrss, "code": proc.returncode, "out": out.decode()}))
+"""
+
+
 def _child(argv: list[str], stdin: str, cwd: Path) -> tuple[float, float, float, str]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(argv, input=stdin, capture_output=True, text=True, cwd=cwd, check=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall * 1000, cpu * 1000, after.ru_maxrss / 1024, done.stdout
+    """(wall ms, CPU ms, peak RSS MiB, stdout) of one child process."""
+    done = subprocess.run(
+        [sys.executable, "-c", _LAUNCHER, json.dumps(argv), str(cwd)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    r = json.loads(done.stdout)
+    assert r["code"] == 0, argv
+    return r["wall"] * 1000, r["cpu"] * 1000, r["rss"] / 1024, r["out"]
 
 
 def hook_runs(home: Path, workspace: Path, runs: int) -> dict[str, Any]:
