@@ -19,8 +19,11 @@ def data(result: Any) -> dict[str, Any]:
 async def connected(server: Any) -> AsyncIterator[Any]:
     from mcp import Client
 
-    async with Client(server, raise_exceptions=True) as client:
-        yield client
+    try:
+        async with Client(server, raise_exceptions=True) as client:
+            yield client
+    finally:
+        server.state.close()  # stop the access log's writer thread, write what it holds
 
 
 def run_cli(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
