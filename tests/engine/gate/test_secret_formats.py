@@ -120,6 +120,20 @@ def test_prose_about_credentials_is_not_a_secret(text: str) -> None:
         ("db.example.com:5432:billing:app:S3cr3t-Pa55", "S3cr3t-Pa55", "credential_file_line"),
         ("*:5432:*:postgres:Passw0rd", "Passw0rd", "credential_file_line"),
         ("machine api.example.com login alice password S3cr3t", "S3cr3t", "credential_file_line"),
+        ("mongosh -u admin -p S3cr3t-Pa55 mongodb://db", "S3cr3t-Pa55", "command_line_password"),
+        ("sqlcmd -S db -U sa -P S3cr3t-Pa55 -Q 'select 1'", "S3cr3t-Pa55", "command_line_password"),
+        (
+            "ldapsearch -x -D cn=admin -w S3cr3t-Pa55 -b dc=x",
+            "S3cr3t-Pa55",
+            "command_line_password",
+        ),
+        ("smbclient //fs/share -U alice%S3cr3t-Pa55", "S3cr3t-Pa55", "command_line_password"),
+        ("openssl rsa -in k.pem -passin pass:S3cr3t-Pa55", "S3cr3t-Pa55", "command_line_password"),
+        (
+            "helm registry login reg.example.com -u ci --password S3cr3t",
+            "S3cr3t",
+            "command_line_password",
+        ),
     ],
 )
 def test_command_lines_and_credential_files(text: str, value: str, kind: str) -> None:

@@ -108,6 +108,8 @@ def _key_values(text: str) -> Iterator[Raw]:
     for m in ASSIGNMENT.finditer(text):
         if m.start() < header_until or text.endswith("${", 0, m.start()):
             continue  # inside a header, or the name in ${DB_PASSWORD:-postgres}
+        if not v.key_is_secret(m["key"]) and not _is_header(m):
+            continue  # the common case, decided without looking at the value
         if _is_header(m):
             start = m.start("qvalue") if m["q"] else m.start("value")
             found, header_until = _header(text, m, start)

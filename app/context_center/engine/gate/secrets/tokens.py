@@ -31,32 +31,48 @@ from context_center.engine.gate.secrets.plugins import plugins
 Raw = tuple[str, int, int]
 
 _B = r"(?<![A-Za-z0-9_\-])"  # a token starts a run of token characters
+
+
+def _token(prefix: str, width: int, rest: str, boundary: str = r"[A-Za-z0-9_\-]") -> str:
+    """``prefix`` (``width`` characters) not preceded by a token character, then ``rest``.
+
+    The look-behind comes after the prefix, not before it, so the regex engine can jump from
+    one occurrence of the prefix to the next instead of trying every position: an attempt
+    still starts only where a run starts (a prefix inside a run fails the look-behind).
+    """
+    return rf"{prefix}(?<!{boundary}.{{{width}}}){rest}"
+
+
 BEARER = re.compile(
     r"(?<![A-Za-z0-9_\-])bearer[ \t]++"
     r"(?P<value>(?-i:eyJ)[A-Za-z0-9._~+/=\-]++|[A-Za-z0-9._~+/=\-]{16,}+)",
     re.IGNORECASE,
 )
-API_KEY = re.compile(_B + r"(?:sk|rk)-[A-Za-z0-9_\-]{12,}+")
-GITLAB_PAT = re.compile(_B + r"glpat-[A-Za-z0-9_\-]{20,}+")
-GOOGLE_API_KEY = re.compile(_B + r"AIza[A-Za-z0-9_\-]{35,}+")
-STRIPE_KEY = re.compile(_B + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}+")
-NPM_TOKEN = re.compile(_B + r"npm_[A-Za-z0-9]{36,}+")
-GITHUB_PAT = re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}+")
-GITHUB_LOOSE = re.compile(r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9_]{20,}+")
-SLACK_LOOSE = re.compile(_B + r"xox[baprs]-[A-Za-z0-9\-]{10,}+")
-DOCKER = re.compile(_B + r"dckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}+")
-DIGITALOCEAN = re.compile(_B + r"do[opr]_v1_[a-f0-9]{64}+")
-HUGGINGFACE = re.compile(_B + r"hf_[A-Za-z0-9]{30,}+")
-SHOPIFY = re.compile(_B + r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}+")
+API_KEY = re.compile(_token(r"(?:sk|rk)-", 3, r"[A-Za-z0-9_\-]{12,}+"))
+GITLAB_PAT = re.compile(_token("glpat-", 6, r"[A-Za-z0-9_\-]{20,}+"))
+GOOGLE_API_KEY = re.compile(_token("AIza", 4, r"[A-Za-z0-9_\-]{35,}+"))
+STRIPE_KEY = re.compile(_token(r"(?:sk|rk)_(?:live|test)_", 8, r"[A-Za-z0-9]{16,}+"))
+NPM_TOKEN = re.compile(_token("npm_", 4, r"[A-Za-z0-9]{36,}+"))
+GITHUB_PAT = re.compile(_token("github_pat_", 11, r"[A-Za-z0-9_]{22,}+", r"[A-Za-z0-9_]"))
+GITHUB_LOOSE = re.compile(_token("gh[pousr]_", 4, r"[A-Za-z0-9_]{20,}+", r"[A-Za-z0-9_]"))
+SLACK_LOOSE = re.compile(_token("xox[baprs]-", 5, r"[A-Za-z0-9\-]{10,}+"))
+DOCKER = re.compile(_token("dckr_(?:pat|oat)_", 9, r"[A-Za-z0-9_\-]{20,}+"))
+DIGITALOCEAN = re.compile(_token("do[opr]_v1_", 7, r"[a-f0-9]{64}+"))
+HUGGINGFACE = re.compile(_token("hf_", 3, r"[A-Za-z0-9]{30,}+"))
+SHOPIFY = re.compile(_token("shp(?:at|ss|ca|pa)_", 6, r"[a-fA-F0-9]{32}+"))
 MAILCHIMP = re.compile(r"(?<![A-Za-z0-9])[0-9a-f]{32}+-us[0-9]{1,2}+(?![0-9])")
 CLOUD_ACCESS_KEY = re.compile(
-    r"(?<![A-Za-z0-9])(?:LTAI[A-Za-z0-9]{12,30}+|AKID[A-Za-z0-9]{32,}+)(?![A-Za-z0-9])"
+    _token("(?:LTAI|AKID)", 4, r"(?:(?<=LTAI)[A-Za-z0-9]{12,30}+|(?<=AKID)[A-Za-z0-9]{32,}+)")
+    + r"(?![A-Za-z0-9])",
 )
-GOOGLE_OAUTH = re.compile(_B + r"(?:ya29\.[A-Za-z0-9_\-]{20,}+|1//0[A-Za-z0-9_\-]{40,}+)")
-VAULT = re.compile(_B + r"hv[sbr]\.[A-Za-z0-9_\-]{24,}+")
-AGE_SECRET_KEY = re.compile(_B + r"AGE-SECRET-KEY-1[0-9A-Z]{50,}+")
-AZURE_SHARED_KEY = re.compile(r"(?<![A-Za-z0-9])SharedAccessKey=(?P<value>[A-Za-z0-9+/]{40,}+=*+)")
-JWT_PATTERN = re.compile(_B + r"eyJ[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]*+")
+GOOGLE_OAUTH = re.compile(_token(r"ya29\.", 5, r"[A-Za-z0-9_\-]{20,}+"))
+GOOGLE_REFRESH = re.compile(_token("1//0", 4, r"[A-Za-z0-9_\-]{40,}+"))
+VAULT = re.compile(_token(r"hv[sbr]\.", 4, r"[A-Za-z0-9_\-]{24,}+"))
+AGE_SECRET_KEY = re.compile(_token("AGE-SECRET-KEY-1", 16, r"[0-9A-Z]{50,}+"))
+AZURE_SHARED_KEY = re.compile(
+    _token("SharedAccessKey=", 16, r"(?P<value>[A-Za-z0-9+/]{40,}+=*+)", r"[A-Za-z0-9]")
+)
+JWT_PATTERN = re.compile(_token("eyJ", 3, r"[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]*+"))
 PEM_BEGIN = re.compile(
     r"-----BEGIN[ ]++(?:(?!PRIVATE )[A-Z0-9]++[ ]++)*+PRIVATE[ ]++KEY(?:[ ]++BLOCK)?+-----"
 )
@@ -115,7 +131,8 @@ OWN_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     (k.SHOPIFY_TOKEN, SHOPIFY, ("shp",)),
     (k.MAILCHIMP_KEY, MAILCHIMP, ("-us",)),
     (k.CLOUD_ACCESS_KEY, CLOUD_ACCESS_KEY, ("LTAI", "AKID")),
-    (k.GOOGLE_OAUTH_TOKEN, GOOGLE_OAUTH, ("ya29.", "1//0")),
+    (k.GOOGLE_OAUTH_TOKEN, GOOGLE_OAUTH, ("ya29.",)),
+    (k.GOOGLE_OAUTH_TOKEN, GOOGLE_REFRESH, ("1//0",)),
     (k.VAULT_TOKEN, VAULT, ("hvs.", "hvb.", "hvr.")),
     (k.PRIVATE_KEY, AGE_SECRET_KEY, ("AGE-SECRET-KEY-1",)),
     (k.AZURE_STORAGE_KEY, AZURE_SHARED_KEY, ("SharedAccessKey=",)),

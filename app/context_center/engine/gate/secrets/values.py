@@ -75,10 +75,13 @@ def key_words(key: str) -> list[str]:
 
 def key_is_secret(key: str) -> bool:
     upper = key.upper()
-    compact = upper.replace("_", "").replace("-", "").replace(".", "")
-    if any(w in compact for w in _COMPACT_KEY_WORDS) or any(w in upper for w in _KEY_WORDS):
+    if any(w in upper for w in _KEY_WORDS):
         return True
-    return any(w in _PASS_WORDS for w in key_words(key))  # DB_PASS, ansible_ssh_pass
+    compact = upper.replace("_", "").replace("-", "").replace(".", "")
+    if any(w in compact for w in _COMPACT_KEY_WORDS):
+        return True
+    # DB_PASS, ansible_ssh_pass (the split only when PASS is there at all)
+    return "PASS" in upper and any(w in _PASS_WORDS for w in key_words(key))
 
 
 def key_is_reference(key: str) -> bool:
