@@ -249,7 +249,7 @@ def test_a_dry_run_writes_nothing_and_says_what_would_happen(
 def test_import_into_the_global_scope(engine: Engine, user_home: Path, folder: Path) -> None:
     report = engine.import_claude_memory(home=user_home, scope=Scope.GLOBAL).value
     refs = {i.ref for i in report.items if i.action == "imported"}
-    assert "global/prefers-pnpm.md" in refs and all(r.startswith("global/") for r in refs)
+    assert "global/prefers-pnpm.md" in refs and all((r or "").startswith("global/") for r in refs)
     topic = next(i for i in report.items if i.file == "debugging.md")
     assert topic.type is FactType.USER
     assert all(f.scope is Scope.GLOBAL for f in _facts(engine).values())  # type: ignore[attr-defined]

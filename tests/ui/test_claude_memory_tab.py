@@ -65,7 +65,7 @@ def _tab(qtbot, ctx, wait_idle) -> ClaudeMemoryTab:  # type: ignore[no-untyped-d
     return tab
 
 
-def test_the_tab_shows_claude_codes_memory_read_only(
+def test_the_tab_shows_claude_codes_memory_read_only(  # type: ignore[no-untyped-def]
     qtbot, ctx, wait_idle, claude: Path, qtmodeltester
 ) -> None:
     before = _tree(claude)
@@ -85,7 +85,7 @@ def test_the_tab_shows_claude_codes_memory_read_only(
     assert _tree(claude) == before
 
 
-def test_what_claude_code_loads_of_a_long_index(qtbot, ctx, wait_idle, claude: Path) -> None:
+def test_what_claude_code_loads_of_a_long_index(qtbot, ctx, wait_idle, claude: Path) -> None:  # type: ignore[no-untyped-def]
     lines = [f"- [Note {i}](note_{i}.md) — hook {i}" for i in range(1, 231)]
     (claude / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     tab = _tab(qtbot, ctx, wait_idle)
@@ -99,7 +99,7 @@ def test_what_claude_code_loads_of_a_long_index(qtbot, ctx, wait_idle, claude: P
     assert "Note 230" in tab.index_text.toPlainText()
 
 
-def test_preview_writes_nothing_and_import_copies_the_memories(
+def test_preview_writes_nothing_and_import_copies_the_memories(  # type: ignore[no-untyped-def]
     qtbot, ctx, wait_idle, engine: Engine, claude: Path
 ) -> None:
     before = _tree(claude)
@@ -124,7 +124,7 @@ def test_preview_writes_nothing_and_import_copies_the_memories(
     assert _tree(claude) == before
 
 
-def test_import_into_the_global_store(qtbot, ctx, wait_idle, engine: Engine, claude: Path) -> None:
+def test_import_into_the_global_store(qtbot, ctx, wait_idle, engine: Engine, claude: Path) -> None:  # type: ignore[no-untyped-def]
     tab = _tab(qtbot, ctx, wait_idle)
     tab.scope.setCurrentIndex(tab.scope.findData(Scope.GLOBAL.value))
     tab.btn_import.click()
@@ -132,7 +132,7 @@ def test_import_into_the_global_store(qtbot, ctx, wait_idle, engine: Engine, cla
     assert {f.scope for f in engine.memory.load(persist_cache=False).facts} == {Scope.GLOBAL}
 
 
-def test_no_memory_folder(qtbot, ctx, wait_idle, claude: Path) -> None:
+def test_no_memory_folder(qtbot, ctx, wait_idle, claude: Path) -> None:  # type: ignore[no-untyped-def]
     for path in claude.iterdir():
         os.remove(path)
     claude.rmdir()

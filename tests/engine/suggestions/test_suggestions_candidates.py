@@ -3,6 +3,7 @@ a duplicate of a fact or instruction is left out with a note naming it, judged o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -80,9 +81,9 @@ def _say(env: Env, *turns: str) -> None:
 
 
 def _scan(
-    env: Env, facts: list[Fact] | None = None, bodies: list[object] | None = None
+    env: Env, facts: list[Fact] | None = None, bodies: Sequence[str | tuple[str, str]] = ()
 ) -> ScanResult:
-    return scan(env.layout, facts or [], bodies or [], now=NOW, **env.scan_kwargs())  # type: ignore[arg-type]
+    return scan(env.layout, facts or [], bodies, now=NOW, **env.scan_kwargs())  # type: ignore[arg-type]
 
 
 def test_a_pasted_turn_yields_no_candidate_in_a_scan(empty_env: Env) -> None:

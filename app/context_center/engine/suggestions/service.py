@@ -227,7 +227,7 @@ def scan(
     turns = _window([r.turns for r in reads], session_limit)
     decisions = load_decisions(layout)
     decided_ids = {d.id for d in decisions}
-    decided_keys = {(d.kind, d.key) for d in decisions}
+    decided_keys: set[tuple[str, str]] = {(d.kind, d.key) for d in decisions}
     picker = _Picker(
         existing=known_texts(facts, instruction_bodies),
         taken_names={f.name for f in facts if f.scope is Scope.PROJECT},
