@@ -65,18 +65,23 @@ def test_encoding_matches_claude_code() -> None:
     assert encode_project(long) == encode_project(long)[:200] + "-u2kgci"
 
 
-def test_memory_folder_of_the_cwd_or_an_ancestor(user_home: Path, workspace: Path) -> None:
-    sub = workspace / "pkg"
+def test_memory_folder_of_the_project(user_home: Path, workspace: Path) -> None:
     folder = _memory_dir(user_home, workspace)
-    assert memory_file({"file_path": str(folder / "a.md")}, sub) == folder / "a.md"
-    assert memory_file({"file_path": str(folder / "a.txt")}, sub) is None
-    other = user_home / ".claude" / "projects" / "-somewhere-else" / "memory" / "a.md"
-    assert memory_file({"file_path": str(other)}, workspace) is None
-    assert memory_file({"file_path": str(workspace / "notes.md")}, workspace) is None
-    assert (
-        memory_file({"file_path": str(folder / ".." / ".." / "x" / "memory" / "a.md")}, workspace)
-        is None
-    )
+    assert memory_file({"file_path": str(folder / "a.md")}, [folder]) == (folder / "a.md", folder)
+    assert memory_file({"file_path": str(folder / "a.txt")}, [folder]) is None
+    assert memory_file({"file_path": "relative/memory/a.md"}, [folder]) is None
+    assert memory_file({"file_path": str(workspace / "notes.md")}, [folder]) is None
+    sneaky = folder / ".." / ".." / "other" / "memory" / "a.md"
+    assert memory_file({"file_path": str(sneaky)}, [folder]) is None
+
+
+def test_a_subfolder_session_uses_the_repository_folder(seeded: Engine, user_home: Path) -> None:
+    sub = seeded.workspace / "pkg"
+    sub.mkdir()
+    target = _memory_dir(user_home, seeded.workspace) / "from_sub.md"
+    payload = json.loads(_payload(sub, "PreToolUse", **_write(target, CLAUDE_MEMORY)))
+    code, out, _ = _hook(seeded, "PreToolUse", json.dumps(payload))
+    assert code == 0 and "saved memory/from_sub.md" in _decision(out)["permissionDecisionReason"]
 
 
 def test_user_prompt_submit_prints_the_recall_block(seeded: Engine) -> None:

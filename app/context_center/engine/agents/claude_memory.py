@@ -1,11 +1,11 @@
 """Claude Code's auto-memory folder, routed through the write gate.
 
 Claude Code keeps an auto memory per project in ``<config>/projects/<encoded>/memory/``
-(``<config>`` is ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``). ``<encoded>`` is the project path
-with every UTF-16 code unit that is not an ASCII letter or digit replaced by ``-`` (runs are
-not collapsed); a result longer than 200 characters keeps its first 200 and gains ``-`` and a
-base-36 hash of the path. The project path is the repository root, so the folder of any
-ancestor of the hook's ``cwd`` counts (and, for long paths, the first 200 characters).
+(``<config>`` is ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``). ``<encoded>`` (``encode_project``)
+is the project path with every UTF-16 code unit that is not an ASCII letter or digit replaced
+by ``-`` (runs are not collapsed); a result longer than 200 characters keeps its first 200 and
+gains ``-`` and a base-36 hash of the path. Which folder a working directory uses (the git
+root, worktrees, ``autoMemoryDirectory``) is ``engine.claude_memory.location``'s to say.
 
 A PreToolUse hook hands us the Write/Edit/MultiEdit aimed at that folder. We compute the file
 the tool would leave, read it as a Claude memory file (frontmatter ``name``, ``description``,
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,11 +43,6 @@ CLAUDE_MEMORY_EDIT = "claude_memory_edit"
 MEMORY_INDEX = "memory_index"
 EDIT_NOT_APPLICABLE = "edit_not_applicable"
 _LONG = 200
-
-
-def claude_config_dir() -> Path:
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(configured).expanduser() if configured else Path.home() / ".claude"
 
 
 def _hash36(path: str) -> str:
@@ -80,48 +75,28 @@ def encode_project(path: str) -> str:
     return f"{encoded[:_LONG]}-{_hash36(path)}"
 
 
-def _project_names(cwd: Path) -> tuple[set[str], list[str]]:
-    exact: set[str] = set()
-    long_prefixes: list[str] = []
-    for folder in (cwd, *cwd.parents):
-        text = os.fspath(folder)
-        if len(Path(text).parts) < 2:
-            continue
-        name = encode_project(text)
-        exact.add(name)
-        if len(name) > _LONG:
-            long_prefixes.append(name[:_LONG])
-    return exact, long_prefixes
-
-
-def memory_file(tool_input: Mapping[str, Any], cwd: Path) -> Path | None:
-    """The Markdown file a tool input writes in the auto-memory folder of ``cwd``'s project,
-    or None when it writes anywhere else."""
+def memory_file(tool_input: Mapping[str, Any], folders: Sequence[Path]) -> tuple[Path, Path] | None:
+    """``(file, folder)``: the Markdown file a tool input writes inside one of ``folders``
+    (the project's auto-memory folder, as ``engine.claude_memory.location`` finds it), or
+    None when it writes anywhere else."""
     raw = tool_input.get("file_path") if isinstance(tool_input, Mapping) else None
     if not isinstance(raw, str) or not raw or "\0" in raw:
         return None
     path = Path(os.path.normpath(raw))
     if not path.is_absolute() or path.suffix.lower() != ".md":
         return None
-    projects = Path(os.path.normpath(os.path.abspath(claude_config_dir() / "projects")))
-    for root in {projects, Path(os.path.realpath(projects))}:
-        try:
-            parts = path.relative_to(root).parts
-        except ValueError:
-            continue
-        if len(parts) < 3 or parts[1] != "memory":
-            continue
-        exact, prefixes = _project_names(Path(os.path.abspath(cwd)))
-        if parts[0] in exact or any(parts[0].startswith(p) for p in prefixes):
-            return path
+    for folder in folders:
+        for root in dict.fromkeys(
+            (Path(os.path.normpath(os.path.abspath(folder))), Path(os.path.realpath(folder)))
+        ):
+            if path.is_relative_to(root) and path != root:
+                return path, root
     return None
 
 
-def _label(path: Path) -> str:
+def _label(path: Path, folder: Path) -> str:
     """``memory/<file>`` — the provider-visible name of a file in the folder."""
-    parts = path.parts
-    index = len(parts) - 1 - parts[::-1].index("memory")
-    return "/".join(parts[index:])
+    return "memory/" + path.relative_to(folder).as_posix()
 
 
 def new_text(tool_name: str, tool_input: Mapping[str, Any], path: Path) -> str | None:
@@ -197,14 +172,19 @@ def _refusal(code: str, message: str, label: str) -> dict[str, Any]:
 
 
 def route(
-    engine: Any, tool_name: str, tool_input: Mapping[str, Any], path: Path, caller: AgentCaller
+    engine: Any,
+    tool_name: str,
+    tool_input: Mapping[str, Any],
+    target: tuple[Path, Path],
+    caller: AgentCaller,
 ) -> dict[str, Any]:
     """Ask the gate about the write and act on it; the result names the file as
     ``memory/<file>``, never by its path."""
     from context_center.engine.gate.decision import Controller, Outcome, evaluate
 
-    label = _label(path)
-    if path.name.lower() == INDEX_FILE.lower() and path.parent.name == "memory":
+    path, folder = target
+    label = _label(path, folder)
+    if path.name.lower() == INDEX_FILE.lower() and path.parent == folder:
         return _refusal(
             MEMORY_INDEX,
             "MEMORY.md is Claude Code's index of this folder; Context Center gives each session "

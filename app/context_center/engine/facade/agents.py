@@ -322,8 +322,10 @@ class AgentsAPI(AgentBase):
         through the gate: a low-risk create is written there create-only (``applied``);
         anything else is queued for a person or refused. None: not such a write."""
         from context_center.engine.agents import claude_memory
+        from context_center.engine.claude_memory.location import locate
 
-        target = claude_memory.memory_file(tool_input, Path(cwd))
+        where = locate(Path(cwd))
+        target = claude_memory.memory_file(tool_input, (where.folder, *where.tried))
         if target is None:
             return None
         with self._access(caller, "PreToolUse") as acc:
