@@ -138,9 +138,12 @@ class FactsAPI(EngineCore):
         """The reference of an archive entry as ``memory recover`` takes it."""
         return self.memory.archive_ref(entry)
 
-    def recover_fact(self, path: str | Path, *, now: datetime | None = None) -> Changes[Fact]:
-        """Bring an archived fact back (refused while a fact of that name is active)."""
-        fact = self.memory.recover(path, now=now)
+    def recover_fact(
+        self, path: str | Path, *, name: str | None = None, now: datetime | None = None
+    ) -> Changes[Fact]:
+        """Bring an archived fact back (refused while a fact of that name is active; ``name``
+        recovers it under another name, keeping its id and history)."""
+        fact = self.memory.recover(path, name=name, now=now)
         return Changes(fact, facts=(fact_change(fact, FactChangeKind.RECOVERED),))
 
     def migrate(self) -> Changes[list[str]]:

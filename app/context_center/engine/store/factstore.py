@@ -428,8 +428,9 @@ class FactStore:
         """Validate that ``path`` is a regular file directly inside this store's own .archive."""
         return owns_archive_entry(self.root, path)
 
-    def recover(self, path: Path, *, now: datetime | None = None) -> Fact:
-        """Bring an archive entry back as the next revision of its fact."""
+    def recover(self, path: Path, *, name: str | None = None, now: datetime | None = None) -> Fact:
+        """Bring an archive entry back as the next revision of its fact (under ``name``, a
+        slug, instead of its own when that is taken; the id stays)."""
         with self.locked():
             entry_path = owns_archive_entry(self.root, path)
             try:
@@ -446,19 +447,20 @@ class FactStore:
             except OSError as exc:
                 raise NotFound(f"archived memory not found: {entry_path.name}") from exc
             old = parsed.fact
-            self._check_recoverable(old)
+            wanted = old if name is None else old.model_copy(update={"name": name})
+            self._check_recoverable(wanted)
             save_snapshot(self.root, Entry(old, entry_path, parsed.sha256), data)
             top = top_revision(self.root, self.scope, old.id, old.revision)
-            fact = old.model_copy(update={"revision": top + 1, "updated_at": now or utc_now()})
+            fact = wanted.model_copy(update={"revision": top + 1, "updated_at": now or utc_now()})
             new_data = render_fact(fact)
             sha = hashlib.sha256(new_data).hexdigest()
             self.heads.record(fact.id, sha, previous=parsed.sha256)
-            target = self.root / f"{old.name}.md"
+            target = self.root / f"{fact.name}.md"
             try:
                 bring_back(entry_path, target, new_data)
             except FileExistsError as exc:
                 raise ArchiveRefused(
-                    f"cannot recover: {old.ref} is already active (another fact has that name)"
+                    f"cannot recover: {fact.ref} is already active (another fact has that name)"
                 ) from exc
             memory_index.apply_change(self.root, known=self._known(), put=fact)
             self._remember(Entry(fact, target, sha))

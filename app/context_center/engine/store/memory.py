@@ -322,26 +322,30 @@ class Memory:
         scope = Scope.PROJECT if entry.path.parent == self.project.archive_root else Scope.GLOBAL
         return f"{scope.value}/.archive/{entry.path.name}"
 
-    def recover(self, path: str | Path, *, now: datetime | None = None) -> Fact:
-        """Recover an archive entry of either store; the path decides which store owns it."""
+    def recover(
+        self, path: str | Path, *, name: str | None = None, now: datetime | None = None
+    ) -> Fact:
+        """Recover an archive entry of either store; the path decides which store owns it.
+        ``name`` recovers it under another name (slugged) when its own is taken."""
+        stem = slugify(name) if name is not None else None
         text = str(path)
         check_path_text(text)  # a NUL or an over-long name is a coded error, not a traceback
         m = _ARCHIVE_REF.match(text)
         if m:
             store = self.store(Scope(m.group(1)))
-            return store.recover(store.archive_root / m.group(2), now=now)
+            return store.recover(store.archive_root / m.group(2), name=stem, now=now)
         p = Path(path)
         for store in (self.project, self.global_):
             parent = p.parent if p.is_absolute() else None
             if parent is not None and parent.absolute() == store.archive_root.absolute():
-                return store.recover(p, now=now)
+                return store.recover(p, name=stem, now=now)
         if not p.is_absolute():
             for store in (self.project, self.global_):
                 candidate = store.archive_root / p.name
                 if (p.parent in (Path("."), Path(".archive"))) and (
                     candidate.exists() or candidate.is_symlink()
                 ):
-                    return store.recover(candidate, now=now)
+                    return store.recover(candidate, name=stem, now=now)
         message = f"archived memory not found: {path} is not an entry of this workspace's archives"
         if os.path.lexists(p):
             raise ArchiveRefused(message)
