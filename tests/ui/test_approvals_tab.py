@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QPushButton
 
 from context_center.engine.facade import Engine
 from context_center.engine.gate.approvals import ApprovalQueue, Status
@@ -286,7 +286,13 @@ def test_conflict_at_approval_time_is_shown_in_the_dialog(qtbot, ctx, engine) ->
     assert ctx.errors == []  # shown in the dialog, not as a separate error box
     assert engine.memory.resolve(fact.id).fact.body == "Cut from main, tag with v*."
     assert queue(engine).get(item).status is Status.PENDING
-    assert dialog.approve_button.isEnabled()
+    # Approving again would be refused the same way (editing does not move the base): the
+    # dialog does not offer it, and says what can be done instead.
+    assert not dialog.approve_button.isEnabled()
+    assert not dialog.edit_button.isEnabled()
+    assert "approve again" not in dialog.conflict_banner.text()
+    assert "ask the agent to propose it again" in dialog.stale_banner.text()
+    assert "Reject it" in dialog.stale_banner.text()
 
     # The person can still reject it from the same dialog.
     click(qtbot, ctx, dialog.reject_button)
@@ -399,3 +405,35 @@ def test_highlighter_maps_offsets_past_astral_characters(qtbot) -> None:  # type
     assert utf16_offsets("a🚀b") == [0, 1, 3, 4]
     assert [s.kind for s in highlighter.spans] == ["email", "github_token"]
     assert highlighted_ranges(edit) == ["ann@example.com", TOKEN]
+
+
+def test_a_moved_base_disables_approve_from_the_start(qtbot, ctx, engine) -> None:  # type: ignore[no-untyped-def]
+    fact = engine.memory.create(name="notes", title="Notes", type=FactType.PROJECT, body="a\n")
+    item = propose(engine, operation="update", id=fact.id, body="b\n")
+    engine.memory.update(fact.id, expected_revision=1, body="c\n")  # moved before review
+    tab = inbox(qtbot, ctx)
+    dialog = open_review(qtbot, ctx, tab, item)
+    assert dialog.blocked and dialog.stale_banner.isVisible()
+    assert not dialog.approve_button.isEnabled() and not dialog.edit_button.isEnabled()
+    assert dialog.reject_button.isEnabled()
+    dialog._on_approve()  # even a stray call does not emit an approval
+    assert queue(engine).get(item).status is Status.PENDING
+
+
+def test_closing_the_review_with_edits_asks_first(qtbot, ctx, engine, create_id) -> None:  # type: ignore[no-untyped-def]
+    tab = inbox(qtbot, ctx)
+    dialog = open_review(qtbot, ctx, tab, create_id)
+    dialog.start_editing()
+    dialog.edit_title.setText("Edited title")
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: dialog.discard_box is not None and dialog.discard_box.isVisible())
+    assert dialog.isVisible()  # still open: Escape asked instead of dropping the edit
+    assert tab.has_unsaved_changes()
+    dialog.discard_box.findChild(QPushButton, "keepEditing").click()
+    qtbot.waitUntil(lambda: dialog.discard_box is None)
+    assert dialog.isVisible() and dialog.edit_title.text() == "Edited title"
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: dialog.discard_box is not None and dialog.discard_box.isVisible())
+    dialog.discard_box.findChild(QPushButton, "discardChanges").click()
+    qtbot.waitUntil(lambda: tab.dialog is None, timeout=3000)
+    assert queue(engine).get(create_id).status is Status.PENDING

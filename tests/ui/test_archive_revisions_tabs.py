@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from context_center.engine.errors import ArchiveRefused
 from context_center.engine.facade import Engine
 from context_center.engine.model import FactType
 from context_center.ui.tabs.archive import ArchiveTab
@@ -108,7 +107,6 @@ def _select(tab: ArchiveTab, name: str) -> None:
     raise AssertionError(name)
 
 
-@pytest.mark.expect_ui_errors
 def test_archive_recover_and_refusal(
     qtbot, ctx, archived: Engine, wait_idle, qtmodeltester
 ) -> None:
@@ -125,9 +123,11 @@ def test_archive_recover_and_refusal(
     assert "old tracker" in tab.preview.toPlainText()
     tab.btn_recover.click()
     wait_idle()
-    assert len(ctx.errors) == 1 and isinstance(ctx.errors[0], ArchiveRefused)
+    # said once, in the banner: no error dialog, no status line on top
+    assert ctx.errors == []
     assert tab.refusal.isVisible()
     assert "already active" in tab.refusal_label.text()
+    assert tab.btn_recover_as.isVisible()  # only the name is taken: another name helps
     assert archived.memory.resolve("project/ticket-board.md").fact.body == "new"
     # accepted: comes back as a new revision
     _select(tab, "old-deploy")
@@ -137,4 +137,32 @@ def test_archive_recover_and_refusal(
     fact = archived.memory.resolve("project/old-deploy.md").fact
     assert fact.revision == 2 and fact.body == "deploy.sh"
     qtbot.waitUntil(lambda: [r.fact.name for r in tab.model.rows if r.fact] == ["ticket-board"])
-    assert len(ctx.errors) == 1
+    assert ctx.errors == []
+
+
+def test_refused_recover_offers_a_new_name(qtbot, ctx, archived: Engine, wait_idle) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    tab = ArchiveTab(ctx)
+    qtbot.addWidget(tab)
+    tab.resize(1100, 700)
+    tab.show()
+    wait_idle()
+    statuses: list[str] = []
+    ctx.sig_status.connect(statuses.append)
+    _select(tab, "ticket-board")
+    tab.btn_recover.click()
+    wait_idle()
+    assert statuses == [] and ctx.errors == []
+    tab.btn_recover_as.click()
+    qtbot.waitUntil(lambda: isinstance(ctx.last_dialog, QInputDialog))
+    dialog = ctx.last_dialog
+    assert dialog.textValue() == "ticket-board-recovered"
+    dialog.setTextValue("Ticket board (old)")
+    dialog.accept()
+    wait_idle()
+    fact = archived.memory.resolve("project/ticket-board-old.md").fact
+    assert fact.body.startswith("old tracker") and fact.revision == 2
+    assert archived.memory.resolve("project/ticket-board.md").fact.body == "new"
+    assert not tab.refusal.isVisible()
+    qtbot.waitUntil(lambda: all(r.fact.name != "ticket-board" for r in tab.model.rows if r.fact))

@@ -113,7 +113,7 @@ def test_scan_on_first_show_lists_candidates_with_evidence_and_counts(
     text = tab.editor.evidence.toPlainText()
     assert "run the tests, then fix lint, then commit" in text and "s2" in text
     assert tab.editor.steps_edit.toPlainText().splitlines() == list(skill.steps)
-    assert not tab.editor.form.isRowVisible(tab.editor.body_edit)
+    assert not tab.editor.body_edit.isVisibleTo(tab.editor)
 
     qtmodeltester.check(tab.model)
     qtmodeltester.check(tab.sources_model)
@@ -125,7 +125,7 @@ def test_edit_then_accept_saves_the_edited_fact(qtbot, ctx, engine, history) -> 
     ctx.sig_changed.connect(lambda c, source: changes.append((c.areas, source)))
     candidate = select(qtbot, tab, lambda c: isinstance(c, MemoryCandidate) and "ruff" in c.title)
     assert isinstance(candidate, MemoryCandidate)
-    assert tab.editor.form.isRowVisible(tab.editor.body_edit)
+    assert tab.editor.body_edit.isVisibleTo(tab.editor)
 
     tab.editor.title_edit.clear()
     qtbot.keyClicks(tab.editor.title_edit, "Ruff before every commit")

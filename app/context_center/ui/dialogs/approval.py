@@ -8,11 +8,16 @@ copy and approve that (the edited content is what gets written), or reject it wi
 reason. The dialog never calls the engine: it emits ``sig_approve`` / ``sig_reject`` and the
 inbox performs the decision; a conflict at approval time comes back through ``show_conflict``
 and stays visible in the dialog. No button is a default button, so Enter never approves.
+
+When the fact an update or forget targets has moved past the revision the agent proposed
+against (or is gone), approving is refused by the engine whatever the person edits, so
+Approve and Edit are disabled and the banner says what can be done: reject the write, or ask
+the agent to propose it again against the current revision. Closing the dialog (Close,
+Escape) with edits made in it asks first.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -25,6 +30,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QTabWidget,
@@ -35,15 +41,26 @@ from PySide6.QtWidgets import (
 from context_center.engine import (
     CREATE_FIELDS,
     UPDATE_FIELDS,
-    ApprovalRecord,
     Fact,
     FactType,
     Operation,
     ProposedContent,
     Scope,
 )
+from context_center.ui.dialogs.approval_content import (
+    Review,
+    banner,
+    base_moved,
+    current_fields,
+    document,
+    effective_fields,
+    plain_lines,
+    text_view,
+    without_generic_advice,
+)
 from context_center.ui.models.approval_models import OPERATION_LABELS, queued_at, target_label
-from context_center.ui.widgets.diff_view import DiffView, fact_document
+from context_center.ui.widgets.diff_view import DiffView
+from context_center.ui.widgets.discard import ask_discard
 from context_center.ui.widgets.labels import plain_label
 from context_center.ui.widgets.sensitive import (
     SENSITIVE_BG,
@@ -61,69 +78,6 @@ __all__ = [
     "SensitiveHighlighter",
     "utf16_offsets",
 ]
-
-DOC_FIELDS = ("name", "title", "description", "type", "scope")
-
-
-@dataclass(frozen=True)
-class Review:
-    """What the dialog shows: the record, and the fact it changes as it is now (if any)."""
-
-    record: ApprovalRecord
-    current: Fact | None = None
-    this_workspace: bool = True
-    missing_target: str | None = None  # why the target could not be read, for update/forget
-
-
-# -- text helpers ------------------------------------------------------------------------------
-
-
-def plain_lines(text: str) -> str:
-    """Line endings as one ``\\n`` each, so offsets into the text match the shown document."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _field_texts(content: ProposedContent) -> tuple[dict[str, str], str]:
-    fields = {
-        "name": content.name or "",
-        "title": content.title or "",
-        "description": content.description or "",
-        "type": content.type.value if content.type else "",
-        "scope": content.scope.value if content.scope else "",
-    }
-    return fields, content.body or ""
-
-
-def effective_fields(review: Review, content: ProposedContent) -> tuple[dict[str, str], str]:
-    """(header fields, body) of the fact the write would leave behind."""
-    return _field_texts(content.effective(review.record.operation, review.current))
-
-
-def current_fields(fact: Fact) -> tuple[dict[str, str], str]:
-    return _field_texts(ProposedContent().effective(Operation.FORGET, fact))
-
-
-def document(fields: dict[str, str], body: str) -> str:
-    return plain_lines(fact_document({k: fields.get(k, "") for k in DOC_FIELDS}, body))
-
-
-def _banner(name: str, background: str, border: str, colour: str) -> QLabel:
-    label = plain_label(name=name)
-    label.setStyleSheet(
-        f"QLabel#{name} {{ background: {background}; color: {colour}; border: 1px solid {border};"
-        " border-radius: 4px; padding: 8px; }"
-    )
-    label.hide()
-    return label
-
-
-def _text_view(name: str) -> QPlainTextEdit:
-    view = QPlainTextEdit()
-    view.setObjectName(name)
-    view.setReadOnly(True)
-    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    return view
 
 
 class ApprovalDialog(QDialog):
@@ -143,6 +97,9 @@ class ApprovalDialog(QDialog):
         self.editing = False
         self.conflicted = False
         self.working = False
+        self.blocked = False  # approving is known to be refused (the base moved)
+        self._conflict_message = ""
+        self.discard_box: QMessageBox | None = None
         self.setWindowTitle(f"Review: {OPERATION_LABELS[record.operation]} {target_label(record)}")
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.resize(900, 720)
@@ -165,7 +122,6 @@ class ApprovalDialog(QDialog):
             row, col = divmod(i, 2)
             name = QLabel(key)
             name.setObjectName("metaKey")
-            name.setStyleSheet("color: #57606a;")
             name.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
             val = plain_label(value, f"meta_{key.lower().replace(' ', '_')}")
             self.meta_values[key] = val
@@ -184,12 +140,12 @@ class ApprovalDialog(QDialog):
             "gateReasons",
         )
 
-        self.stale_banner = _banner("staleBanner", "#fff8c5", "#d4a72c", "#4d3800")
-        self.conflict_banner = _banner("conflictBanner", "#ffebe9", "#ff8182", "#82071e")
-        self.sensitive_banner = _banner("sensitiveBanner", "#ffebe9", "#ff8182", "#82071e")
+        self.stale_banner = banner("staleBanner")
+        self.conflict_banner = banner("conflictBanner")
+        self.sensitive_banner = banner("sensitiveBanner")
 
         # the content
-        self.content_view = _text_view("proposedContent")
+        self.content_view = text_view("proposedContent")
         self.content_highlighter = SensitiveHighlighter(self.content_view.document())
         self.diff_view = DiffView()
         self.editor = self._build_editor()
@@ -353,37 +309,59 @@ class ApprovalDialog(QDialog):
         """The target fact as it is now (after a conflict the inbox reloads it)."""
         self.review = Review(self.review.record, current, self.review.this_workspace, missing)
         r = self.review.record
+        self.blocked = base_moved(self.review)
         if r.operation is not Operation.CREATE and current is None:
             self.stale_banner.setText(
                 f"{r.target_ref} cannot be read now ({missing or 'it is no longer active'}). "
-                "Approving will fail; you can reject the write."
+                "Approving would fail, with or without edits. Reject this write; if the fact "
+                "should still change, ask the agent to propose it again."
             )
             self.stale_banner.show()
-        elif current is not None and current.revision != r.expected_revision:
+        elif current is not None and self.blocked:
             self.stale_banner.setText(
                 f"{current.ref} has moved on: it is at revision {current.revision}, and this "
-                f"write was proposed against revision {r.expected_revision}. Approving will "
-                "be refused so nothing newer is overwritten; the changes below are against "
+                f"write was proposed against revision {r.expected_revision}. It cannot be "
+                "approved (nothing newer is overwritten, and editing the proposal does not "
+                "change what it was based on). Reject it, or ask the agent to propose it "
+                f"again against revision {current.revision}; the changes below are against "
                 "the current revision."
             )
             self.stale_banner.show()
         else:
             self.stale_banner.hide()
+        if self.conflicted:
+            self._show_conflict_text()
+        self._update_decision_buttons()
         self.refresh_views()
 
     def show_conflict(self, message: str) -> None:
         """The engine refused at approval time; say so here (nothing was written)."""
         self.conflicted = True
-        self.conflict_banner.setText(f"Not approved: {' '.join(message.split())}")
+        self._conflict_message = message
+        self._show_conflict_text()
+
+    def _show_conflict_text(self) -> None:
+        message = self._conflict_message
+        text = without_generic_advice(message) if self.blocked else " ".join(message.split())
+        self.conflict_banner.setText(f"Not approved: {text}")
         self.conflict_banner.show()
 
     def set_working(self, working: bool) -> None:
         self.working = working
         self.close_button.setEnabled(not working)
-        self.approve_button.setEnabled(not working)
         self.reject_button.setEnabled(not working)
-        self.edit_button.setEnabled(not working and not self.editing)
         self.editor.setEnabled(not working)
+        self._update_decision_buttons()
+
+    def _update_decision_buttons(self) -> None:
+        """Approve and Edit only when approving can succeed (and nothing is being applied)."""
+        self.approve_button.setEnabled(not self.working and not self.blocked)
+        self.edit_button.setEnabled(not self.working and not self.editing and not self.blocked)
+        self.approve_button.setToolTip(
+            "It would be refused: the fact moved on since the agent proposed this"
+            if self.blocked
+            else "Write it now"
+        )
 
     # -- content -------------------------------------------------------------------------
 
@@ -472,11 +450,30 @@ class ApprovalDialog(QDialog):
         self.edit_body.setFocus()
 
     def reject(self) -> None:
-        """Close without deciding (Close, Escape); not while a decision is being applied."""
+        """Close without deciding (Close, Escape); not while a decision is being applied, and
+        with edits made here only after asking."""
+        if self.working:
+            return
+        if self.edited_content() is None:
+            super().reject()
+            return
+        if self.discard_box is None:
+            self.discard_box = ask_discard(
+                self, "You edited this proposal without approving it.", self.discard
+            )
+            self.discard_box.finished.connect(lambda _c: setattr(self, "discard_box", None))
+
+    def has_unsaved_changes(self) -> bool:
+        return self.edited_content() is not None
+
+    def discard(self) -> None:
+        """Close without deciding and without asking."""
         if not self.working:
             super().reject()
 
     def _on_approve(self) -> None:
+        if self.blocked:
+            return
         self._refresh_timer.stop()
         self.refresh_views()
         self.sig_approve.emit(self.edited_content())

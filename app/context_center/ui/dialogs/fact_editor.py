@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from context_center.engine import Fact, FactType, Scope
+from context_center.ui.widgets.discard import ask_discard
 
 TYPE_HELP = {
     FactType.USER: "who the person is, or what they prefer",
@@ -55,11 +56,7 @@ TEXT = {
         "first you will see what changed instead."
     ),
     "name_fixed": "The name is the file name; it does not change on edit.",
-    "discard_title": "Discard changes?",
     "discard_text": "You have unsaved changes to this fact.",
-    "discard_info": "Discard them, or keep editing?",
-    "discard_ok": "Discard changes",
-    "keep_editing": "Keep editing",
 }
 
 DEFAULT_TYPE = FactType.PROJECT
@@ -229,25 +226,5 @@ class FactEditorDialog(QDialog):
             return
         if self.discard_box is not None:
             return  # already asking
-        box = QMessageBox(self)
-        box.setObjectName("discardDialog")
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(TEXT["discard_title"])
-        box.setText(TEXT["discard_text"])
-        box.setInformativeText(TEXT["discard_info"])
-        discard = box.addButton(TEXT["discard_ok"], QMessageBox.ButtonRole.DestructiveRole)
-        discard.setObjectName("discardChanges")
-        keep = box.addButton(TEXT["keep_editing"], QMessageBox.ButtonRole.RejectRole)
-        keep.setObjectName("keepEditing")
-        box.setDefaultButton(keep)
-        box.setEscapeButton(keep)
-
-        def answered(_code: int) -> None:
-            self.discard_box = None
-            if box.clickedButton() is discard:
-                super(FactEditorDialog, self).reject()
-            box.deleteLater()
-
-        box.finished.connect(answered)
-        self.discard_box = box
-        box.open()
+        self.discard_box = ask_discard(self, TEXT["discard_text"], self.discard)
+        self.discard_box.finished.connect(lambda _code: setattr(self, "discard_box", None))

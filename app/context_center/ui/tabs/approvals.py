@@ -131,6 +131,7 @@ class ApprovalsTab(Tab):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)
         self.table.verticalHeader().hide()
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
@@ -147,7 +148,6 @@ class ApprovalsTab(Tab):
         self.empty.setObjectName("emptyInbox")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
-        self.empty.setStyleSheet("color: #57606a;")
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.table)
@@ -163,11 +163,27 @@ class ApprovalsTab(Tab):
         # Load once the event loop runs, so the badge is right before the tab is ever shown.
         QTimer.singleShot(0, self, self.refresh_now)
 
-    def heightForWidth(self, width: int) -> int:
-        # WORKAROUND: the main window puts each tab in a QScrollArea, which sizes a widget whose
-        # layout has height-for-width (our word-wrapped labels) to its *preferred* height and
-        # scrolls; asking for the minimum keeps the buttons on screen at 1280x800.
-        return self.minimumSizeHint().height()
+    # -- unsaved text -----------------------------------------------------------------------
+
+    def has_unsaved_changes(self) -> bool:
+        """Edits made in an open review dialog and not approved yet."""
+        return self.dialog is not None and self.dialog.has_unsaved_changes()
+
+    async def discard_or_keep(self) -> bool:
+        dialog = self.dialog
+        if dialog is None:
+            return True
+        ok = await self.ctx.confirm(
+            dialog,
+            "Discard your edits?",
+            "You edited the proposal in the review dialog without approving it.",
+            informative="The write stays pending either way; only your edits are dropped.",
+            ok_text="Discard edits",
+            destructive=True,
+        )
+        if ok and self.dialog is dialog:
+            dialog.discard()
+        return ok
 
     # -- list -------------------------------------------------------------------------------
 

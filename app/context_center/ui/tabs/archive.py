@@ -1,8 +1,9 @@
 """Archive tab: forgotten facts of both stores, with archive time and a preview; recover one.
 
 Recovering is a person's explicit action and writes a new, higher revision. The store refuses
-when the id or the name is active again; that refusal is shown in the tab (and as the one
-error dialog), never swallowed.
+when the id or the name is active again; that refusal is said once, in the tab's banner (no
+dialog on top, no status line), and when only the name is taken the banner offers "Recover
+under a new name…", which keeps the fact's id and history.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QDialog,
     QFrame,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QPushButton,
     QSplitter,
@@ -22,10 +25,19 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine import ArchiveRefused, Changes, Engine, Fact, format_time
+from context_center.engine import (
+    ArchiveRefused,
+    Changes,
+    Engine,
+    EngineError,
+    Fact,
+    NotFound,
+    format_time,
+)
 from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.style import tone
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
@@ -65,8 +77,41 @@ def load_archive(engine: Engine) -> list[ArchiveRow]:
     return rows
 
 
-def _recover(engine: Engine, archive_ref: str) -> Changes[Fact]:
-    return engine.recover_fact(archive_ref)
+@dataclass(frozen=True)
+class Refusal:
+    """Why a recover was refused, and whether another name would help (only the name is
+    taken, not the id) with a free name to suggest."""
+
+    message: str
+    name_taken: bool
+    suggestion: str
+
+
+def _active(engine: Engine, ref: str) -> Fact | None:
+    try:
+        return engine.read_fact(ref).fact
+    except NotFound:
+        return None
+
+
+def _free_name(engine: Engine, fact: Fact) -> str:
+    for n in range(1, 100):
+        name = f"{fact.name}-recovered" + (f"-{n}" if n > 1 else "")
+        if _active(engine, f"{fact.scope.value}/{name}.md") is None:
+            return name
+    return f"{fact.name}-recovered"
+
+
+def try_recover(
+    engine: Engine, archive_ref: str, fact: Fact, name: str | None = None
+) -> Changes[Fact] | Refusal:
+    """Recover (under ``name`` when given); a refusal comes back as data, not an exception."""
+    try:
+        return engine.recover_fact(archive_ref, name=name)
+    except ArchiveRefused as exc:
+        message = str(exc).removeprefix("cannot recover: ")
+        id_active = _active(engine, fact.id) is not None
+        return Refusal(message, not id_active, "" if id_active else _free_name(engine, fact))
 
 
 COLUMNS: list[Column[ArchiveRow]] = [
@@ -102,6 +147,7 @@ class ArchiveTab(Tab):
             },
         )
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
+        self.table.setTabKeyNavigation(False)
 
         self.intro = QLabel(
             "Forgotten facts wait here. Recovering one makes it active again as a new revision; "
@@ -114,10 +160,19 @@ class ArchiveTab(Tab):
         self.refusal_label = QLabel()
         self.refusal_label.setObjectName("refusalText")
         self.refusal_label.setWordWrap(True)
-        refusal_layout = QVBoxLayout(self.refusal)
+        self.refusal_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.btn_recover_as = QPushButton("Recover under a new name…")
+        self.btn_recover_as.setObjectName("recoverAsButton")
+        self.btn_recover_as.setToolTip(
+            "Bring it back under another name; it keeps its id and revision history"
+        )
+        self.btn_recover_as.clicked.connect(self.on_recover_as)
+        refusal_layout = QHBoxLayout(self.refusal)
         refusal_layout.setContentsMargins(12, 8, 12, 8)
-        refusal_layout.addWidget(self.refusal_label)
+        refusal_layout.addWidget(self.refusal_label, 1)
+        refusal_layout.addWidget(self.btn_recover_as, 0, Qt.AlignmentFlag.AlignVCenter)
         self.refusal.hide()
+        self.last_refusal: Refusal | None = None
 
         self.preview_title = QLabel()
         self.preview_title.setObjectName("detailTitle")
@@ -217,7 +272,7 @@ class ArchiveTab(Tab):
         if row.fact is None:
             self.preview_meta.setText(f"Archived {row.archived}")
             self.preview_ref.set_full_text(row.archive_ref)
-            self.preview.setHtml(f"<p style='color:#cf222e'>{escape(row.error or '')}</p>")
+            self.preview.setHtml(f"<p style='color:{tone('danger')}'>{escape(row.error or '')}</p>")
             return
         f = row.fact
         self.preview_meta.setText(
@@ -233,15 +288,54 @@ class ArchiveTab(Tab):
         if row is None or row.fact is None:
             return
         self.refusal.hide()
+        await self._recover(row, row.fact, None)
+
+    @asyncSlot()
+    @busy("btn_recover", "btn_recover_as")
+    async def on_recover_as(self) -> None:
+        row = self.current_row()
+        refusal = self.last_refusal
+        if row is None or row.fact is None or refusal is None:
+            return
+        dialog = QInputDialog(self)
+        dialog.setObjectName("recoverNameDialog")
+        dialog.setWindowTitle("Recover under a new name")
+        dialog.setLabelText(
+            f"{row.fact.ref} is taken. Recover the archived fact as (a file name in "
+            f"{row.fact.scope.value}):"
+        )
+        dialog.setTextValue(refusal.suggestion)
+        dialog.setOkButtonText("Recover")
+        if await self.ctx.exec_dialog(dialog) != QDialog.DialogCode.Accepted:
+            return
+        name = dialog.textValue().strip()
+        if name:
+            await self._recover(row, row.fact, name)
+
+    async def _recover(self, row: ArchiveRow, fact: Fact, name: str | None) -> None:
         try:
-            changes = await self.ctx.run(_recover, self.ctx.engine, row.archive_ref)
-        except ArchiveRefused as exc:
-            self.refusal_label.setText(
-                f"<b>{escape(row.fact.ref)} was not recovered:</b> "
-                f"{escape(str(exc).removeprefix('cannot recover: '))}"
-            )
-            self.refusal.show()
-            raise  # the one error dialog, through @busy → ctx.report
-        fact = changes.value
-        self.ctx.status(f"Recovered {fact.ref} as revision {fact.revision}")
-        self.ctx.apply(changes, self)
+            outcome = await self.ctx.run(try_recover, self.ctx.engine, row.archive_ref, fact, name)
+        except EngineError as exc:  # another refusal (an unreadable entry, a bad name): once
+            self._show_refusal(fact, Refusal(str(exc), False, ""))
+            return
+        if isinstance(outcome, Refusal):
+            self._show_refusal(fact, outcome)
+            return
+        self.refusal.hide()
+        recovered = outcome.value
+        self.ctx.status(f"Recovered {recovered.ref} as revision {recovered.revision}")
+        self.ctx.apply(outcome, self)
+
+    def _show_refusal(self, fact: Fact, refusal: Refusal) -> None:
+        """The one place a refusal is said (no dialog, no status line on top of it)."""
+        self.last_refusal = refusal
+        advice = (
+            " Recover it under another name, or forget the active fact first."
+            if refusal.name_taken
+            else ""
+        )
+        self.refusal_label.setText(
+            f"<b>{escape(fact.ref)} was not recovered:</b> {escape(refusal.message)}.{advice}"
+        )
+        self.btn_recover_as.setVisible(refusal.name_taken)
+        self.refusal.show()

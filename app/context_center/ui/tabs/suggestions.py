@@ -1,7 +1,10 @@
 """The Suggestions tab: memory and skill candidates mined from past sessions, with evidence.
 
 The tab scans when it is first shown (and again when facts, instructions or decisions change
-while it is visible). The scan runs in the engine worker through ``ctx.run`` and never writes.
+while it is visible). The scan never writes and runs on the background thread
+(``ctx.run_background`` with an engine of its own), so it never holds up a save or a reload
+waiting for the engine worker. Ctrl+S accepts the candidate in the editor; edits made but not
+accepted are unsaved text: closing the window or switching workspace asks first.
 A person may edit a candidate, accept it (their click is the approval: a memory becomes a
 fact, a skill becomes ``.agents/skills/<name>/SKILL.md``) or dismiss it (remembered, never
 proposed again). A remote workspace shows the engine's fail-closed explanation instead of
@@ -13,9 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -108,12 +111,7 @@ class SuggestionsTab(Tab):
             "writes anything; nothing is saved until you accept it.",
             "hint",
         )
-        self.notice = plain_label(name="failClosedNotice")
-        self.notice.setFrameShape(QFrame.Shape.StyledPanel)
-        self.notice.setStyleSheet(
-            "QLabel#failClosedNotice { background: #fff4e5; color: #5c3b00;"
-            " border: 1px solid #f0c36d; border-radius: 4px; padding: 8px; }"
-        )
+        self.notice = plain_label(name="failClosedNotice")  # styled by the app stylesheet
         self.notice.hide()
 
         # candidates
@@ -124,6 +122,7 @@ class SuggestionsTab(Tab):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setSortingEnabled(False)
+        self.table.setTabKeyNavigation(False)
         self.table.verticalHeader().hide()
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
@@ -138,7 +137,7 @@ class SuggestionsTab(Tab):
         self.accept_button = QPushButton("Accept")
         self.accept_button.setObjectName("acceptButton")
         self.accept_button.setProperty("primary", True)
-        self.accept_button.setToolTip("Save it now, with your edits")
+        self.accept_button.setToolTip("Save it now, with your edits (Ctrl+S)")
         self.accept_button.clicked.connect(self._on_accept)
         self.dismiss_button = QPushButton("Dismiss")
         self.dismiss_button.setObjectName("dismissButton")
@@ -178,6 +177,7 @@ class SuggestionsTab(Tab):
         self.sources.verticalHeader().hide()
         self.sources.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.sources.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.sources.setTabKeyNavigation(False)
         self.sources.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents
         )
@@ -217,12 +217,32 @@ class SuggestionsTab(Tab):
         layout.addWidget(splitter, 1)
         self._show_empty("Scanning has not run yet.")
         self._update_buttons()
+        save = QShortcut(QKeySequence(QKeySequence.StandardKey.Save), self)
+        save.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        save.activated.connect(self._on_save_shortcut)
 
-    def heightForWidth(self, width: int) -> int:
-        # WORKAROUND: the main window puts each tab in a QScrollArea, which sizes a widget whose
-        # layout has height-for-width (our word-wrapped labels) to its *preferred* height and
-        # scrolls; asking for the minimum keeps the buttons on screen at 1280x800.
-        return self.minimumSizeHint().height()
+    def _on_save_shortcut(self) -> None:
+        """Ctrl+S in the editor accepts the candidate (saving it is what Accept does)."""
+        if self.accept_button.isEnabled() and self.stack.currentIndex() == 1:
+            self.accept_button.click()
+
+    # -- unsaved text -------------------------------------------------------------------------
+
+    def has_unsaved_changes(self) -> bool:
+        return bool(self._drafts)
+
+    async def discard_or_keep(self) -> bool:
+        n = len(self._drafts)
+        return await self.ctx.confirm(
+            self,
+            "Discard your edits?",
+            f"You edited {n} suggestion{'s' if n != 1 else ''} without accepting "
+            f"{'them' if n != 1 else 'it'}.",
+            informative="Accept keeps an edited suggestion; discarding drops the edits (the "
+            "suggestions themselves stay).",
+            ok_text="Discard edits",
+            destructive=True,
+        )
 
     # -- state ------------------------------------------------------------------------------
 
@@ -255,7 +275,8 @@ class SuggestionsTab(Tab):
         self.scan_button.setEnabled(False)
         self.ctx.status("Scanning your recent sessions for suggestions…")
         try:
-            result = await self.ctx.run(scan_workspace, self.ctx.engine)
+            # Not the engine worker: a scan may take seconds, and saves must not wait for it.
+            result = await self.ctx.run_background(scan_workspace, self.ctx.reader_engine())
         finally:
             self.progress.hide()
             self.scan_button.setEnabled(True)

@@ -19,6 +19,7 @@ def make_table(
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setTabKeyNavigation(False)  # Tab leaves the table (no keyboard trap)
     view.setAlternatingRowColors(True)
     view.setShowGrid(False)
     view.setWordWrap(False)
