@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from context_center.engine.watch import WatchGroup as WatchGroup
+    from context_center.engine.watch import chain_files as chain_files
     from context_center.engine.watch import watch_groups as watch_groups
     from context_center.engine.changes import (
         Area as Area,
@@ -344,6 +345,7 @@ _EXPORTS: dict[str, str] = {
     "Area": "context_center.engine.changes",
     "Changes": "context_center.engine.changes",
     "WatchGroup": "context_center.engine.watch",
+    "chain_files": "context_center.engine.watch",
     "watch_groups": "context_center.engine.watch",
     "FactChange": "context_center.engine.changes",
     "FactChangeKind": "context_center.engine.changes",
