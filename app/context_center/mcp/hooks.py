@@ -95,7 +95,7 @@ def handle(
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
             raise ValueError("UserPromptSubmit input has no prompt")
-        block = engine.agent_recall(prompt, caller=caller)["block"]
+        block = engine.agent_recall(prompt, caller=caller, one_shot=True)["block"]
         return _context(event, block) if block else None
     if event == "SessionStart":
         text = engine.session_context(caller=caller)

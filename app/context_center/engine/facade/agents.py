@@ -154,9 +154,11 @@ class AgentsAPI(AgentBase):
         max_facts: int | None = None,
         max_chars: int | None = None,
         caller: AgentCaller | None = None,
+        one_shot: bool = False,
     ) -> dict[str, Any]:
         """Recall for one user turn: the block and trace a turn gets; the trace is recorded as
-        this workspace's last recall."""
+        this workspace's last recall. ``one_shot`` (a process that recalls once, like a hook)
+        takes ``Engine.recall``'s path, the CLI's, instead of keeping a view warm."""
         message = text_arg(message, "message", allow_empty=True)
         with self._access(caller, "recall", query=message) as acc:
             options: dict[str, Any] = {}
@@ -164,10 +166,13 @@ class AgentsAPI(AgentBase):
                 options["max_facts"] = max_facts
             if max_chars is not None:
                 options["max_chars"] = max_chars
-            self.agent_view()
             st = self._agents
-            assert st.view is not None
-            result = self.recaller.recall(message, st.facts, st.view.conflicts, **options)
+            if one_shot:
+                result = self.recall(message, **options)
+            else:
+                self.agent_view()
+                assert st.view is not None
+                result = self.recaller.recall(message, st.facts, st.view.conflicts, **options)
             acc.refs = [s.ref for s in result.trace.selected]
             acc.outcome = "ok" if result.block else "empty"
             return st.text.result(
