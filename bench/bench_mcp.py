@@ -20,7 +20,8 @@ recall index are opened once so their on-disk caches exist, as on a machine in u
   round. Target: mcp p50 <= 2 x in-process p50 + 1 ms.
 * hook: ``python -m context_center hook claude-code UserPromptSubmit`` with the documented
   JSON on stdin, a new process per run: wall time, CPU time (user+sys of the child) and peak
-  RSS, next to ``python -c pass``.
+  RSS, next to ``python -c pass`` and the ``context-center recall --json`` process of the same
+  size (the per-turn-cost targets are set for that one).
 """
 
 from __future__ import annotations
@@ -186,6 +187,29 @@ def hook_runs(home: Path, workspace: Path, runs: int) -> dict[str, Any]:
     return {"wall": _summary(walls), "cpu": _summary(cpus), "rss_mb": rss, "printed": bool(out)}
 
 
+def cli_recall_runs(home: Path, workspace: Path, runs: int) -> dict[str, Any]:
+    """``context-center recall PROMPT --json`` processes, for scale next to the hook."""
+    argv = [
+        sys.executable,
+        "-m",
+        "context_center",
+        "--home",
+        str(home),
+        "--workspace",
+        str(workspace),
+        "recall",
+        PROMPT,
+        "--json",
+    ]
+    walls, cpus, rss = [], [], 0.0
+    for _ in range(runs):
+        wall, cpu, peak, _out = _child(argv, "", workspace)
+        walls.append(wall)
+        cpus.append(cpu)
+        rss = max(rss, peak)
+    return {"wall": _summary(walls), "cpu": _summary(cpus), "rss_mb": rss}
+
+
 def python_pass(runs: int) -> dict[str, float]:
     walls = [_child([sys.executable, "-c", "pass"], "", ROOT)[0] for _ in range(runs)]
     return _summary(walls)
@@ -242,6 +266,12 @@ def main() -> None:
                 f"hook UserPromptSubmit at {n:>6} facts: wall p50 {r['wall']['p50']:.0f} ms "
                 f"p95 {r['wall']['p95']:.0f} ms, CPU p50 {r['cpu']['p50']:.0f} ms, "
                 f"peak RSS {r['rss_mb']:.0f} MiB, block printed: {r['printed']}",
+                flush=True,
+            )
+            c = cli_recall_runs(home, workspace, args.hook_runs)
+            print(
+                f"  (`context-center recall --json` at {n:>6}: wall p50 {c['wall']['p50']:.0f} ms, "
+                f"CPU p50 {c['cpu']['p50']:.0f} ms, peak RSS {c['rss_mb']:.0f} MiB)",
                 flush=True,
             )
         if len(hook_sizes) >= 2:
