@@ -120,6 +120,7 @@ class ServerState:
             engine = self._engine(self.options.workspace)
             if self.options.workspace:
                 self._current = engine
+            engine.recaller  # noqa: B018 - made here, so the warm-up thread and a request share it
             return engine
 
     @staticmethod
