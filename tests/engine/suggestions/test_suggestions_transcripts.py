@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import UTC, datetime
+from pathlib import Path
 
-from sugg_env import FIXTURES, Env, install, tree_snapshot
+from sugg_env import FIXTURES, Env, install, local_mounts, tree_snapshot
 
 from context_center.engine.model import FactType
 from context_center.engine.suggestions import ScanResult, scan
@@ -81,3 +83,35 @@ def test_reading_old_and_agent_rollouts_writes_nothing(empty_env: Env) -> None:
     before = tree_snapshot(empty_env.root)
     assert _scan(empty_env).memories
     assert tree_snapshot(empty_env.root) == before
+
+
+def test_claude_transcripts_of_a_long_workspace_path_are_found(tmp_path: Path) -> None:
+    from context_center.engine.agents.claude_memory import encode_project
+    from context_center.engine.store.paths import Layout
+    from context_center.engine.suggestions.claude_source import claude_folder_names
+
+    workspace = tmp_path.joinpath(*["a-rather-long-folder-name"] * 9)
+    workspace.mkdir(parents=True)
+    hashed = encode_project(str(workspace))
+    assert len(str(workspace)) > 200 and hashed in claude_folder_names(workspace)
+    folder = tmp_path / "dot-claude" / "projects" / hashed
+    folder.mkdir(parents=True)
+    line = {
+        "type": "user",
+        "cwd": str(workspace),
+        "sessionId": "5b1d8f7a-0c2e-4e6b-9a41-3f2d7c9e8a10",
+        "timestamp": "2026-10-01T09:00:00.000Z",
+        "isSidechain": False,
+        "message": {"role": "user", "content": "Never force-push to main."},
+    }
+    (folder / "5b1d8f7a-0c2e-4e6b-9a41-3f2d7c9e8a10.jsonl").write_text(json.dumps(line) + "\n")
+    result = scan(
+        Layout(tmp_path / "home", workspace),
+        [],
+        [],
+        now=NOW,
+        claude_root=tmp_path / "dot-claude",
+        codex_root=tmp_path / "no-codex",
+        mounts=local_mounts,
+    )
+    assert [m.title for m in result.memories] == ["Never force-push to main"]

@@ -8,7 +8,8 @@ command wrappers (``<command-name>``, ``<local-command-stdout>``, ``<bash-input>
 Sub-agent transcripts of newer releases live in a ``subagents/`` folder below the session and
 are never read (only the project folder's own ``*.jsonl``). The folder name is the cwd with
 every character other than a letter or digit turned into ``-`` (older releases replaced only
-``/`` and ``.``); both spellings are looked up, and each line's own ``cwd`` still has to match.
+``/`` and ``.``; a name over 200 characters is cut and hashed); every spelling is looked up,
+and each line's own ``cwd`` still has to match.
 """
 
 from __future__ import annotations
@@ -62,9 +63,12 @@ def claude_text(content: object) -> str | None:
 
 def claude_folder_names(workspace: Path) -> list[str]:
     """The folder names Claude Code may have used for this workspace under ``projects/``."""
+    from context_center.engine.agents.claude_memory import encode_project
+
     names: list[str] = []
     for text in {str(Path(workspace).absolute()), os.path.realpath(workspace)}:
         for name in (
+            encode_project(text),  # what Claude Code writes, hashed when over 200 characters
             re.sub(r"[^A-Za-z0-9]", "-", text),
             re.sub(r"[/\\.:]", "-", text),
             re.sub(r"[/\\]", "-", text),
@@ -113,13 +117,22 @@ def read_claude_file(path: Path, match: WorkspaceMatcher) -> FileRead:
     return FileRead(turns, malformed)
 
 
+def _is_dir(path: Path) -> bool:
+    """``path.is_dir()``, False also when the name is too long for the file system (an unhashed
+    spelling of a long workspace path)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def read_claude_source(
     root: Path, workspace: Path, match: WorkspaceMatcher, session_limit: int
 ) -> SourceRead:
     report = SourceReport(source=SourceName.CLAUDE.value, root=str(root))
     projects = root / "projects"
     folders = [projects / name for name in claude_folder_names(workspace)]
-    folders = [folder for folder in folders if folder.is_dir()]
+    folders = [folder for folder in folders if _is_dir(folder)]
     if not folders:
         report.status = SourceStatus.MISSING.value
         report.note = "no Claude Code transcripts for this workspace"
