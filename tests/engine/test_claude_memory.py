@@ -258,3 +258,24 @@ def test_import_into_the_global_scope(engine: Engine, user_home: Path, folder: P
 def test_import_without_a_folder_imports_nothing(engine: Engine, user_home: Path) -> None:
     changes = engine.import_claude_memory(home=user_home)
     assert changes.value.items == [] and not changes.value.exists and changes.facts == ()
+
+
+def test_links_and_unreadable_files_are_not_followed(
+    engine: Engine, user_home: Path, folder: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "secret.md"
+    outside.write_text("---\nname: Outside\ntype: user\n---\n\nnot Claude Code's\n")
+    (folder / "linked.md").symlink_to(outside)
+    (folder / "big.md").write_text("x" * (300 * 1024))
+    (folder / "latin1.md").write_bytes("caf\xe9".encode("latin-1"))
+    view = engine.claude_memory(home=user_home)
+    problems = {m.file: m.problem for m in view.memories if m.problem}
+    assert problems == {
+        "linked.md": "a link (not followed)",
+        "big.md": "larger than 256 KB",
+        "latin1.md": "not UTF-8 text",
+    }
+    report = engine.import_claude_memory(home=user_home).value
+    skipped = {i.file for i in report.items if i.action == "skipped"}
+    assert {"linked.md", "big.md", "latin1.md", "deploy_token.md"} == skipped
+    assert "not Claude Code's" not in str([f.body for f in engine.memory.load().facts])

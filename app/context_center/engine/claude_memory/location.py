@@ -49,7 +49,15 @@ class MemoryLocation:
 
     @property
     def exists(self) -> bool:
-        return self.folder.is_dir()
+        return is_dir(self.folder)
+
+
+def is_dir(path: Path) -> bool:
+    """``path.is_dir()``, False (not an error) when it cannot be looked at."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def config_dir(
@@ -135,6 +143,6 @@ def locate(
         folder = config / "projects" / encode_project(str(path)) / MEMORY_DIR
         if folder not in folders:
             folders.append(folder)
-    chosen = next((f for f in folders if f.is_dir()), folders[0])
+    chosen = next((f for f in folders if is_dir(f)), folders[0])
     tried = (chosen, *[f for f in folders if f != chosen])
     return MemoryLocation(config, root, chosen, chosen.parent.name, tried, False, disabled)

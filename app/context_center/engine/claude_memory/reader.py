@@ -293,7 +293,7 @@ def read_view(
     notes: list[str] = []
     index: list[IndexLine] = []
     load: IndexLoad | None = None
-    raw_index = _read_regular(folder / INDEX_FILE) if (folder / INDEX_FILE).exists() else None
+    raw_index = _read_regular(folder / INDEX_FILE) if os.path.lexists(folder / INDEX_FILE) else None
     if isinstance(raw_index, str):
         notes.append(f"{INDEX_FILE} was not read: {raw_index}")
     elif raw_index is not None:
@@ -302,7 +302,12 @@ def read_view(
         index = _index_lines(text, load, folder)
     linked = {line.target: line.loaded for line in index if line.target_exists}
     memories = []
-    for path in sorted(folder.glob("*.md"), key=lambda p: p.name):
+    try:
+        paths = sorted(folder.glob("*.md"), key=lambda p: p.name)
+    except OSError as exc:
+        paths = []
+        notes.append(f"the memory folder could not be listed ({exc.strerror})")
+    for path in paths:
         if path.name == INDEX_FILE or path.name.startswith("."):
             continue
         got = _read_regular(path)
