@@ -3,9 +3,9 @@
 - ``KEY=value``, ``key: value``, ``key := value``, ``--password=value``, ``"key": "value"``
   where the key names a credential (``values.assigned_secret``). A quoted value runs to its
   closing quote (``password: "correct horse battery"``); an unquoted one stops at whitespace,
-  a quote, ``,``/``;``, an ``=`` that is not padding and an ``&name=`` (the next query
-  parameter). The value is only looked at, not consumed, so ``data=api_key=…`` and
-  ``?format=json&api_key=…`` still see ``api_key`` as a key.
+  a quote, ``,``/``;`` and an ``&name=`` (the next query parameter). After any other key the
+  scan goes on right after its separator, so ``data=api_key=…`` and ``?format=json&api_key=…``
+  still see ``api_key`` as a key.
 - ``Authorization:`` and ``Cookie:``/``Set-Cookie:`` headers: the value runs to the end of the
   line. ``Bearer $TOKEN`` and ``Bearer <token>`` are placeholders.
 - Chinese keys 密码/口令/密钥/秘钥/私钥/令牌/凭据/凭证/授权码 with ``:`` or ``=`` (full-width
@@ -27,13 +27,19 @@ Raw = tuple[str, int, int]  # kind, start, end in the scanned text
 
 # Characters a key name is made of (Reasonix's rule) and its boundary.
 _KEY = r"[A-Za-z0-9_.\-]"
-# One character of an unquoted value: not whitespace, a quote, "," or ";"; "=" only as
-# padding (followed by "=" or the end); "&" unless it starts the next ``name=``.
-_VALUE_CHAR = r"(?:[^\s\"'`,;&=]|=(?![^\s\"'`,;&=])|&(?![A-Za-z_][A-Za-z0-9_.\-]*+=))"
+# A key and its separator. The value is read by ``VALUE`` only after a key that names a
+# credential, and the scan then goes on after the value; after any other key it goes on right
+# after the separator, so ``data=api_key=…`` and ``?format=json&api_key=…`` still see
+# ``api_key`` as a key, and no character is read as a value more than once.
 ASSIGNMENT = re.compile(
     rf"(?<!{_KEY})-{{0,2}}+(?P<key>[A-Za-z_]{_KEY}*+)"
     r"[\"'\]]{0,2}+[ \t]*+(?P<sep>:=|=|:)[ \t]*+"
-    rf"(?=(?P<q>[\"'`])(?P<qvalue>[^\"'`\r\n]++)|(?P<value>{_VALUE_CHAR}++))"
+)
+# A quoted value runs to its closing quote; an unquoted one stops at whitespace, a quote,
+# "," or ";", and at an "&" that starts the next ``name=``.
+VALUE = re.compile(
+    r"(?P<q>[\"'`])(?P<qvalue>[^\"'`\r\n]++)"
+    r"|(?P<value>(?:[^\s\"'`,;&]|&(?![A-Za-z_][A-Za-z0-9_.\-]*+=))++)"
 )
 # A header's value runs to the end of the line (or a closing quote).
 REST_OF_LINE = re.compile(r"[^\r\n\"'`]*+")
@@ -64,7 +70,7 @@ SCANNING = (
     XML_ELEMENT,
     KEY_VALUE_ATTRIBUTES,
 )
-ANCHORED = (REST_OF_LINE, _SCHEME_PLACEHOLDER)
+ANCHORED = (VALUE, REST_OF_LINE, _SCHEME_PLACEHOLDER)
 
 
 def _header_placeholder(whole: str) -> bool:
@@ -88,14 +94,14 @@ def _header(text: str, m: re.Match[str], start: int) -> tuple[Raw | None, int]:
     return None, end
 
 
-def _is_header(m: re.Match[str]) -> bool:
+def _is_header(m: re.Match[str]) -> bool:  # m: an ASSIGNMENT match
     key = m["key"]
     return v.is_authorization_key(key) or (
         key.lower() in ("cookie", "set-cookie") and m["sep"] == ":"
     )
 
 
-def _value(m: re.Match[str]) -> tuple[str, int]:
+def _value(m: re.Match[str]) -> tuple[str, int]:  # m: a VALUE match
     if m["q"]:
         return m["qvalue"].strip(), m.start("qvalue") + (
             len(m["qvalue"]) - len(m["qvalue"].lstrip())
@@ -104,19 +110,25 @@ def _value(m: re.Match[str]) -> tuple[str, int]:
 
 
 def _key_values(text: str) -> Iterator[Raw]:
-    header_until = -1  # a header value covers the rest of its line; skip matches inside it
-    for m in ASSIGNMENT.finditer(text):
-        if m.start() < header_until or text.endswith("${", 0, m.start()):
-            continue  # inside a header, or the name in ${DB_PASSWORD:-postgres}
-        if not v.key_is_secret(m["key"]) and not _is_header(m):
-            continue  # the common case, decided without looking at the value
-        if _is_header(m):
-            start = m.start("qvalue") if m["q"] else m.start("value")
-            found, header_until = _header(text, m, start)
+    pos = 0
+    while (m := ASSIGNMENT.search(text, pos)) is not None:
+        pos = m.end()
+        if text.endswith("${", 0, m.start()):
+            continue  # the name in ${DB_PASSWORD:-postgres}
+        header = _is_header(m)
+        if not header and not v.key_is_secret(m["key"]):
+            continue  # the common case, decided without reading the value
+        val = VALUE.match(text, m.end())
+        if val is None:
+            continue
+        if header:
+            start = val.start("qvalue") if val["q"] else val.start("value")
+            found, pos = _header(text, m, start)  # a header value covers the rest of its line
             if found is not None:
                 yield found
             continue
-        value, start = _value(m)
+        pos = val.end()
+        value, start = _value(val)
         if v.assigned_secret(m["key"], value):
             yield k.SECRET_ASSIGNMENT, start, start + len(value)
 
