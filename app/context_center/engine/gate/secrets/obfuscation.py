@@ -8,12 +8,13 @@ finding is reported at the original characters it came from (``View.span``):
 - **Base64** (standard or URL-safe, 20+ characters) and **hex** (24+ digits, 8+ ``\\xNN``
   escapes, or 12+ bytes separated by spaces or colons): a run that decodes to printable UTF-8
   text is scanned by every detector, and a finding covers the whole encoded run. A run that
-  decodes to ``user:password`` alone (docker's ``"auth"``, HTTP Basic) is a credential too. Binary (a hash, an image) is not text and is skipped,
-  so a SHA-256 or a logo never counts.
+  decodes to ``user:password`` alone (docker's ``"auth"``, HTTP Basic) is a credential too.
+  Binary (a hash, an image) is not text and is skipped, so a SHA-256 or a logo never counts.
 - **Split across lines or strings**: ``"ghp_AbCd" + "EfGh…"``, Python's implicit
   concatenation over two lines, a ``\\`` line continuation, a bare line break between two
-  token characters, and a run of single characters spaced out (``g h p _ A 1 …``) are joined; only the detectors of service-token shapes run on the joined
-  copy, and only a token that crosses a join is reported (the rest was found already).
+  token characters, and a run of single characters spaced out (``g h p _ A 1 …``) are
+  joined; only the detectors of service-token shapes run on the joined copy, and only a
+  token that crosses a join is reported (the rest was found already).
 
 Look-alike letters and invisible characters are handled by normalisation itself
 (``normalise``). Decoding is one level deep: base64 inside base64 is not opened.

@@ -6,8 +6,9 @@
   ``is``/``was``/``are``/``to``/``:``/``=``, optionally ``set to``/``now``, then the value:
   "the secret access key is wJalr…", "The staging password is hunter2", "Set the root password
   to S3cr3t"; a password word directly before a password-like value also counts ("with
-  password Hunter22", "root 密码 Hunter22"). Chinese: 密码/口令/密钥/秘钥/私钥/令牌/凭据/凭证/授权码 (or an English key that names a
-  secret: ``requirepass``, ``token``, ``key``) then 是/为/设置为/设为/改为/改成/换成…: "密码是 hunter2", "管理员密码设置为 X". The value must
+  password Hunter22", "root 密码 Hunter22"). Chinese: 密码/口令/密钥/秘钥/私钥/令牌/凭据/
+  凭证/授权码 (or an English key that names a secret: ``requirepass``, ``token``, ``key``)
+  then 是/为/设置为/设为/改为/改成/换成…: "密码是 hunter2", "管理员密码设置为 X". The value must
   look like a password, not a word (``values.stated_value``): "The password is required",
   "密钥是 RSA 2048 位的" and "Minimum password is 12 characters" are not secrets.
 - **Command lines**: ``mysql``/``mysqldump``/``mariadb … -pVALUE`` (attached; a bare ``-p``

@@ -7,12 +7,12 @@ GitLab ``glpat-`` + 20, Google ``AIza`` + 35, Stripe ``sk_live_``/``rk_live_``/`
 ``dckr_oat_`` + 20, DigitalOcean ``dop_v1_``/``doo_v1_``/``dor_v1_`` + 64 hex, Hugging Face
 ``hf_`` + 30, Shopify ``shpat_``/``shpss_``/``shpca_``/``shppa_`` + 32 hex, Mailchimp 32 hex +
 ``-us`` + 1-2 digits, Alibaba Cloud ``LTAI`` + 12-30, Tencent Cloud ``AKID`` + 32, Azure
-``SharedAccessKey=`` + 40, Google OAuth ``ya29.``/``1//0`` tokens, Vault ``hvs.``/``hvb.``/``hvr.`` + 24, ``age`` secret keys
-(``AGE-SECRET-KEY-1…``), JWTs (validated by detect-secrets), private key blocks from
+``SharedAccessKey=`` + 40, Google OAuth ``ya29.``/``1//0`` tokens, Vault
+``hvs.``/``hvb.``/``hvr.`` + 24, ``age`` secret keys (``AGE-SECRET-KEY-1…``), JWTs (validated by detect-secrets), private key blocks from
 ``-----BEGIN … PRIVATE KEY-----`` to their ``-----END …-----`` line (PEM, PKCS#8, OpenSSH,
 PGP; PuTTY headers to the end of the line; an END line with no BEGIN before it, as in an
-excerpt cut inside a block, from the start of the text), URLs with ``user:password@``, and email
-addresses — also written ``name (at) example (dot) com``, ``name [at] example.com`` or
+excerpt cut inside a block, from the start of the text), URLs with ``user:password@``, and
+email addresses — also written ``name (at) example (dot) com``, ``name [at] example.com`` or
 ``name at example dot com`` (then the last word must be a common top-level domain).
 
 Not an email: an ``scp``/``ssh`` target (``git@github.com:owner/repo``,

@@ -3,18 +3,19 @@
 Keys. A key names a secret when it contains APIKEY, ACCESSKEY or PRIVATEKEY (ignoring
 ``_``/``-``/``.``) or SECRET, TOKEN, PASSWORD, PASSWD, ``_PWD``, ``-PWD``, or has PASS,
 PASSPHRASE or PASSCODE as a word (``DB_PASS``, ``ansible_ssh_pass``; not ``BYPASS``); plain
-``PWD`` and ``OLDPWD`` are not secrets. A key whose last word says it points at a secret rather than holds
-one — FILE, PATH, DIR, NAME, REF, URL, URI, ENDPOINT, ARN, TYPE, HASHERS … — holds no secret
-unless its value looks generated: ``CLIENT_SECRET_FILE=/etc/app/client_secret.json``,
-``secretName: my-app-tls`` and ``token_type: bearer`` are references and settings.
+``PWD`` and ``OLDPWD`` are not secrets. A key whose last word says it points at a secret
+rather than holds one — FILE, PATH, DIR, NAME, REF, URL, URI, ENDPOINT, ARN, TYPE, HASHERS … —
+holds no secret unless its value looks generated: ``CLIENT_SECRET_FILE=/etc/app/client_secret
+.json``, ``secretName: my-app-tls`` and ``token_type: bearer`` are references and settings.
 
-Values that are not secrets: placeholders (``$VAR``, ``${VAR:-default}``, ``${{ secrets.X }}``, ``<token>``,
-``***``, a type name, ``!vault``), code (a call ``os.getenv(``, a dotted name
-``self.password``, a name that is itself a credential word ``api_key=api_key``, an opening
-bracket), boolean or None-like literals, and short numbers under a key that does not name the
-credential itself (``password_min_length=12``; ``PASSWORD=123456`` is still a secret, since
-all-digit passwords and PINs are real). Keys that name only a token keep their older, wider
-rule: up to 9 digits is a setting (``max_tokens: 4096``).
+Values that are not secrets: placeholders (``$VAR``, ``${VAR:-default}``,
+``${{ secrets.X }}``, ``<token>``, ``***``, a type name, ``!vault``), code (a call
+``os.getenv(``, a dotted name ``self.password``, a name that is itself a credential word
+``api_key=api_key``, a keyword such as ``await``, an opening bracket), boolean or None-like
+literals, and short numbers under a key that does not name the credential itself
+(``password_min_length=12``; ``PASSWORD=123456`` is still a secret, since all-digit passwords
+and PINs are real). Keys that name only a token keep their older, wider rule: up to 9 digits
+is a setting (``max_tokens: 4096``).
 """
 
 from __future__ import annotations
