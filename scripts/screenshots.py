@@ -5,6 +5,10 @@ Run from the repository root:
 
     .venv/bin/python scripts/screenshots.py            # re-runs itself under xvfb-run
     .venv/bin/python scripts/screenshots.py --out DIR  # somewhere else than docs/screenshots
+    .venv/bin/python scripts/screenshots.py --dark     # the dark palette (names end in -dark)
+
+Every tab is shot at 1280×800 (``<tab>.png``) and at 900×600 (``<tab>-900x600.png``); the two
+dialogs at 1280×800 only.
 
 Without a display it re-executes itself under ``xvfb-run -a -s "-screen 0 1280x800x24"`` (a
 real X server, so fonts and styles are what a desktop shows; install ``xvfb libxcb-icccm4
@@ -26,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 XVFB_ARGS = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24"]
-SIZE = (1280, 800)
+SIZES = ((1280, 800, ""), (900, 600, "-900x600"))
 
 
 def _reexec_under_xvfb() -> int:
@@ -94,7 +98,7 @@ async def stale_edit(window, ctx, app, sample, shot) -> None:  # type: ignore[no
     await _settle(ctx, app)
 
 
-async def _main(out: Path) -> int:
+async def _main(out: Path, dark: bool) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -105,6 +109,11 @@ async def _main(out: Path) -> int:
 
     app = QApplication.instance()
     assert app is not None
+    if dark:
+        from context_center.ui.style import apply_style
+
+        apply_style(app, dark=True)  # type: ignore[arg-type]
+    suffix_dark = "-dark" if dark else ""
     tmp = Path(tempfile.mkdtemp(prefix="cc-shots-"))
     try:
         sample = generate(tmp / "demo")
@@ -112,15 +121,17 @@ async def _main(out: Path) -> int:
         ctx.show_dialogs = False
         settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(ctx, settings)
-        window.resize(*SIZE)
+        window.resize(*SIZES[0][:2])
         window.show()
         await _settle(ctx, app)
         out.mkdir(parents=True, exist_ok=True)
+        size_suffix = ""
 
         async def shot(name: str, widget=None) -> None:  # type: ignore[no-untyped-def]
             await _settle(ctx, app)
             target = widget or window
-            path = out / f"{name}.png"
+            suffix = (size_suffix if widget is None else "") + suffix_dark
+            path = out / f"{name}{suffix}.png"
             target.grab().save(str(path))
             print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
@@ -157,6 +168,7 @@ async def _main(out: Path) -> int:
                 if row.fact is not None and row.fact.name == "ticket-board":
                     tab.table.selectRow(i)
             tab.btn_recover.click()  # refused: the name is active again
+            await _settle(ctx, app)
 
         async def activity() -> None:
             widget = window.activity_tab
@@ -182,9 +194,14 @@ async def _main(out: Path) -> int:
             ("suggestions", lambda: by_title("Suggestions")),
             ("approvals", lambda: by_title("Approvals")),
         ]
-        for name, prepare in steps:
-            await prepare()
-            await shot(name)
+        for width, height, size_suffix in SIZES:
+            window.resize(width, height)
+            await _settle(ctx, app)
+            for name, prepare in steps:
+                await prepare()
+                await shot(name)
+        window.resize(*SIZES[0][:2])
+        await _settle(ctx, app)
 
         # Two dialogs worth seeing: the approval review and a stale edit.
         approvals = window.approvals_tab
@@ -214,6 +231,7 @@ async def _main(out: Path) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--dark", action="store_true", help="the dark palette")
     args = parser.parse_args()
     if not os.environ.get("DISPLAY") and not os.environ.get("CONTEXT_CENTER_SCREENSHOTS_CHILD"):
         return _reexec_under_xvfb()
@@ -226,7 +244,7 @@ def main() -> int:
     app = QApplication.instance() or QApplication(["context-center"])
     configure_application(app)
     app.setQuitOnLastWindowClosed(False)
-    return int(qasync.run(_main(args.out.absolute())))
+    return int(qasync.run(_main(args.out.absolute(), args.dark)))
 
 
 if __name__ == "__main__":

@@ -92,7 +92,8 @@ def test_last_trace_is_shown_with_hits_and_suppressions(qtbot, ctx, facts, qtmod
         "fresh",
         "1",
     ]
-    assert hits.index(0, 1).data() == f"{saved.selected[0].score:.3f}"
+    # the score as the block writes it (the block is what the model sees)
+    assert f"score={hits.index(0, 1).data()} " in saved.block
     assert hits.index(0, 4).data().startswith("matched ")
     assert "AuthHandler retries" in hits.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
     sup = last.suppressions_model
@@ -181,3 +182,24 @@ def test_try_sees_facts_saved_by_another_process(qtbot, ctx, facts, home, worksp
     qtbot.mouseClick(tab.try_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, ctx)
     assert [h.ref for h in tab.tried.hits_model.rows] == ["project/staging-namespace.md"]
+
+
+def test_score_is_shown_as_the_block_writes_it(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui.models.trace_models import HitsModel, block_scores
+
+    raw = 17.086475712841832  # the block writes 17.086; the trace keeps 17.0865 (-> "17.087")
+    block = (
+        "<memory-recall>\n- ref=project/a.md id=mem-1 revision=1 scope=project type=project "
+        f'freshness=fresh score={raw:.3f} reason="matched a"\n  title: A\n  text: a\n'
+    )
+    assert block_scores(block) == {"mem-1": "17.086"}
+    assert f"{round(raw, 4):.3f}" == "17.087"  # what formatting the trace's value again gives
+    model = HitsModel()
+
+    class Hit:
+        id = "mem-1"
+        score = round(raw, 4)
+
+    assert model._score(Hit()) == "17.087"  # type: ignore[arg-type]  # without the block
+    model._scores = block_scores(block)
+    assert model._score(Hit()) == "17.086"  # type: ignore[arg-type]  # as the block says

@@ -130,3 +130,24 @@ def test_imported_and_nested_instruction_files_are_followed(
             )
     finally:
         watcher.stop()
+
+
+def test_an_edit_in_place_reads_only_that_file(
+    qtbot, window: MainWindow, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from context_center.ui.tabs import memory as memory_module
+
+    loads: list[object] = []
+    real = memory_module.load_memory
+    monkeypatch.setattr(memory_module, "load_memory", lambda e: loads.append(e) or real(e))
+    path = engine.memory.resolve("project/notes.md").path
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("only this file\n")
+    qtbot.waitUntil(lambda: "only this file" in _body(window), timeout=1500)
+    assert loads == []  # the store was not read again, only notes.md
+    # a new file is not an edit in place: both stores are read again
+    engine.memory.create(name="second", title="Second", type=FactType.PROJECT, body="2")
+    qtbot.waitUntil(
+        lambda: "Second" in [r.title for r in window.memory_tab.model.rows], timeout=2500
+    )
+    assert len(loads) == 1

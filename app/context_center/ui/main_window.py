@@ -296,11 +296,12 @@ class MainWindow(QMainWindow):
     # -- unsaved text ---------------------------------------------------------------------
 
     def unsaved_tabs(self) -> list[QWidget]:
-        return [
-            tab
-            for tab in self.built_tabs()
-            if callable(getattr(tab, "has_unsaved_changes", None)) and tab.has_unsaved_changes()
-        ]
+        out = []
+        for tab in self.built_tabs():
+            ask = getattr(tab, "has_unsaved_changes", None)
+            if callable(ask) and ask():
+                out.append(tab)
+        return out
 
     async def confirm_leave(self) -> bool:
         """Ask each tab with unsaved text (shown in turn); True when all may go."""

@@ -9,6 +9,7 @@ shortcuts, About.
 
 from __future__ import annotations
 
+import functools
 import platform
 from typing import TYPE_CHECKING
 
@@ -112,7 +113,7 @@ class WindowMenus:
             self.window,
             self._tab_text(index),
             f"actShowTab{index + 1}",
-            lambda i=index: self.window.tabs.setCurrentIndex(i),
+            functools.partial(self.window.tabs.setCurrentIndex, index),
             shortcuts=keys,
         )
         self.view_menu.addAction(action)

@@ -1,13 +1,34 @@
-"""Table models of the Activity tab: what a recall selected, and what it left out and why."""
+"""Table models of the Activity tab: what a recall selected, and what it left out and why.
+
+A recalled fact's score is shown exactly as the block the model sees writes it (the trace
+keeps the score rounded to four places, the block to three: formatting the trace's value
+again could differ from the block in the last digit), so the two never disagree.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from context_center.engine import SelectedFact, Suppression
 from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.style import tone
 
-FRESHNESS_COLOURS = {"fresh": "#1e7d32", "current": None, "stale": "#a15c00"}
+_BLOCK_ENTRY = re.compile(r"^- ref=\S+ id=(\S+) .*?\bscore=([0-9.]+)", re.MULTILINE)
+
+
+def block_scores(block: str) -> dict[str, str]:
+    """Fact id → the score text the recall block shows for it."""
+    return {m.group(1): m.group(2) for m in _BLOCK_ENTRY.finditer(block)}
+
+
+def score_text(score: float | None) -> str:
+    return "" if score is None else f"{score:.3f}"
+
+
+def freshness_colour(value: str) -> str | None:
+    return tone(value) if value in ("fresh", "stale") else None
 
 
 def _hit_tooltip(h: SelectedFact) -> str:
@@ -19,20 +40,28 @@ class HitsModel(RowTableModel[SelectedFact]):
     """The facts a recall put into the block, best first (``ROW_ROLE`` gives the SelectedFact)."""
 
     def __init__(self, parent: Any = None) -> None:
+        self._scores: dict[str, str] = {}
         super().__init__(
             [
                 Column("Fact", lambda h: h.ref, tooltip=_hit_tooltip),
-                Column("Score", lambda h: f"{h.score:.3f}", numeric=True),
+                Column("Score", self._score, numeric=True),
                 Column(
                     "Freshness",
                     lambda h: h.freshness.value,
-                    colour=lambda h: FRESHNESS_COLOURS.get(h.freshness.value),
+                    colour=lambda h: freshness_colour(h.freshness.value),
                 ),
                 Column("Rev", lambda h: str(h.revision), numeric=True),
                 Column("Why", lambda h: h.reason),
             ],
             parent,
         )
+
+    def _score(self, h: SelectedFact) -> str:
+        return self._scores.get(h.id) or score_text(h.score)
+
+    def set_hits(self, rows: Sequence[SelectedFact], block: str) -> None:
+        self._scores = block_scores(block)
+        self.set_rows(rows)
 
 
 def _suppressed_what(s: Suppression) -> str:
@@ -51,11 +80,7 @@ class SuppressionsModel(RowTableModel[Suppression]):
                     lambda s: s.message,
                     tooltip=lambda s: f"{s.reason.value}: {s.message}",
                 ),
-                Column(
-                    "Score",
-                    lambda s: "" if s.score is None else f"{s.score:.3f}",
-                    numeric=True,
-                ),
+                Column("Score", lambda s: score_text(s.score), numeric=True),
                 Column(
                     "Rev",
                     lambda s: "" if s.revision is None else str(s.revision),
@@ -66,4 +91,4 @@ class SuppressionsModel(RowTableModel[Suppression]):
         )
 
 
-__all__ = ["HitsModel", "SelectedFact", "SuppressionsModel"]
+__all__ = ["HitsModel", "SelectedFact", "SuppressionsModel", "block_scores"]

@@ -1,10 +1,11 @@
 """The Activity tab: the last recall trace of this workspace, and a box to try a message.
 
-The left side shows the trace the engine persisted after the latest real recall (query, the
-facts recalled with score, reason, freshness and revision, the omitted count, and what was left
-out and why). The right side runs recall for a message typed here, off the GUI thread and
-without replacing the persisted trace, and shows the same explanation plus the exact block a
-provider would see (read-only, plain text).
+One page shows the trace the engine persisted after the latest real recall (query, the facts
+recalled with score, reason, freshness and revision, the omitted count, and what was left out
+and why); the other runs recall for a message typed there, off the GUI thread and without
+replacing the persisted trace, and shows the same explanation plus the exact block a provider
+would see (read-only, plain text). Each page has the tab's full width, so the Why and Why not
+columns wrap in full instead of ending in "…", and each table keeps several rows at 900×600.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +35,42 @@ from context_center.ui.context import FACTS, TRACE, WORKSPACE, busy
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.labels import plain_label
+
+TEXT = {
+    "recalled": "Recalled",
+    "left_out": "Left out, and why",
+    "model_sees": "What the model sees",
+    "block_empty": "(empty: nothing is added to the user turn)",
+    "query": "\u201c{query}\u201d  ·  {when} (local)  ·  searchable terms: {terms}",
+    "none": "none",
+    "recalled_n": "Recalled {n} fact(s)",
+    "nothing": "Nothing recalled: {reason}",
+    "no_match": "no match",
+    "outcome": (
+        "  ·  omitted {omitted}  ·  {candidates} distinctive match(es)  ·  {used} of {budget} "
+        "characters, at most {max_facts} facts  ·  {ms:.1f} ms"
+    ),
+    "more": "… and {n} more left out (not listed).",
+    "last_page": "Last recall in this workspace",
+    "try_page": "Try a message",
+    "last_hint": (
+        "The latest user turn an agent recalled memory for, and why each fact was or was not added."
+    ),
+    "reload": "Reload",
+    "reload_tip": "Read the latest trace again",
+    "message": "Type a message as you would to an agent…",
+    "try": "Try",
+    "try_tip": "Run recall for this message (nothing is saved)",
+    "try_empty": (
+        "See what would be recalled for a message, and why other facts would not. This does "
+        "not change the last recall."
+    ),
+    "type_first": "Type a message first.",
+    "no_trace": (
+        "No recall has run in this workspace yet. When an agent asks Context Center to recall "
+        "memory for a user turn, the explanation appears here."
+    ),
+}
 
 # -- engine work (worker thread) ------------------------------------------------------------
 
@@ -55,42 +92,48 @@ def try_recall(engine: Engine, message: str, reload: bool) -> RecallTrace:
 def _section(text: str) -> QLabel:
     label = QLabel(text)
     label.setObjectName("sectionCaption")
-    font = label.font()
-    font.setBold(True)
-    label.setFont(font)
     return label
 
 
-def _table(model: Any, name: str, stretch: int) -> QTableView:
+def _table(model: Any, name: str, wrap: int) -> QTableView:
+    """A small table whose ``wrap`` column takes the free width and wraps its text in full."""
     view = QTableView()
     view.setObjectName(name)
     view.setModel(model)
     view.verticalHeader().hide()
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setTabKeyNavigation(False)
     view.setAlternatingRowColors(True)
-    view.setWordWrap(False)
+    view.setWordWrap(True)
+    view.setTextElideMode(Qt.TextElideMode.ElideNone)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
-    view.setMinimumHeight(96)
+    header.setSectionResizeMode(wrap, QHeaderView.ResizeMode.Stretch)
+    view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.setMinimumHeight(72)
     return view
 
 
 def describe(trace: RecallTrace) -> tuple[str, str]:
     """(the query line, the outcome line) of a trace, for a person."""
     when = trace.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
-    terms = ", ".join(trace.terms) if trace.terms else "none"
-    query = f"\u201c{trace.query}\u201d  ·  {when}  ·  searchable terms: {terms}"
+    terms = ", ".join(trace.terms) if trace.terms else TEXT["none"]
+    query = TEXT["query"].format(query=trace.query, when=when, terms=terms)
     if trace.selected:
-        outcome = f"Recalled {len(trace.selected)} fact(s)"
+        outcome = TEXT["recalled_n"].format(n=len(trace.selected))
     else:
         reason = trace.reason
-        outcome = f"Nothing recalled: {reason.text if reason else 'no match'}"
-    outcome += (
-        f"  ·  omitted {trace.omitted}  ·  {trace.candidates} distinctive match(es)"
-        f"  ·  {trace.chars_used} of {trace.char_budget} characters, at most "
-        f"{trace.max_facts} facts  ·  {trace.elapsed_ms:.1f} ms"
+        outcome = TEXT["nothing"].format(reason=reason.text if reason else TEXT["no_match"])
+    outcome += TEXT["outcome"].format(
+        omitted=trace.omitted,
+        candidates=trace.candidates,
+        used=trace.chars_used,
+        budget=trace.char_budget,
+        max_facts=trace.max_facts,
+        ms=trace.elapsed_ms,
     )
     return query, outcome
 
@@ -115,10 +158,11 @@ class TraceView(QWidget):
         self.block = QPlainTextEdit()
         self.block.setObjectName("recallBlock")
         self.block.setReadOnly(True)
+        self.block.setTabChangesFocus(True)
         self.block.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.block.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.block.setPlaceholderText("(empty: nothing is added to the user turn)")
-        self.block.setMinimumHeight(80)
+        self.block.setPlaceholderText(TEXT["block_empty"])
+        self.block.setMinimumHeight(60)
 
         def part(*widgets: QWidget) -> QWidget:
             box = QWidget()
@@ -131,10 +175,10 @@ class TraceView(QWidget):
 
         self.parts = QSplitter(Qt.Orientation.Vertical)
         self.parts.setChildrenCollapsible(False)
-        self.parts.addWidget(part(_section("Recalled"), self.hits))
-        self.parts.addWidget(part(_section("Left out, and why"), self.suppressions, self.more))
-        self.parts.addWidget(part(_section("What the model sees"), self.block))
-        for i, stretch in enumerate((2, 2, 3)):
+        self.parts.addWidget(part(_section(TEXT["recalled"]), self.hits))
+        self.parts.addWidget(part(_section(TEXT["left_out"]), self.suppressions, self.more))
+        self.parts.addWidget(part(_section(TEXT["model_sees"]), self.block))
+        for i, stretch in enumerate((2, 2, 2)):
             self.parts.setStretchFactor(i, stretch)
 
         self.empty = plain_label(name="traceEmpty")
@@ -145,6 +189,10 @@ class TraceView(QWidget):
         layout.addWidget(self.outcome)
         layout.addWidget(self.empty)
         layout.addWidget(self.parts, 1)
+        for view in (self.hits, self.suppressions):
+            view.horizontalHeader().sectionResized.connect(
+                lambda *_a, v=view: v.resizeRowsToContents()
+            )
         self.set_trace(None, "")
 
     def set_trace(self, trace: RecallTrace | None, empty_text: str) -> None:
@@ -156,22 +204,24 @@ class TraceView(QWidget):
         self.empty.setVisible(not has)
         self.empty.setText(empty_text)
         if trace is None:
-            self.hits_model.set_rows([])
+            self.hits_model.set_hits([], "")
             self.suppressions_model.set_rows([])
             self.block.clear()
             return
         query, outcome = describe(trace)
         self.query.setText(query)
         self.outcome.setText(outcome)
-        self.hits_model.set_rows(trace.selected)
+        self.hits_model.set_hits(trace.selected, trace.block)
         self.suppressions_model.set_rows(trace.suppressed)
+        self.hits.resizeRowsToContents()
+        self.suppressions.resizeRowsToContents()
         self.more.setVisible(trace.suppressed_more > 0)
-        self.more.setText(f"… and {trace.suppressed_more} more left out (not listed).")
+        self.more.setText(TEXT["more"].format(n=trace.suppressed_more))
         self.block.setPlainText(trace.block)
 
 
 class ActivityTab(Tab):
-    """The last recall trace of this workspace and a try-a-message box."""
+    """The last recall trace of this workspace and a try-a-message page."""
 
     title = "Activity"
     flags = frozenset({TRACE, WORKSPACE})
@@ -186,43 +236,34 @@ class ActivityTab(Tab):
         ctx.sig_changed.connect(self._on_any_change)
 
         self.last = TraceView(name="lastTrace")
-        self.reload_button = QPushButton("Reload")
+        self.reload_button = QPushButton(TEXT["reload"])
         self.reload_button.setObjectName("reloadTrace")
-        self.reload_button.setToolTip("Read the latest trace again")
+        self.reload_button.setToolTip(TEXT["reload_tip"])
         self.reload_button.clicked.connect(self._on_reload)
-        last_box = QGroupBox("Last recall in this workspace")
-        last_layout = QVBoxLayout(last_box)
+        last_page = QWidget()
+        last_layout = QVBoxLayout(last_page)
+        last_layout.setContentsMargins(8, 8, 8, 8)
         last_layout.setSpacing(6)
         bar = QHBoxLayout()
-        bar.addWidget(
-            plain_label(
-                "The latest user turn an agent recalled memory for, and why each fact was or "
-                "was not added.",
-                "hint",
-            ),
-            1,
-        )
+        bar.addWidget(plain_label(TEXT["last_hint"], "hint"), 1)
         bar.addWidget(self.reload_button, 0, Qt.AlignmentFlag.AlignTop)
         last_layout.addLayout(bar)
         last_layout.addWidget(self.last, 1)
 
         self.message = QLineEdit()
         self.message.setObjectName("tryMessage")
-        self.message.setPlaceholderText("Type a message as you would to an agent…")
+        self.message.setPlaceholderText(TEXT["message"])
         self.message.setClearButtonEnabled(True)
         self.message.returnPressed.connect(self._on_try)
-        self.try_button = QPushButton("Try")
+        self.try_button = QPushButton(TEXT["try"])
         self.try_button.setObjectName("tryButton")
-        self.try_button.setToolTip("Run recall for this message (nothing is saved)")
+        self.try_button.setToolTip(TEXT["try_tip"])
         self.try_button.clicked.connect(self._on_try)
         self.tried = TraceView(name="triedTrace")
-        self.tried.set_trace(
-            None,
-            "See what would be recalled for a message, and why other facts would not. "
-            "This does not change the last trace on the left.",
-        )
-        try_box = QGroupBox("Try a message")
-        try_layout = QVBoxLayout(try_box)
+        self.tried.set_trace(None, TEXT["try_empty"])
+        try_page = QWidget()
+        try_layout = QVBoxLayout(try_page)
+        try_layout.setContentsMargins(8, 8, 8, 8)
         try_layout.setSpacing(6)
         row = QHBoxLayout()
         row.setSpacing(6)
@@ -231,34 +272,28 @@ class ActivityTab(Tab):
         try_layout.addLayout(row)
         try_layout.addWidget(self.tried, 1)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.setChildrenCollapsible(False)
-        splitter.addWidget(last_box)
-        splitter.addWidget(try_box)
-        splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([10_000, 10_000])  # two equal halves
+        self.pages = QTabWidget()
+        self.pages.setObjectName("activityPages")
+        self.pages.setDocumentMode(True)
+        self.pages.addTab(last_page, TEXT["last_page"])
+        self.pages.addTab(try_page, TEXT["try_page"])
 
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(12, 12, 12, 12)
+        layout.setContentsMargins(12, 8, 12, 12)
         layout.setSpacing(8)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.pages, 1)
 
-    def heightForWidth(self, width: int) -> int:
-        # WORKAROUND: the main window puts each tab in a QScrollArea, which sizes a widget whose
-        # layout has height-for-width (our word-wrapped labels) to its *preferred* height and
-        # scrolls; asking for the minimum keeps the buttons on screen at 1280x800.
-        return self.minimumSizeHint().height()
+    def focus_search(self) -> None:
+        """Ctrl+F here: the message box of the try page."""
+        self.pages.setCurrentIndex(1)
+        self.message.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.message.selectAll()
 
     # -- the persisted trace ----------------------------------------------------------------
 
     async def refresh(self) -> None:
         trace = await self.ctx.run(load_last_trace, self.ctx.engine)
-        self.last.set_trace(
-            trace,
-            "No recall has run in this workspace yet. When an agent asks Context Center to "
-            "recall memory for a user turn, the explanation appears here.",
-        )
+        self.last.set_trace(trace, TEXT["no_trace"])
         self.sig_trace_loaded.emit(trace)
 
     @asyncSlot()
@@ -276,9 +311,10 @@ class ActivityTab(Tab):
     @asyncSlot()
     @busy("try_button", "message")
     async def _on_try(self) -> None:
+        self.pages.setCurrentIndex(1)
         message = self.message.text().strip()
         if not message:
-            self.tried.set_trace(None, "Type a message first.")
+            self.tried.set_trace(None, TEXT["type_first"])
             return
         reload, self._facts_changed = self._facts_changed, False
         try:
@@ -288,3 +324,6 @@ class ActivityTab(Tab):
             raise
         self.tried.set_trace(trace, "")
         self.ctx.status(trace.summary())
+
+
+__all__ = ["ActivityTab", "TraceView", "describe"]

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from dataclasses import replace
+from datetime import UTC, datetime
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QKeySequence
+from PySide6.QtGui import QAction, QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -48,19 +50,22 @@ from context_center.engine import (
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
 from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
-from context_center.ui.models.facts import FactFilter, FactRow, FactTableModel
+from context_center.ui.models.facts import FactFilter, FactRow, FactTableModel, build_rows
 from context_center.ui.tabs.base import Tab
+from context_center.ui.tabs.memory_actions import build_actions
 from context_center.ui.tabs.memory_text import TEXT
 from context_center.ui.tabs.memory_work import (
     MemoryData,
     create_fact,
     current_entry,
     forget_fact,
+    hand_edits,
     load_conflicts,
     load_memory,
+    patch_rows,
+    read_entries,
     update_fact,
 )
-from context_center.ui.widgets.actions import add_actions, bind_button, make_action
 from context_center.ui.widgets.fact_detail import FactDetail
 from context_center.ui.widgets.fact_table import make_fact_table
 from context_center.ui.widgets.memory_banners import ConflictBanner, DiagnosticsBanner
@@ -73,6 +78,16 @@ class MemoryTab(Tab):
     sig_show_revisions = Signal(str)
     """(fact id) the person asked for the revision history of a fact."""
 
+    # made by memory_actions.build_actions
+    act_new: QAction
+    act_edit: QAction
+    act_forget: QAction
+    act_revisions: QAction
+    btn_new: QPushButton
+    btn_edit: QPushButton
+    btn_forget: QPushButton
+    btn_revisions: QPushButton
+
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.filter = FactFilter()
@@ -81,8 +96,10 @@ class MemoryTab(Tab):
         self.conflicts: list[Conflict] = []
         self.editor: FactEditorDialog | None = None  # the open fact editor, if any
         self._selected_id: str | None = None
+        self._edited: set[tuple[str, str]] = set()  # files the watcher saw edited in place
+        self._full = True  # the next refresh reads both stores again
         self._prefetch: tuple[Engine, asyncio.Future[MemoryData]] | None = None
-        self._build_actions()
+        build_actions(self)
         self._build()
         self._start_prefetch()
         self.model.sig_sort_requested.connect(self._on_sort)
@@ -92,58 +109,6 @@ class MemoryTab(Tab):
         self._filter_timer.timeout.connect(self.apply_filter)
 
     # -- layout ---------------------------------------------------------------------------
-
-    def _build_actions(self) -> None:
-        within = Qt.ShortcutContext.WidgetWithChildrenShortcut
-        self.act_new = make_action(
-            self,
-            TEXT["new"],
-            "actNewFact",
-            self.on_new,
-            shortcuts=[QKeySequence.StandardKey.New],
-            tip=TEXT["new_tip"],
-        )
-        self.act_edit = make_action(
-            self,
-            TEXT["edit"],
-            "actEditFact",
-            self.on_edit,
-            shortcuts=["Return", "Enter"],
-            context=Qt.ShortcutContext.WidgetShortcut,
-            tip=TEXT["edit_tip"],
-        )
-        self.act_forget = make_action(
-            self,
-            TEXT["forget"],
-            "actForgetFact",
-            self.on_forget,
-            shortcuts=[QKeySequence.StandardKey.Delete],
-            context=within,
-            tip=TEXT["forget_tip"],
-        )
-        self.act_revisions = make_action(
-            self,
-            TEXT["revisions"],
-            "actShowRevisions",
-            self._on_show_revisions,
-            shortcuts=["Ctrl+R"],
-            context=within,
-            tip=TEXT["revisions_tip"],
-        )
-        self.btn_new = self._button(TEXT["new"], "newFact", self.act_new)
-        self.btn_edit = self._button(TEXT["edit"], "editFact", self.act_edit)
-        self.btn_forget = self._button(TEXT["forget"], "forgetFact", self.act_forget)
-        self.btn_forget.setProperty("destructive", True)
-        self.btn_revisions = self._button(TEXT["revisions"], "showRevisions", self.act_revisions)
-        # Delete and Ctrl+R anywhere in the tab; Enter only in the table (see _build).
-        add_actions(self, [self.act_forget, self.act_revisions])
-
-    @staticmethod
-    def _button(text: str, name: str, action: object) -> QPushButton:
-        button = QPushButton(text)
-        button.setObjectName(name)
-        bind_button(button, action)  # type: ignore[arg-type]
-        return button
 
     def _build(self) -> None:
         self.search = QLineEdit()
@@ -258,7 +223,19 @@ class MemoryTab(Tab):
         future.add_done_callback(lambda f: f.cancelled() or f.exception())
         self._prefetch = (engine, future)
 
+    def _on_changed(self, changes: Changes[object], source: object | None) -> None:
+        if changes.areas & self.flags:
+            edited = hand_edits(changes, source)
+            if edited is None:
+                self._full = True
+            else:
+                self._edited |= edited
+        super()._on_changed(changes, source)
+
     async def refresh(self) -> None:
+        edited, full, self._edited, self._full = self._edited, self._full, set(), False
+        if not full and edited and await self._refresh_rows(edited):
+            return
         engine = self.ctx.engine
         prefetch, self._prefetch = self._prefetch, None
         if prefetch is not None and prefetch[0] is engine:
@@ -280,6 +257,27 @@ class MemoryTab(Tab):
         current = self.current_row()
         if current is not None:
             self._show_fact(current)
+
+    async def _refresh_rows(self, edited: set[tuple[str, str]]) -> bool:
+        """Read only the files edited in place (50,000 facts need not be read again for
+        one); False when that is not enough and everything must be reloaded."""
+        if self.data is None:
+            return False
+        refs = [f"{scope}/{name}.md" for scope, name in sorted(edited)]
+        try:
+            entries = await self.ctx.run(read_entries, self.ctx.engine, refs)
+        except EngineError:  # gone, or now broken: the full load lists its diagnostic
+            return False
+        rows = patch_rows(self.filter.rows, build_rows(entries, datetime.now(UTC)))
+        if rows is None:
+            return False
+        self.data = replace(self.data, rows=rows)
+        self.filter.set_rows(rows)
+        self.apply_filter()
+        current = self.current_row()
+        if current is not None:
+            self._show_fact(current)
+        return True
 
     def apply_filter(self) -> None:
         self.filter.query = self.search.text()
@@ -369,7 +367,7 @@ class MemoryTab(Tab):
             self.apply_filter()
             self.select_fact(fact_id)
 
-    def _on_show_revisions(self) -> None:
+    def show_revisions_of_current(self) -> None:
         row = self.current_row()
         if row is not None:
             self.sig_show_revisions.emit(row.id)

@@ -7,12 +7,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from context_center.engine import (
+    Area,
     Changes,
     Conflict,
     Diagnostic,
     Engine,
     Entry,
     Fact,
+    FactChangeKind,
     FactType,
     gc_paused,
 )
@@ -44,6 +46,35 @@ def load_memory(engine: Engine) -> MemoryData:
         rows = build_rows([*loaded.project, *loaded.global_], datetime.now(UTC))
     diagnostics = sorted(loaded.diagnostics, key=lambda d: (str(d.scope), d.path))
     return MemoryData(rows, diagnostics, len(loaded.project), len(loaded.global_))
+
+
+def read_entries(engine: Engine, refs: list[str]) -> list[Entry]:
+    """Fact files read again one by one (a hand edit the watcher named): no store scan."""
+    return [engine.read_fact(ref) for ref in refs]
+
+
+def hand_edits(changes: Changes[object], source: object | None) -> set[tuple[str, str]] | None:
+    """The (scope, name) of fact files the watcher saw edited in place, when that is all the
+    change-set says (no create, delete or other area of the Memory tab); else None."""
+    if source is not None or changes.outside & {Area.FACTS, Area.WORKSPACE} or not changes.facts:
+        return None
+    if any(c.kind is not FactChangeKind.UPDATED or c.id for c in changes.facts):
+        return None
+    return {(c.scope.value, c.name) for c in changes.facts}
+
+
+def patch_rows(rows: list[FactRow], changed: list[FactRow]) -> list[FactRow] | None:
+    """``rows`` with each of ``changed`` in place of the row of the same file; None when a
+    changed file is not a row yet, or its title, name or id moved (conflicts and sort keys
+    may change then: reload everything instead)."""
+    where = {(r.scope, r.name): i for i, r in enumerate(rows)}
+    out = list(rows)
+    for row in changed:
+        i = where.get((row.scope, row.name))
+        if i is None or out[i].id != row.id or out[i].title != row.title:
+            return None
+        out[i] = row
+    return out
 
 
 def load_conflicts(engine: Engine) -> list[Conflict]:
