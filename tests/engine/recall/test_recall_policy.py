@@ -457,10 +457,14 @@ def test_facts_under_the_relative_cut_are_listed_as_weak_match(make_fact: MakeFa
 def test_every_kind_of_suppression_in_one_trace(make_fact: MakeFact) -> None:
     """Policy first, then the relative cut, the fact limit, and loose matches last."""
     style = make_fact(
-        "style", "Deploy payments notes: concise.", type=FactType.USER, scope=Scope.GLOBAL
+        "style",
+        "Deploy payments notes: concise.",
+        title="Deploy notes style",
+        type=FactType.USER,
+        scope=Scope.GLOBAL,
     )
     top = [make_fact(f"deploy-{i}", f"Deploy payments cluster {i}.") for i in range(3)]
-    weak = make_fact("weak", "Deploy " + "unrelated filler " * 80 + "payments")
+    weak = make_fact("weak", "Deploy " + "unrelated filler " * 200 + "payments", title="Payments")
     loose = make_fact("loose", "The cluster is shared.")
     result = recall([style, *top, weak, loose], "deploy payments cluster", max_facts=2)
     kinds = [(s.reason, s.ref) for s in result.trace.suppressed]
@@ -476,7 +480,10 @@ def test_every_kind_of_suppression_in_one_trace(make_fact: MakeFact) -> None:
 def test_suppression_lists_are_capped_per_kind(make_fact: MakeFact) -> None:
     strong = make_fact("strong", "release_v2 checklist notes " * 3)
     weak = [
-        make_fact(f"weak-{i}", "A checklist. " + "filler words " * 90 + " notes") for i in range(13)
+        make_fact(
+            f"weak-{i}", "A checklist. " + "filler words " * 90 + " notes", title=f"Checklist {i}"
+        )
+        for i in range(13)
     ]
     loose = [make_fact(f"loose-{i}", "The checklist is long.") for i in range(12)]
     result = recall([strong, *weak, *loose], "release_v2 checklist notes", max_facts=8)
@@ -487,22 +494,23 @@ def test_suppression_lists_are_capped_per_kind(make_fact: MakeFact) -> None:
 
 
 def test_project_override_and_stable_guidance_are_capped_per_kind(make_fact: MakeFact) -> None:
+    # release_v2 is identifier-like: no fact here is a side match on frequent words only.
+    body = "Deploy payments cluster release_v2."
     guidance = [
-        make_fact(f"g-{i}", "Deploy payments cluster.", type=FactType.FEEDBACK, scope=Scope.GLOBAL)
-        for i in range(11)
+        make_fact(f"g-{i}", body, type=FactType.FEEDBACK, scope=Scope.GLOBAL) for i in range(11)
     ]
     twins = []
     conflicts = []
     for i in range(11):
-        g = make_fact(f"t-{i}", "Deploy payments cluster.", scope=Scope.GLOBAL)
-        p = make_fact(f"t-{i}", "Deploy payments cluster.")
+        g = make_fact(f"t-{i}", body, scope=Scope.GLOBAL)
+        p = make_fact(f"t-{i}", body)
         twins += [g, p]
         conflicts.append(
             Conflict(
                 key="name", project_ref=p.ref, global_ref=g.ref, project_id=p.id, global_id=g.id
             )
         )
-    result = recall([*guidance, *twins], "deploy payments cluster", conflicts=conflicts)
+    result = recall([*guidance, *twins], "deploy payments cluster release_v2", conflicts=conflicts)
     by_kind = Counter(s.reason for s in result.trace.suppressed)
     assert by_kind[Reason.PROJECT_OVERRIDE] == 10
     assert by_kind[Reason.STABLE_GUIDANCE] == 10

@@ -247,7 +247,7 @@ def test_a_fact_sharing_only_a_side_word_is_a_thin_match(make_fact: MakeFact) ->
     assert [(s.reason, s.ref) for s in pool.suppressed] == [(Reason.THIN_MATCH, "project/b.md")]
 
 
-def test_a_broad_notes_fact_on_frequent_words_is_penalised(make_fact: MakeFact) -> None:
+def test_a_notes_fact_matched_only_in_its_body_is_not_recalled(make_fact: MakeFact) -> None:
     words = [
         "deploy",
         "staging",
@@ -271,7 +271,7 @@ def test_a_broad_notes_fact_on_frequent_words_is_penalised(make_fact: MakeFact) 
     result = recall([*facts, focused, notes], "deploy staging", max_facts=8)
     assert refs(result) == [focused.ref]
     [sup] = [s for s in result.trace.suppressed if s.ref == notes.ref]
-    assert sup.reason is Reason.BROAD_MATCH
+    assert sup.reason is Reason.BODY_ONLY
 
 
 # -- issue 13: the cache is saved again after outside changes; conflicts once per state ---------

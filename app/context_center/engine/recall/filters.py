@@ -11,7 +11,9 @@ it:
 4. ``weak_match`` / ``broad_match`` -- under ``RELATIVE_CUT`` x the best remaining score
    (``broad_match`` when the broad-fact penalty put it there);
 5. ``thin_match`` -- fewer matched concepts than the best fact and under ``THIN_CUT`` x its
-   score.
+   score;
+6. ``side_match`` -- beyond the best ``SIDE_CAP`` facts matched only on words frequent in the
+   store, with no distinctive term.
 
 The fact limit and the character budget (``over_budget``) follow in ``pipeline.py``.
 """
@@ -25,7 +27,14 @@ import numpy as np
 
 from context_center.engine.model import Fact, FactType, Scope
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex
-from context_center.engine.recall.policy import BROAD_FACTOR, RELATIVE_CUT, THIN_CUT, Reason
+from context_center.engine.recall.policy import (
+    BROAD_FACTOR,
+    RELATIVE_CUT,
+    SIDE_CAP,
+    SIDE_MIN_FACTS,
+    THIN_CUT,
+    Reason,
+)
 from context_center.engine.recall.subjects import SubjectMap
 from context_center.engine.recall.trace import Suppression
 
@@ -135,10 +144,15 @@ def stable_guidance(pool: Pool) -> None:
     pool.drop(Reason.STABLE_GUIDANCE, mask)
 
 
-def superseded(pool: Pool, subjects: SubjectMap, blocked: np.ndarray) -> None:
+def superseded(
+    pool: Pool, subjects: SubjectMap, blocked: np.ndarray, named: np.ndarray | None = None
+) -> None:
     """Drop superseded candidates; the current fact of each group takes the best score of its
     group's candidates (it may not have matched the message itself). ``blocked``: ordinals
-    earlier filters removed, which never come back this way."""
+    earlier filters removed, which never come back this way. ``named`` (per ordinal): the
+    message matched the fact's name, title or description; a current fact that did not match
+    the message itself comes in only for an older fact the message matched so (the message is
+    about their subject, not about a side remark in the old body)."""
     if not len(pool.ords):
         return
     # Only the best candidates can be injected: the rest are checked no further (they are
@@ -177,6 +191,8 @@ def superseded(pool: Pool, subjects: SubjectMap, blocked: np.ndarray) -> None:
                 pool.scores[j] = s
                 pool.notes[cur] = note
             continue
+        if named is not None and not named[old]:
+            continue
         pool.ords = np.append(pool.ords, np.int64(cur))
         pool.scores = np.append(pool.scores, s)
         pool.broad = np.append(pool.broad, False)
@@ -206,3 +222,20 @@ def thin_match(pool: Pool, count: np.ndarray) -> None:
     best, best_count = float(pool.scores[top]), int(count[pool.ords[top]])
     mask = (count[pool.ords] < best_count) & (pool.scores < THIN_CUT * best)
     pool.drop(Reason.THIN_MATCH, mask)
+
+
+def side_match(
+    pool: Pool, frequent_only: np.ndarray, strong: np.ndarray, cap: int = SIDE_CAP
+) -> None:
+    """Facts matched only on words frequent in this store (``frequent_only`` per ordinal),
+    with no distinctive term (not ``strong``): at most ``cap`` of them (the best) stay, once
+    the store has SIDE_MIN_FACTS facts (below that every shared word is "frequent")."""
+    if len(pool.ords) <= cap or len(pool.index) < SIDE_MIN_FACTS:
+        return
+    w = frequent_only[pool.ords] & ~strong[pool.ords]
+    if int(np.count_nonzero(w)) <= cap:
+        return
+    order = np.argsort(-pool.scores, kind="stable")
+    mask = np.zeros(len(pool.ords), dtype=np.bool_)
+    mask[order[w[order]][cap:]] = True
+    pool.drop(Reason.SIDE_MATCH, mask)

@@ -134,24 +134,27 @@ def _may_rank_in_top(raw: np.ndarray, k: int) -> np.ndarray:
     return np.flatnonzero(raw >= floor)
 
 
-def _loose(turn: Turn, sc: Scored, loose: np.ndarray) -> tuple[list[Suppression], int]:
-    """Facts that matched, but not distinctively: listed last (they never compete)."""
+def _loose(
+    turn: Turn, sc: Scored, loose: np.ndarray, reason: Reason = Reason.NO_DISTINCTIVE_MATCH
+) -> tuple[list[Suppression], int]:
+    """Facts that matched, but not distinctively (or only deep in their body): listed last
+    (they never compete)."""
     if not len(loose):
         return [], 0
     top = loose[_may_rank_in_top(sc.raw[loose], LIST_CAP)]
     s, _ = scoring.adjusted(turn.index, sc, top, turn.now)
     listed = ranked(turn.index, top, s, LIST_CAP)
     out = []
-    for r in listed:
-        words = ", ".join(m.text() for m in sc.matched(r.ordinal)) or "a number"
-        out.append(
-            suppression(
-                Reason.NO_DISTINCTIVE_MATCH,
-                r,
-                f"matched only {words}: one term alone must be identifier-like or rare in "
-                "the store (or long, in a message of at most two terms)",
-            )
+    found = sc.matched_many([r.ordinal for r in listed])
+    for r, matches in zip(listed, found, strict=True):
+        words = ", ".join(m.text() for m in matches) or "a number"
+        why = (
+            "one term alone must be identifier-like or rare in the store (or long, in a "
+            "message of at most two terms)"
+            if reason is Reason.NO_DISTINCTIVE_MATCH
+            else "none of it in the fact's name, title or description"
         )
+        out.append(suppression(reason, r, f"matched only {words}: {why}"))
     return out, len(loose) - len(listed)
 
 
@@ -215,24 +218,27 @@ def run(message: str, turn: Turn) -> RecallResult:
     if len(index) == 0:
         return finish(p, turn, _Outcome(whole=Reason.STORE_EMPTY))
     sc = scoring.score(index, p)  # stage 2
-    cand, loose = scoring.candidates(sc)
+    cand, loose, body = scoring.candidates(index, sc)
     not_distinct, more = _loose(turn, sc, loose)
+    in_body, body_more = _loose(turn, sc, body, Reason.BODY_ONLY)
+    not_distinct, more = in_body + not_distinct, more + body_more
     if not len(cand):
         return finish(
             p,
             turn,
             _Outcome(whole=Reason.NO_DISTINCTIVE_MATCH, suppressed=tuple(not_distinct), more=more),
         )
-    broad = turn.breadth() if sc.frequent_only[cand].any() else None
+    broad = ~sc.head if sc.frequent_only[cand].any() else None  # see scoring.adjusted
     s, b = scoring.adjusted(index, sc, cand, turn.now, broad)
     pool = Pool(index, cand, s, b)  # stage 3
     filters.project_override(pool, turn.overridden)
     filters.stable_guidance(pool)
     if len(pool.ords):
         blocked = np.setdiff1d(cand, pool.ords, assume_unique=True)
-        filters.superseded(pool, turn.subjects(), blocked)
+        filters.superseded(pool, turn.subjects(), blocked, sc.head)
     filters.relative_cut(pool)
     filters.thin_match(pool, sc.count)
+    filters.side_match(pool, sc.frequent_only, sc.strong)
     suppressed = list(pool.suppressed)
     more += pool.more
     if not len(pool.ords):

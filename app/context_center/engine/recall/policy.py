@@ -24,28 +24,46 @@ STALE_FACTOR = 0.92
 # Hits under this share of the best hit's score are dropped.
 RELATIVE_CUT = 0.24
 # A single matched term is enough when the query has at most this many terms and the term is
-# at least this long.
+# at least this long (a Chinese word: this many characters), unless it is a common English word.
 SHORT_QUERY_TERMS = 2
 LONG_TERM_CHARS = 6
+LONG_CJK_CHARS = 3
 # A fact that matched fewer concepts than the best one needs this share of its score.
 THIN_CUT = 0.5
 # A match through the bilingual vocabulary (deploy -> 部署) counts this much of a direct one.
 EXPANSION_WEIGHT = 0.6
 # A single matched word is distinctive on its own, whatever the message's length, when it is
-# rare in the store -- idf at least RARE_IDF (ln(1 + (N - df + 0.5) / (df + 0.5)); a store needs
-# about 49 facts before a word in one of them gets there) and in at most RARE_SHARE of the
-# facts (at least RARE_MIN_DF). An all-capitals word (API, FATAL) is identifier-like only then.
-RARE_IDF = 3.5
+# rare in the store -- idf at least RARE_IDF (ln(1 + (N - df + 0.5) / (df + 0.5)), df counted
+# over all forms of the word: about 30 facts before a word in one of them gets there, 50 for a
+# word in two) and in at most RARE_SHARE of the facts (at least RARE_MIN_DF) -- and is not a
+# common English word (data/common_en.tsv) or the Chinese word for one. An all-capitals word
+# (API, FATAL) is identifier-like only then.
+RARE_IDF = 3.0
 RARE_SHARE = 0.005
 RARE_MIN_DF = 2
-# ... and the fact names it: its weighted frequency there is at least this (a head-field word).
+# ... and the fact names it: some form of it is in its name, title or description. A term
+# whose weighted frequency is at least HEAD_TF is taken to be there (a body word alone counts
+# 1), then checked exactly for at most HEAD_CHECK facts per turn.
 HEAD_TF = 2
+HEAD_CHECK = 32
 # ... and it has at least this many characters (a Chinese vocabulary word: two).
 RARE_MIN_CHARS = 5
-# Broad facts (notes that touch many of the store's frequent words) matched only on frequent
-# words score this much; "frequent" is in at least FREQUENT_SHARE of the facts (and at least
-# FREQUENT_MIN_DF), "broad" is containing at least BROAD_MIN_WORDS frequent words and
-# BROAD_RATIO x as many as the typical fact.
+# A fact is about the message when a matched term is in its head fields, it matched an
+# identifier, or at least ABOUT_SPECIFIC matched words not frequent in the store, or at least
+# ABOUT_COUNT terms; otherwise it is body_only.
+ABOUT_SPECIFIC = 2
+ABOUT_COUNT = 3
+# At most this many facts matched only on words frequent in the store, with no distinctive
+# term, are injected per turn (the others are side_match), in a store of at least
+# SIDE_MIN_FACTS facts (1 / FREQUENT_SHARE: below that, 5 % of the store is under one fact and
+# any word shared by three facts counts as frequent).
+SIDE_CAP = 2
+SIDE_MIN_FACTS = 20
+# Facts matched only on frequent words, none of them in the fact's head fields, score this
+# much (broad_match when that puts them under the relative cut); "frequent" is in at least
+# FREQUENT_SHARE of the facts (and at least FREQUENT_MIN_DF). BROAD_MIN_WORDS and BROAD_RATIO
+# define a broad fact for the window (``scoring.broad_mask``): at least that many frequent
+# words and that many times as many as the typical fact.
 BROAD_FACTOR = 0.5
 FREQUENT_SHARE = 0.05
 FREQUENT_MIN_DF = 3
@@ -75,6 +93,8 @@ class Reason(StrEnum):
     SUPERSEDED = "superseded"
     BROAD_MATCH = "broad_match"
     THIN_MATCH = "thin_match"
+    SIDE_MATCH = "side_match"
+    BODY_ONLY = "body_only"
     OVER_BUDGET = "over_budget"
 
     @property
@@ -102,6 +122,13 @@ _REASON_TEXT = {
         " x its score"
     ),
     Reason.OVER_BUDGET: "matched facts exceeded the recall budget",
+    Reason.SIDE_MATCH: (
+        "matched only words frequent in this store, beside a distinctive match or more such facts"
+    ),
+    Reason.BODY_ONLY: (
+        "matched only in the fact's body: no matched term in its name, title or description, "
+        "no identifier, fewer than two words rare in the store and fewer than three terms"
+    ),
 }
 
 # A turn is generic when every word in it is one of these (after folding case, width, spaces

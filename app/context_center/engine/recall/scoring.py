@@ -2,20 +2,29 @@
 
 Per concept and fact, the best alternative counts (direct 1.0, through the vocabulary
 ``EXPANSION_WEIGHT``; a form of several terms scores the mean of their BM25F contributions and
-needs all of them). A fact's raw score is the sum over concepts; it *matched* as many concepts
-as it has (bare numbers add score but never count). A concept is *strong alone* when:
+needs all of them; every form of a concept uses the concept's idf, ``matching.py``). A fact's
+raw score is the sum over concepts; it *matched* as many concepts as it has (bare numbers add
+score but never count; a phrase and its own words, or consecutive Chinese character pairs,
+count once). A concept is *strong alone* for a fact when:
 
-* it was written like an identifier (``#6928``, ``AuthHandler``, ``release_v2``, ``v2``);
-* it is a word rare in the store (``policy.RARE_IDF``/``RARE_SHARE``, counted on direct
-  matches), matched directly in the fact's name, title or description (not only deep in its
-  body, and not only through the vocabulary); an all-capitals word (``API``) is strong only
-  this way;
-* the message has at most two terms and this one has at least six characters; or the message
-  is exactly one Chinese two-character word.
+* it was written like an identifier (``#6928``, ``AuthHandler``, ``release_v2``, a compound
+  such as ``tracking-plan.yaml`` found literally, or two plain words such as ``uv add`` that
+  the fact writes as code);
+* it is a word rare in the store (``policy.RARE_IDF``/``RARE_SHARE``, counted over all of its
+  forms) and not a common English word (or the Chinese word for one), and some form of it is
+  in the fact's name, title or description; an all-capitals word (``API``) is strong only this
+  way;
+* the message has at most two terms and this one, not a common English word, has at least six
+  letters (a Chinese word: three characters), or the message is one Chinese two-character
+  word -- where it matched directly, or through the vocabulary in the head fields.
 
-Candidates matched at least two concepts, or one strong one. Adjusted scores: project facts
-x1.08, stale facts x0.92, and a *broad* fact (one containing many of the store's frequent
-words, like standup notes) matched only on frequent words x``BROAD_FACTOR``.
+Candidates matched at least two concepts, or one strong one, and are *about* the message: a
+matched term in the fact's name, title or description, an identifier, two matched words that
+are not frequent in the store, or three matched terms (else ``body_only``). Head fields are
+judged from term frequencies, then checked exactly on the facts whose candidacy depends on it.
+
+Adjusted scores: project facts x1.08, stale facts x0.92, and a fact matched only on words
+frequent in the store, none of them in its head fields, x``BROAD_FACTOR``.
 """
 
 from __future__ import annotations
@@ -27,14 +36,19 @@ from datetime import datetime
 import numpy as np
 
 from context_center.engine.model import FRESHNESS_DAYS
-from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex, bm25
+from context_center.engine.recall.compounds import LITERAL_CHECK, CodePair
+from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex
+from context_center.engine.recall.matching import TermCache, best_per_doc, in_head
 from context_center.engine.recall.policy import (
+    ABOUT_COUNT,
+    ABOUT_SPECIFIC,
     BROAD_FACTOR,
     BROAD_MIN_WORDS,
     BROAD_RATIO,
     FREQUENT_MIN_DF,
     FREQUENT_SHARE,
-    HEAD_TF,
+    HEAD_CHECK,
+    LONG_CJK_CHARS,
     LONG_TERM_CHARS,
     PROJECT_BOOST,
     RARE_IDF,
@@ -44,6 +58,7 @@ from context_center.engine.recall.policy import (
     SHORT_QUERY_TERMS,
     STALE_FACTOR,
 )
+from context_center.engine.recall.stem import stem
 from context_center.engine.recall.terms import Concept, Plan
 from context_center.engine.recall.tokenize import is_common
 
@@ -73,8 +88,9 @@ class ConceptHits:
     docs: np.ndarray  # ordinals, ascending
     alt: np.ndarray  # which alternative scored best, per doc
     df: int
-    strong: bool
+    strong: bool  # strong alone where matched directly (or in the head fields)
     frequent: bool
+    grants: bool = False  # strong alone for the facts whose head fields hold it
 
 
 @dataclass(slots=True)
@@ -85,19 +101,29 @@ class Scored:
     strong: np.ndarray  # matched a concept that is strong alone
     frequent_only: np.ndarray  # every matched concept is frequent in the store
     hits: list[ConceptHits | None]
+    head: np.ndarray  # a matched concept is in the fact's head fields
+    sure: np.ndarray  # strong without the head fields (an identifier, a direct short match)
+    about: np.ndarray  # about the message without the head fields (see the docstring)
 
     def matched(self, ordinal: int) -> list[Match]:
-        out: list[Match] = []
+        return self.matched_many([ordinal])[0]
+
+    def matched_many(self, ordinals: list[int]) -> list[list[Match]]:
+        """What matched in each of ``ordinals`` (one sorted lookup per concept)."""
+        out: list[list[Match]] = [[] for _ in ordinals]
+        if not ordinals:
+            return out
+        want = np.asarray(ordinals)
         for concept, h in zip(self.plan.concepts, self.hits, strict=True):
-            if h is None:
+            if h is None or not len(h.docs):
                 continue
-            pos = int(np.searchsorted(h.docs, ordinal))
-            if pos < len(h.docs) and int(h.docs[pos]) == ordinal:
-                alt = concept.alts[int(h.alt[pos])]
+            pos = np.minimum(np.searchsorted(h.docs, want), len(h.docs) - 1)
+            for i in np.flatnonzero(h.docs[pos] == want).tolist():
+                alt = concept.alts[int(h.alt[pos[i]])]
                 if alt.via is None:
-                    out.append(Match(concept.text, None, alt.terms[0]))
+                    out[i].append(Match(concept.text, None, alt.terms[0]))
                 else:
-                    out.append(Match(alt.label, alt.via, alt.label))
+                    out[i].append(Match(alt.label, alt.via, alt.label))
         return out
 
 
@@ -110,127 +136,164 @@ def frequent(df: int, n: int) -> bool:
     return df >= max(FREQUENT_MIN_DF, FREQUENT_SHARE * n)
 
 
-def _strong(c: Concept, df: int, n: int, plan: Plan) -> bool:
-    """Strong alone for every fact it matched (the rare-word rule is per fact, see score)."""
+def _short_strong(c: Concept, plan: Plan) -> bool:
+    """Strong alone by the identifier or short-message rules (see the module docstring)."""
     if c.number:
         return False
     if c.distinctive:
-        return True
-    if c.caps or not c.direct:
+        return c.direct
+    if c.caps or c.common:
         return False
     direct = plan.direct_count
-    if direct <= SHORT_QUERY_TERMS and len(c.text) >= LONG_TERM_CHARS:
+    long = len(c.text) >= (LONG_CJK_CHARS if c.cjk else LONG_TERM_CHARS)
+    if direct <= SHORT_QUERY_TERMS and long:
         return True
     return direct == 1 and c.cjk and len(c.text) == 2
 
 
-class _TermCache:
-    """BM25F contributions of each index term, computed once per turn."""
-
-    def __init__(self, index: RecallIndex) -> None:
-        self.index = index
-        self.n, self.avgdl, self.dl = index.bm25_state()
-        self.memo: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
-        self.tfs: dict[str, np.ndarray] = {}
-
-    def term(self, t: str) -> tuple[np.ndarray, np.ndarray] | None:
-        if t not in self.memo:
-            p = self.index.live_postings(t)
-            if p is None:
-                self.memo[t] = None
-            else:
-                self.tfs[t] = p[1]
-                self.memo[t] = (p[0], bm25(p[1], self.dl[p[0]], len(p[0]), self.n, self.avgdl))
-        return self.memo[t]
-
-    def named_by(self, t: str) -> np.ndarray:
-        """Ordinals whose head fields (name, title, description) hold ``t``: a weighted
-        frequency of at least HEAD_TF (a body word alone counts 1)."""
-        hit = self.term(t)
-        if hit is None:
-            return np.zeros(0, dtype=np.uint32)
-        return hit[0][self.tfs[t] >= HEAD_TF]
-
-    def alt(self, terms: tuple[str, ...], weight: float) -> tuple[np.ndarray, np.ndarray] | None:
-        first = self.term(terms[0])
-        if first is None:
-            return None
-        docs, total = first
-        for t in terms[1:]:
-            h = self.term(t)
-            if h is None:
-                return None
-            docs, ia, ib = np.intersect1d(docs, h[0], assume_unique=True, return_indices=True)
-            if not len(docs):
-                return None
-            total = total[ia] + h[1][ib]
-        if len(terms) > 1:
-            total = total / len(terms)
-        return docs, total * weight
+def _rare_eligible(c: Concept) -> bool:
+    """May be strong alone by the rare-word rule: an all-capitals word, an English word of at
+    least RARE_MIN_CHARS letters or a Chinese vocabulary word, and not a common word."""
+    if c.number or c.distinctive or c.common:
+        return False
+    return c.caps or (c.word and (c.cjk or len(c.text) >= RARE_MIN_CHARS))
 
 
-def _best_per_doc(
-    parts: list[tuple[int, tuple[np.ndarray, np.ndarray]]], size: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(ordinals ascending, best weighted score, which alternative) over a concept's parts."""
-    if len(parts) == 1:
-        ai, (docs, vals) = parts[0]
-        return docs, vals, np.full(len(docs), ai, dtype=np.int16)
-    best = np.zeros(size, dtype=np.float64)
-    which = np.zeros(size, dtype=np.int16)
-    for ai, (docs, vals) in parts:
-        better = vals > best[docs]
-        d = docs[better]
-        best[d] = vals[better]
-        which[d] = ai
-    docs = np.flatnonzero(best > 0)
-    return docs, best[docs], which[docs]
+def _counted(c: Concept, docs: np.ndarray, hits: list[ConceptHits | None]) -> np.ndarray:
+    """The facts for which this concept adds a matched term: not those already matched by
+    the previous character pair of the same Chinese run, nor by one of the phrase's own
+    words."""
+    for j in (c.follows, *c.covers):
+        prev = hits[j] if 0 <= j < len(hits) else None
+        if prev is not None and len(docs):
+            docs = np.setdiff1d(docs, prev.docs, assume_unique=True)
+    return docs
+
+
+def _code_pair_docs(
+    tc: TermCache, plan: Plan, hits: list[ConceptHits | None], pair: CodePair
+) -> np.ndarray:
+    """Facts that write the two adjacent message words as code (``uv add``): checked on the
+    facts of its rarer searched word."""
+    words = {stem(w) for w in pair.words}
+    best: ConceptHits | None = None
+    for c, h in zip(plan.concepts, hits, strict=True):
+        if h is None or not c.direct or c.cjk or c.alts[0].terms[0] not in words:
+            continue
+        if best is None or h.df < best.df:
+            best = h
+    if best is None or best.df > LITERAL_CHECK:
+        return np.zeros(0, dtype=np.int64)  # a word that common says nothing as a command
+    return tc.code_docs(best.docs, np.arange(len(best.docs)), pair.text)
+
+
+class _Tally:
+    """Per-ordinal arrays filled concept by concept."""
+
+    def __init__(self, n: int) -> None:
+        self.raw = np.zeros(n, dtype=np.float64)
+        self.count = np.zeros(n, dtype=np.int32)
+        self.specific = np.zeros(n, dtype=np.int32)  # matched concepts not frequent in store
+        self.rare_hits = np.zeros(n, dtype=np.int32)
+        self.head = np.zeros(n, dtype=np.bool_)
+        self.sure = np.zeros(n, dtype=np.bool_)
+        self.strong = np.zeros(n, dtype=np.bool_)
+        self.ident = np.zeros(n, dtype=np.bool_)
+
+    def add(
+        self,
+        c: Concept,
+        part: tuple[np.ndarray, ...],
+        h: ConceptHits,
+        counted: np.ndarray,
+        direct_docs: np.ndarray,
+    ) -> None:
+        docs, best, _, named = part
+        self.raw[docs] += best
+        if c.number:
+            return
+        self.count[counted] += 1
+        if not h.frequent:
+            self.rare_hits[docs] += 1
+            self.specific[counted] += 1
+        self.head[docs[named]] = True
+        if h.strong and c.distinctive:
+            self.sure[direct_docs] = True
+            self.ident[direct_docs] = True
+        elif h.strong:
+            self.sure[direct_docs] = True
+            self.strong[docs[named]] = True
+        elif h.grants:
+            self.strong[docs[named]] = True
 
 
 def score(index: RecallIndex, plan: Plan) -> Scored:
     """Stage 2: raw scores, match counts and strength for every ordinal."""
     n_ord = index.size
-    raw = np.zeros(n_ord, dtype=np.float64)
-    count = np.zeros(n_ord, dtype=np.int32)
-    strong = np.zeros(n_ord, dtype=np.bool_)
-    rare_hits = np.zeros(n_ord, dtype=np.int32)
-    tc = _TermCache(index)
+    t = _Tally(n_ord)
+    tc = TermCache(index)
     hits: list[ConceptHits | None] = []
     for c in plan.concepts:
-        parts = []
-        for ai, alt in enumerate(c.alts):
-            h = tc.alt(alt.terms, alt.weight) if tc.n else None
-            if h is not None:
-                parts.append((ai, h))
+        parts = tc.concept(c) if tc.n else []
         if not parts:
             hits.append(None)
             continue
-        docs, best, alt_idx = _best_per_doc(parts, n_ord)
-        raw[docs] += best
+        part = best_per_doc(parts, n_ord)
+        docs = part[0]
         df = len(docs)
-        is_strong = _strong(c, df, tc.n, plan)
-        is_frequent = frequent(df, tc.n)
-        if not c.number:
-            count[docs] += 1
-            if not is_frequent:
-                rare_hits[docs] += 1
-        if is_strong:
-            strong[docs] = True
-        elif (c.caps or (c.word and len(c.text) >= RARE_MIN_CHARS)) and c.direct:
-            term = c.alts[0].terms[0]
-            direct = tc.term(term)
-            if direct is not None and rare(len(direct[0]), tc.n):
-                strong[tc.named_by(term)] = True
-        hits.append(ConceptHits(docs, alt_idx, df, is_strong, is_frequent))
-    return Scored(plan, raw, count, strong, (count > 0) & (rare_hits == 0), hits)
+        direct_docs = parts[0][1][0] if c.direct and parts[0][0] == 0 else docs[:0]
+        strong = _short_strong(c, plan)
+        grants = not strong and _rare_eligible(c) and rare(df, tc.n)
+        h = ConceptHits(docs, part[2], df, strong, frequent(df, tc.n), grants or strong)
+        t.add(c, part, h, _counted(c, docs, hits), direct_docs)
+        hits.append(h)
+    for pair in plan.pairs:
+        cmd = _code_pair_docs(tc, plan, hits, pair)
+        t.sure[cmd] = True
+        t.ident[cmd] = True
+    about = t.ident | (t.specific >= ABOUT_SPECIFIC) | (t.count >= ABOUT_COUNT)
+    frequent_only = (t.count > 0) & (t.rare_hits == 0)
+    return Scored(
+        plan, t.raw, t.count, t.strong | t.sure, frequent_only, hits, t.head, t.sure, about
+    )
 
 
-def candidates(sc: Scored) -> tuple[np.ndarray, np.ndarray]:
-    """(candidate ordinals, facts that matched but not distinctively)."""
-    cand_mask = (sc.count >= 2) | ((sc.count >= 1) & sc.strong)
-    cand = np.flatnonzero(cand_mask)
-    loose = np.flatnonzero((sc.raw > 0) & ~cand_mask)
-    return cand, loose
+def _refine_head(index: RecallIndex, sc: Scored, ords: np.ndarray) -> None:
+    """Check the head fields exactly for ``ords`` (the best HEAD_CHECK of them): update head
+    and strong."""
+    if len(ords) > HEAD_CHECK:  # the rest rank too low to matter: the estimate stands
+        ords = ords[np.argsort(-sc.raw[ords], kind="stable")[:HEAD_CHECK]]
+    if not len(ords):
+        return
+    named = np.zeros(len(ords), dtype=np.bool_)
+    granted = np.zeros(len(ords), dtype=np.bool_)
+    facts = [index.fact_at(o) for o in ords.tolist()]
+    for c, h in zip(sc.plan.concepts, sc.hits, strict=True):
+        if h is None or c.number or not len(h.docs):
+            continue
+        pos = np.minimum(np.searchsorted(h.docs, ords), len(h.docs) - 1)
+        for i in np.flatnonzero(h.docs[pos] == ords).tolist():
+            f = facts[i]
+            if (not named[i] or (h.grants and not granted[i])) and f is not None and in_head(c, f):
+                named[i] = True
+                granted[i] = granted[i] or h.grants
+    sc.head[ords] = named
+    sc.strong[ords] = sc.sure[ords] | granted
+
+
+def candidates(index: RecallIndex, sc: Scored) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(candidate ordinals, facts that matched but not distinctively, facts that matched
+    distinctively but only deep in their body)."""
+    enough = (sc.count >= 2) | sc.strong
+    maybe = enough & (sc.about | sc.head)
+    settled = ((sc.count >= 2) | sc.sure) & sc.about
+    _refine_head(index, sc, np.flatnonzero(maybe & ~settled))
+    enough = (sc.count >= 2) | sc.strong
+    about = sc.about | sc.head
+    cand = np.flatnonzero(enough & about)
+    body = np.flatnonzero(enough & ~about)
+    loose = np.flatnonzero((sc.raw > 0) & ~enough)
+    return cand, loose, body
 
 
 def breadth(index: RecallIndex) -> np.ndarray:

@@ -6,10 +6,24 @@
   forms of its group as further alternatives, each at ``EXPANSION_WEIGHT``: ``deploy`` may
   match a fact that says 部署 or 上线, and 值班 a fact that says on-call. A single word or a
   two-character Chinese word adds them to its own concept (a fact saying both "deploy" and
-  "部署" still matched one concept); a longer phrase (``unit test``, 单元测试) is a concept of
-  its own that matches through its translations only, so direct matching counts as before.
-* A form that needs several index terms (``unit test``, the bigrams of 单元测试) matches a fact
+  "部署" still matched one concept).
+* A Chinese vocabulary word of three or more characters (生产环境, 浏览器) is *one* concept:
+  its direct alternative is all of its character pairs (生产, 产环, 环境) and it replaces them,
+  so a Chinese fact that has the word counts one matched term, as an English fact matched
+  through ``production`` does, not three.
+* An English phrase (``unit test``, ``local development``) is a concept of its own that
+  matches through its translations only; it *covers* the concepts of its own words, so a fact
+  matched by both the phrase and one of its words counts once.
+* Consecutive character pairs of one Chinese run that the vocabulary does not know are chained
+  (``follows``): a fact that has two or more of them in a row counts one matched term.
+* A form that needs several index terms (``unit test``, the pairs of 单元测试) matches a fact
   that contains all of them, and scores the mean of their BM25 contributions.
+* A compound identifier (``tracking-plan.yaml``, ``X-Pay-Signature``, ``test:ci``; see
+  ``compounds.py``) is an identifier-like concept that covers its pieces and matches only the
+  facts that contain it literally.
+* A concept is *common* when its word is a common word of general English (``data/
+  common_en.tsv``), or a Chinese word whose English head word is: such a word is never
+  distinctive on its own (``scoring``).
 
 The plan also says whether the turn is generic or has nothing to search (the whole-turn
 suppressions come from here, before any index work).
@@ -19,8 +33,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
 
+from context_center.engine.recall.compounds import CodePair, code_pairs, compounds
 from context_center.engine.recall.policy import EXPANSION_WEIGHT, Reason, is_generic_turn
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import (
@@ -34,6 +51,15 @@ from context_center.engine.recall.vocab import MAX_CJK_FORM, MIN_CJK_FORM, vocab
 
 _WORD_SEQ = re.compile(f"[^\\W{CJK_CLASS}]+|[{CJK_CLASS}]+")
 _CJK = re.compile(f"[{CJK_CLASS}]+")
+COMMON_FILE = "common_en.tsv"
+
+
+@lru_cache(maxsize=1)
+def common_english() -> frozenset[str]:
+    """Common words of general English (package data ``recall/data/common_en.tsv``)."""
+    data = resources.files("context_center.engine.recall").joinpath("data", COMMON_FILE)
+    lines = data.read_text(encoding="utf-8").splitlines()
+    return frozenset(w for w in (x.strip() for x in lines) if w and not w.startswith("#"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +82,10 @@ class Concept:
     cjk: bool = False
     word: bool = False  # a real word (English, a vocabulary word): may be rare enough alone
     direct: bool = True  # has a direct alternative (is one of the message's own terms)
+    common: bool = False  # a common word of general English (or its Chinese equivalent)
+    follows: int = -1  # the concept of the previous character pair of the same Chinese run
+    covers: tuple[int, ...] = ()  # the concepts of this phrase's own words
+    literal: bool = False  # a compound identifier: matches only where written as is
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,23 +94,34 @@ class Plan:
     terms: tuple[str, ...]  # the searchable terms of the message, in order (for the trace)
     concepts: tuple[Concept, ...]
     whole: Reason | None = None  # set when the turn is suppressed before searching
+    pairs: tuple[CodePair, ...] = ()  # adjacent words that may be a command ("uv add")
 
     @property
     def direct_count(self) -> int:
-        return sum(1 for c in self.concepts if c.direct)
+        return sum(1 for c in self.concepts if c.direct and not c.literal)
 
     def direct_only(self) -> Plan:
         """The same plan without vocabulary expansions (the memory tool's search)."""
-        kept = tuple(
-            Concept(c.text, c.alts[:1], c.distinctive, c.caps, c.number, c.cjk, c.word, True)
-            for c in self.concepts
-            if c.direct
-        )
-        return Plan(self.message, self.terms, kept, self.whole)
+        kept: list[Concept] = []
+        for c in self.concepts:
+            if c.direct:
+                kept.append(replace(c, alts=c.alts[:1], follows=-1, covers=()))
+        return Plan(self.message, self.terms, tuple(kept), self.whole)
 
 
-def _word_phrases(message: str) -> list[tuple[str, tuple[int, ...], set[str], bool]]:
-    """English vocabulary phrases in the message: (surface, groups, own stems, one word?)."""
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A vocabulary word or phrase found in the message."""
+
+    text: str
+    groups: tuple[int, ...]
+    own: frozenset[str]  # its own index terms (stems, or character pairs)
+    single: bool  # one English word, or a two-character Chinese word
+    span: tuple[int, int, int] = (-1, 0, 0)  # Chinese: (run, start, end) in the message
+
+
+def _word_phrases(message: str) -> list[_Found]:
+    """English vocabulary phrases in the message."""
     vocab = vocabulary()
     raw = [m.group(0).lower() for m in _WORD_SEQ.finditer(unicodedata.normalize("NFKC", message))]
     words = [stem(w) if w.isascii() else "" for w in raw]
@@ -91,30 +132,33 @@ def _word_phrases(message: str) -> list[tuple[str, tuple[int, ...], set[str], bo
         for size in (4, 3, 2, 1):
             key = tuple(words[i : i + size])
             if len(key) == size and "" not in key and key in vocab.by_words:
-                found.append(
-                    (" ".join(raw[i : i + size]), vocab.by_words[key], set(key), size == 1)
-                )
+                text = " ".join(raw[i : i + size])
+                found.append(_Found(text, vocab.by_words[key], frozenset(key), size == 1))
     return found
 
 
-def _cjk_words(message: str) -> list[tuple[str, tuple[int, ...], set[str], bool]]:
+def cjk_runs(message: str) -> list[str]:
+    return _CJK.findall(unicodedata.normalize("NFKC", message).lower())
+
+
+def _cjk_words(runs: list[str]) -> list[_Found]:
     """Chinese vocabulary words in the message (a shorter word inside a longer one found at
-    the same place is left out): (word, groups, own bigrams, two characters?)."""
+    the same place is left out)."""
     vocab = vocabulary()
     out = []
-    low = unicodedata.normalize("NFKC", message).lower()
-    for run in _CJK.findall(low):
+    for r, run in enumerate(runs):
         spans: list[tuple[int, int]] = []
         for size in range(min(MAX_CJK_FORM, len(run)), MIN_CJK_FORM - 1, -1):
             for i in range(len(run) - size + 1):
                 piece = run[i : i + size]
                 if piece in vocab.by_cjk and not any(s <= i and i + size <= e for s, e in spans):
                     spans.append((i, i + size))
-                    out.append((piece, vocab.by_cjk[piece], set(cjk_pieces(piece)), size == 2))
+                    own = frozenset(cjk_pieces(piece))
+                    out.append(_Found(piece, vocab.by_cjk[piece], own, size == 2, (r, i, i + size)))
     return out
 
 
-def _direct(t: QueryTerm) -> Concept:
+def _direct(t: QueryTerm, common: frozenset[str]) -> Concept:
     term = t.text if t.cjk else stem(t.text)
     return Concept(
         text=t.text,
@@ -124,7 +168,111 @@ def _direct(t: QueryTerm) -> Concept:
         number=t.number,
         cjk=t.cjk,
         word=not t.cjk and not t.number and len(t.text) >= 4,
+        common=not t.cjk and not t.distinctive and t.text in common,
     )
+
+
+def _group_common(groups: tuple[int, ...], common: frozenset[str]) -> bool:
+    """Every group's English head word (its first one-word English form) is common."""
+    vocab = vocabulary()
+    heads = []
+    for g in groups:
+        head = next((f.text for f in vocab.groups[g] if not f.cjk and " " not in f.text), None)
+        if head is None:
+            return False
+        heads.append(head)
+    return bool(heads) and all(h in common for h in heads)
+
+
+class _Builder:
+    """Concepts of one message, with the indices the chaining rules refer to."""
+
+    def __init__(self, message: str, terms: list[QueryTerm]) -> None:
+        self.common = common_english()
+        self.concepts: list[Concept | None] = [_direct(t, self.common) for t in terms]
+        self.position = {c.alts[0].terms[0]: i for i, c in enumerate(self.concepts) if c}
+        self.spans: dict[int, tuple[int, int, int]] = {}
+        for r, run in enumerate(cjk_runs(message)):
+            for i, piece in enumerate(cjk_pieces(run) if len(run) > 1 else ()):
+                at = self.position.get(piece)
+                if at is not None and at not in self.spans:
+                    self.spans[at] = (r, i, i + 2)
+        self.seen: set[tuple[str, ...]] = set()
+
+    def expand_word(self, f: _Found, alts: list[Alt]) -> None:
+        """A single word (or two-character Chinese word) adds its translations to itself."""
+        i = self.position.get(next(iter(f.own)))
+        c = self.concepts[i] if i is not None else None
+        if i is None or c is None:  # a common word: never searched, never expanded
+            return
+        known = {a.terms for a in c.alts}
+        fresh = tuple(a for a in alts if a.terms not in known)
+        self.seen.update(a.terms for a in fresh)
+        common = c.common or (c.cjk and _group_common(f.groups, self.common))
+        self.concepts[i] = replace(c, alts=c.alts + fresh, word=True, common=common)
+
+    def cjk_word(self, f: _Found, alts: list[Alt]) -> Concept:
+        """A Chinese word of three or more characters replaces its character pairs."""
+        r, start, end = f.span
+        for at, (rr, s, e) in list(self.spans.items()):
+            if rr == r and start <= s and e <= end:
+                self.concepts[at] = None
+                del self.spans[at]
+        pieces = tuple(cjk_pieces(f.text))
+        self.seen.add(pieces)
+        own = Alt(pieces, 1.0, f.text, None)
+        rest = tuple(a for a in alts if a.terms != pieces)
+        common = _group_common(f.groups, self.common)
+        return Concept(f.text, (own, *rest), cjk=True, word=True, common=common)
+
+    def build(self, found: list[_Found]) -> list[Concept]:
+        vocab = vocabulary()
+        extra: list[tuple[Concept, _Found]] = []
+        for f in found:
+            alts = [
+                Alt(x.terms, EXPANSION_WEIGHT, x.text, f.text)
+                for x in vocab.forms(f.groups)
+                if not set(x.terms) <= f.own
+            ]
+            if f.single:
+                self.expand_word(f, alts)
+            elif f.span[0] >= 0:
+                extra.append((self.cjk_word(f, alts), f))
+            else:
+                c = Concept(f.text, tuple(alts), word=True, direct=False)
+                extra.append((c, f))
+        return self._finish(extra)
+
+    def _finish(self, extra: list[tuple[Concept, _Found]]) -> list[Concept]:
+        """Drop replaced pairs, add phrases (only what their words did not already bring), and
+        resolve the chaining indices."""
+        keep = [i for i, c in enumerate(self.concepts) if c is not None]
+        out: list[Concept] = [c for c in self.concepts if c is not None]
+        new_index = {old: new for new, old in enumerate(keep)}
+        spans = {new_index[i]: s for i, s in self.spans.items()}
+        for c, f in extra:
+            if c.direct:
+                out.append(c)
+                spans[len(out) - 1] = f.span
+                continue
+            alts = tuple(a for a in c.alts if a.terms not in self.seen)
+            if not alts:
+                continue
+            self.seen.update(a.terms for a in alts)
+            covers = tuple(i for i, d in enumerate(out) if d.direct and d.alts[0].terms[0] in f.own)
+            out.append(replace(c, alts=alts, covers=covers))
+        return [_chained(c, i, spans) for i, c in enumerate(out)]
+
+
+def _chained(c: Concept, i: int, spans: dict[int, tuple[int, int, int]]) -> Concept:
+    span = spans.get(i)
+    if span is None:
+        return c
+    r, start, _ = span
+    for j, (rr, _, e) in spans.items():
+        if j != i and rr == r and e - 1 == start:
+            return replace(c, follows=j)
+    return c
 
 
 def plan(message: str) -> Plan:
@@ -135,37 +283,15 @@ def plan(message: str) -> Plan:
     texts = tuple(t.text for t in terms)
     if not terms:
         return Plan(message, texts, (), Reason.NO_SEARCHABLE_TERMS)
-    concepts = [_direct(t) for t in terms]
-    position = {c.alts[0].terms[0]: i for i, c in enumerate(concepts)}
-    vocab = vocabulary()
-    extra: list[Concept] = []
-    seen: set[tuple[str, ...]] = set()
-    for text, groups, own, single in [*_word_phrases(message), *_cjk_words(message)]:
-        alts = [
-            Alt(f.terms, EXPANSION_WEIGHT, f.text, text)
-            for f in vocab.forms(groups)
-            if not set(f.terms) <= own
-        ]
-        if single:
-            i = position.get(next(iter(own)))
-            if i is None:  # a common word: never searched, never expanded
-                continue
-            c = concepts[i]
-            known = {a.terms for a in c.alts}
-            fresh = tuple(a for a in alts if a.terms not in known)
-            seen.update(a.terms for a in fresh)
-            concepts[i] = Concept(
-                c.text, c.alts + fresh, c.distinctive, c.caps, c.number, c.cjk, True, True
-            )
-        else:
-            extra.append(
-                Concept(text, tuple(alts), cjk=not text.isascii(), word=True, direct=False)
-            )
-    # A phrase adds only what its words did not already bring.
-    phrases = []
-    for c in extra:
-        alts = tuple(a for a in c.alts if a.terms not in seen)
-        if alts:
-            seen.update(a.terms for a in alts)
-            phrases.append(Concept(c.text, alts, cjk=c.cjk, word=True, direct=False))
-    return Plan(message, texts, tuple(concepts + phrases))
+    b = _Builder(message, terms)
+    found = [*_word_phrases(message), *_cjk_words(cjk_runs(message))]
+    concepts = b.build(found)
+    for cmp in compounds(message, b.common):
+        covers = tuple(
+            i for i, c in enumerate(concepts) if c.direct and c.alts[0].terms[0] in cmp.parts
+        )
+        alt = Alt(cmp.parts, 1.0, cmp.text, None)
+        concepts.append(
+            Concept(cmp.text, (alt,), distinctive=True, word=True, covers=covers, literal=True)
+        )
+    return Plan(message, texts, tuple(concepts), pairs=tuple(code_pairs(message, b.common)))
