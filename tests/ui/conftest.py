@@ -106,3 +106,20 @@ def wait_idle(qtbot, ctx):  # type: ignore[no-untyped-def]
         qtbot.waitUntil(lambda: ctx.is_idle, timeout=timeout)
 
     return wait
+
+
+@pytest.fixture
+def app_style(qapp: QApplication) -> Iterator[None]:
+    """The window's real look (Fusion, palette, stylesheet) for this test; the application is
+    put back as the other tests found it afterwards."""
+    from context_center.ui import style
+
+    font, sheet, palette = qapp.font(), qapp.styleSheet(), qapp.palette()
+    style_name = qapp.style().name()
+    style.apply_style(qapp, dark=False)  # type: ignore[arg-type]
+    yield
+    qapp.setStyleSheet(sheet)
+    qapp.setPalette(palette)
+    qapp.setStyle(style_name)
+    qapp.setFont(font)
+    style._state["tones"] = style.LIGHT

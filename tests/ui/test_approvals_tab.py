@@ -129,7 +129,7 @@ def test_inbox_lists_pending_writes_and_counts_them(
         "this workspace",
     ]
     assert "need a person's confirmation" in m.index(row, 6).data()
-    assert "(+1 more)" in m.index(row, 6).data()  # the sensitive-content reason too
+    assert "sensitive" in m.index(row, 6).data()  # every reason in full, not "(+1 more)"
     assert "sensitive" in m.index(row, 6).data(Qt.ItemDataRole.ToolTipRole)
     row = m.row_of(lambda r: r.id == forget_id)
     assert [m.index(row, c).data() for c in (1, 3, 4)] == ["codex", "Forget", "project/ci.md"]

@@ -85,9 +85,7 @@ def test_own_save_is_absorbed(qtbot, window: MainWindow, engine: Engine, wait_id
     assert window.watcher.emitted == before
 
 
-def test_fallback_scan_sees_in_place_edits_without_inotify(
-    qtbot, ctx, engine: Engine
-) -> None:
+def test_fallback_scan_sees_in_place_edits_without_inotify(qtbot, ctx, engine: Engine) -> None:
     fact = engine.memory.create(name="plain", title="Plain", type=FactType.PROJECT, body="a")
     watcher = ChangeWatcher(ctx, poll_ms=100, debounce_ms=20, use_inotify=False)
     watcher.start()

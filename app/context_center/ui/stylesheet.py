@@ -100,6 +100,9 @@ QFrame#provenance {{ background: {window}; border: 1px solid {grid}; border-radi
 QLabel#detailTitle {{ font-size: {title_pt}pt; font-weight: 600; color: {text}; }}
 QLabel#detailDescription, QLabel#metaKey, QLabel#emptyInbox {{ color: {muted}; }}
 QLabel#sectionCaption {{ color: {muted}; font-weight: 600; }}
+QToolButton#provenanceToggle {{
+    color: {muted}; font-weight: 600; border: none; background: transparent; padding: 0;
+}}
 QLabel#hint, QLabel#countLabel {{ color: {muted}; }}
 QLabel#prefixLength {{ color: {muted}; font-weight: 600; }}
 QStatusBar {{ background: {base}; border-top: 1px solid {border}; color: {muted}; }}

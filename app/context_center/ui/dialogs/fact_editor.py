@@ -14,8 +14,8 @@ from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -50,6 +50,8 @@ TEXT = {
     "type": "Type",
     "scope": "Scope",
     "body": "Body (Markdown)",
+    "save": "Save",
+    "cancel": "Cancel",
     "save_tip": "Save (Ctrl+S)",
     "editing_note": (
         "Editing revision {revision}. Saving writes revision {next}; if someone else saved "
@@ -134,19 +136,22 @@ class FactEditorDialog(QDialog):
         form.addRow(TEXT["type"], self.type_combo)
         form.addRow(TEXT["scope"], self.scope_combo)
 
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self.save)
-        self.buttons.rejected.connect(self.reject)
-        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        # Plain buttons, no QDialogButtonBox: it makes its first accept button the default
+        # when shown, and Enter in a one-line field must never save (let alone create) a fact.
+        self.save_button = QPushButton(TEXT["save"])
         self.save_button.setObjectName("saveButton")
         self.save_button.setToolTip(TEXT["save_tip"])
-        # No default button: Enter in a one-line field must never save or create a fact.
-        for button in self.buttons.buttons():
-            if isinstance(button, QPushButton):
-                button.setAutoDefault(False)
-                button.setDefault(False)
+        self.save_button.setProperty("primary", True)
+        self.save_button.clicked.connect(self.save)
+        self.cancel_button = QPushButton(TEXT["cancel"])
+        self.cancel_button.setObjectName("cancelButton")
+        self.cancel_button.clicked.connect(self.reject)
+        self.buttons = QHBoxLayout()
+        self.buttons.addStretch(1)
+        for button in (self.cancel_button, self.save_button):
+            button.setAutoDefault(False)
+            button.setDefault(False)
+            self.buttons.addWidget(button)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 16, 16, 12)
@@ -161,7 +166,7 @@ class FactEditorDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(QLabel(TEXT["body"]))
         layout.addWidget(self.body_edit, 1)
-        layout.addWidget(self.buttons)
+        layout.addLayout(self.buttons)
 
     def _fill(self, fact: Fact | None) -> None:
         if fact is None:

@@ -40,18 +40,24 @@ def scope_and_type(record: ApprovalRecord) -> str:
 
 
 def reasons_summary(record: ApprovalRecord) -> str:
-    if not record.reasons:
-        return ""
-    first = record.reasons[0].message
-    more = len(record.reasons) - 1
-    return f"{first} (+{more} more)" if more else first
+    """Every reason the gate gave, in full (the column wraps; nothing hides in a tooltip)."""
+    return "; ".join(r.message for r in record.reasons)
 
 
 def reasons_tooltip(record: ApprovalRecord) -> str:
     return "\n".join(f"• {r.message}" for r in record.reasons)
 
 
+REASONS_COLUMN = 6
+WORKSPACE_COLUMN = 7
+
+
 class PendingWritesModel(RowTableModel[ApprovalRecord]):
+    def all_here(self) -> bool:
+        """Every listed write is for the window's own workspace."""
+        here = str(self.workspace) if self.workspace is not None else None
+        return all(r.workspace == here for r in self.rows)
+
     """Pending approval records, oldest first (``ROW_ROLE`` gives the ApprovalRecord)."""
 
     def __init__(self, workspace: Path | None = None, parent: Any = None) -> None:
@@ -71,7 +77,7 @@ class PendingWritesModel(RowTableModel[ApprovalRecord]):
                 Column("Fact", target_label),
                 Column("Scope · type", scope_and_type),
                 Column("Why it needs you", reasons_summary, tooltip=reasons_tooltip),
-                Column("Workspace", where, tooltip=lambda r: r.workspace),
+                Column("Workspace", where, tooltip=lambda r: r.workspace),  # WORKSPACE_COLUMN
             ],
             parent,
         )

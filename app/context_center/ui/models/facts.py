@@ -178,6 +178,7 @@ class FactTableModel(QAbstractTableModel):
         self._rows: list[FactRow] = []
         self._times: dict[tuple[str, int], str] = {}
         self.conflict_ids: frozenset[str] = frozenset()
+        self.compact_dates = False  # Updated shows the date only (a narrow table)
         self._fresh_brushes: dict[str, QBrush] = {}
 
     @property
@@ -190,6 +191,15 @@ class FactTableModel(QAbstractTableModel):
         if len(self._times) > 4096:
             self._times.clear()
         self.endResetModel()
+
+    def set_compact_dates(self, compact: bool) -> None:
+        self.compact_dates = compact
+        if self._rows:
+            self.dataChanged.emit(
+                self.index(0, COL_UPDATED),
+                self.index(len(self._rows) - 1, COL_UPDATED),
+                [Qt.ItemDataRole.DisplayRole],
+            )
 
     def set_conflicts(self, ids: frozenset[str]) -> None:
         """Mark the facts in a project-over-global pair (⚠ in the title column)."""
@@ -252,9 +262,11 @@ class FactTableModel(QAbstractTableModel):
                 text = self._times.get(key)
                 if text is None:
                     text = self._times[key] = local_time(row.fact.updated_at)
-                return text
+                return text[:10] if self.compact_dates else text
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == COL_UPDATED:
+                return local_time(row.fact.updated_at)
             if row.id in self.conflict_ids:
                 return f"{row.ref} — part of a project-over-global pair (see the banner)"
             return row.ref

@@ -30,9 +30,17 @@ def candidate_kind(c: MemoryCandidate | SkillCandidate) -> str:
 
 
 def candidate_detail(c: MemoryCandidate | SkillCandidate) -> str:
+    """Short enough for a 900 px window: the scope only when it is global (the editor shows
+    type and scope in full)."""
     if isinstance(c, MemoryCandidate):
-        return f"{c.type.value} · {c.scope.value}"
+        return "global" if c.scope.value == "global" else ""
     return f"{len(c.steps)} steps"
+
+
+def candidate_kind_tip(c: MemoryCandidate | SkillCandidate) -> str:
+    if isinstance(c, MemoryCandidate):
+        return f"A memory fact: type {c.type.value}, scope {c.scope.value}"
+    return f"A skill of {len(c.steps)} steps, written to {c.path}"
 
 
 def candidate_evidence(c: MemoryCandidate | SkillCandidate) -> str:
@@ -60,7 +68,8 @@ class CandidatesModel(RowTableModel[MemoryCandidate | SkillCandidate]):
                 Column("Suggestion", candidate_title, tooltip=candidate_tooltip),
                 Column(
                     "Kind",
-                    lambda c: f"{candidate_kind(c)} · {candidate_detail(c)}",
+                    lambda c: " · ".join(p for p in (candidate_kind(c), candidate_detail(c)) if p),
+                    tooltip=candidate_kind_tip,
                 ),
                 Column(
                     "Evidence",

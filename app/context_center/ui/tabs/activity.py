@@ -35,6 +35,7 @@ from context_center.ui.context import FACTS, TRACE, WORKSPACE, busy
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.labels import plain_label
+from context_center.ui.widgets.tables import WrappedTable
 
 TEXT = {
     "recalled": "Recalled",
@@ -97,22 +98,15 @@ def _section(text: str) -> QLabel:
 
 def _table(model: Any, name: str, wrap: int) -> QTableView:
     """A small table whose ``wrap`` column takes the free width and wraps its text in full."""
-    view = QTableView()
+    view = WrappedTable()
     view.setObjectName(name)
     view.setModel(model)
-    view.verticalHeader().hide()
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setTabKeyNavigation(False)
     view.setAlternatingRowColors(True)
-    view.setWordWrap(True)
-    view.setTextElideMode(Qt.TextElideMode.ElideNone)
-    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(wrap, QHeaderView.ResizeMode.Stretch)
-    view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     view.setMinimumHeight(72)
     return view
 
@@ -189,10 +183,6 @@ class TraceView(QWidget):
         layout.addWidget(self.outcome)
         layout.addWidget(self.empty)
         layout.addWidget(self.parts, 1)
-        for view in (self.hits, self.suppressions):
-            view.horizontalHeader().sectionResized.connect(
-                lambda *_a, v=view: v.resizeRowsToContents()
-            )
         self.set_trace(None, "")
 
     def set_trace(self, trace: RecallTrace | None, empty_text: str) -> None:
@@ -213,8 +203,6 @@ class TraceView(QWidget):
         self.outcome.setText(outcome)
         self.hits_model.set_hits(trace.selected, trace.block)
         self.suppressions_model.set_rows(trace.suppressed)
-        self.hits.resizeRowsToContents()
-        self.suppressions.resizeRowsToContents()
         self.more.setVisible(trace.suppressed_more > 0)
         self.more.setText(TEXT["more"].format(n=trace.suppressed_more))
         self.block.setPlainText(trace.block)

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QStackedWidget,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -37,10 +36,16 @@ from context_center.engine import (
 )
 from context_center.ui.context import APPROVALS, WORKSPACE, busy
 from context_center.ui.dialogs.approval import ApprovalDialog, Review
-from context_center.ui.models.approval_models import PendingWritesModel, target_label
+from context_center.ui.models.approval_models import (
+    REASONS_COLUMN,
+    WORKSPACE_COLUMN,
+    PendingWritesModel,
+    target_label,
+)
 from context_center.ui.models.row_table import ROW_ROLE
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.labels import tab_heading
+from context_center.ui.widgets.tables import WrappedTable
 
 # -- engine work (worker thread) ------------------------------------------------------------
 
@@ -125,19 +130,16 @@ class ApprovalsTab(Tab):
         intro.setWordWrap(True)
 
         self.model = PendingWritesModel(ctx.engine.workspace, self)
-        self.table = QTableView()
+        self.table = WrappedTable()
         self.table.setObjectName("pendingTable")
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setTabKeyNavigation(False)
-        self.table.verticalHeader().hide()
         self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(REASONS_COLUMN, QHeaderView.ResizeMode.Stretch)
         self.table.activated.connect(self._on_review)
         self.table.selectionModel().currentRowChanged.connect(self._update_buttons)
 
@@ -213,6 +215,8 @@ class ApprovalsTab(Tab):
         records = await self.ctx.run(list_pending, self.ctx.engine)
         selected = self.current.id if self.current is not None else None
         self.model.set_rows(records)
+        # the Workspace column only when a write of another workspace is listed
+        self.table.setColumnHidden(WORKSPACE_COLUMN, self.model.all_here())
         row = self.model.row_of(lambda r: r.id == selected) if selected else -1
         if row < 0 and records:
             row = 0

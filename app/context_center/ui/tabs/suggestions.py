@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -49,6 +49,8 @@ from context_center.ui.models.suggestion_models import (
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.candidate_editor import Candidate, CandidateEditor
 from context_center.ui.widgets.labels import plain_label, tab_heading
+
+SUMMARY_MIN_HEIGHT = 560  # tab height (px) below which the introduction is folded away
 
 # -- engine work (runs in the worker thread; plain data in and out) ------------------------
 
@@ -111,6 +113,7 @@ class SuggestionsTab(Tab):
             "writes anything; nothing is saved until you accept it.",
             "hint",
         )
+        heading.setToolTip(self.summary.text())
         self.notice = plain_label(name="failClosedNotice")  # styled by the app stylesheet
         self.notice.hide()
 
@@ -220,6 +223,12 @@ class SuggestionsTab(Tab):
         save = QShortcut(QKeySequence(QKeySequence.StandardKey.Save), self)
         save.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         save.activated.connect(self._on_save_shortcut)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """In a short window the introduction yields its lines to the editor and evidence
+        (it stays the heading's tooltip)."""
+        super().resizeEvent(event)
+        self.summary.setVisible(event.size().height() >= SUMMARY_MIN_HEIGHT)
 
     def _on_save_shortcut(self) -> None:
         """Ctrl+S in the editor accepts the candidate (saving it is what Accept does)."""

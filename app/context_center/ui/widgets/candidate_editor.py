@@ -217,6 +217,7 @@ class CandidateEditor(QWidget):
             memory = isinstance(candidate, MemoryCandidate)
             self.form.setRowVisible(self.title_edit, memory)
             self.form.setRowVisible(self.kind_row, memory)
+            self.form.setRowVisible(self.target, not memory)  # a skill's path matters
             self.body_edit.setVisible(memory)
             self.steps_edit.setVisible(not memory)
             self.text_caption.setText(TEXT["body"] if memory else TEXT["steps"])

@@ -2,7 +2,8 @@
 
 Every part is reachable by keyboard (the buttons, the body, the provenance fields, whose text
 can be selected and copied with the keyboard). Times are local, like the table's, and the
-label names the zone.
+label names the zone. The provenance folds away (its caption is a toggle); in a short pane
+(a 600 px window) it starts folded so the body keeps its room, until the person toggles it.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from collections.abc import Iterable
 from html import escape
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -52,6 +55,8 @@ TEXT = {
         "⚠ Overridden here by {ref} (same {key}); other workspaces still use this fact."
     ),
 }
+
+FOLD_BELOW = 430  # pane height (px) under which the provenance starts folded
 
 _KEYBOARD_SELECTABLE = (
     Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -108,10 +113,21 @@ class FactDetail(QFrame):
         prov_layout = QVBoxLayout(self.prov_box)
         prov_layout.setContentsMargins(10, 6, 10, 6)
         prov_layout.setSpacing(4)
-        prov_caption = QLabel(TEXT["provenance"])
-        prov_caption.setObjectName("sectionCaption")
-        prov_layout.addWidget(prov_caption)
-        prov_layout.addLayout(form)
+        self.prov_toggle = QToolButton()
+        self.prov_toggle.setObjectName("provenanceToggle")
+        self.prov_toggle.setText(TEXT["provenance"])
+        self.prov_toggle.setCheckable(True)
+        self.prov_toggle.setChecked(True)
+        self.prov_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.prov_toggle.setArrowType(Qt.ArrowType.DownArrow)
+        self.prov_toggle.setAutoRaise(True)
+        self.prov_toggle.clicked.connect(self._on_toggle)
+        self._prov_chosen = False  # the person toggled it: no more automatic folding
+        self.prov_fields = QWidget()
+        self.prov_fields.setLayout(form)
+        form.setContentsMargins(0, 0, 0, 0)
+        prov_layout.addWidget(self.prov_toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        prov_layout.addWidget(self.prov_fields)
         prov_layout.addWidget(self.prov_override)
 
         header = QHBoxLayout()
@@ -129,6 +145,20 @@ class FactDetail(QFrame):
         layout.addWidget(self.body_view, 1)
         layout.addWidget(self.prov_box)
 
+    def _on_toggle(self, checked: bool) -> None:
+        self._prov_chosen = True
+        self.set_provenance_open(checked)
+
+    def set_provenance_open(self, opened: bool) -> None:
+        self.prov_toggle.setChecked(opened)
+        self.prov_toggle.setArrowType(Qt.ArrowType.DownArrow if opened else Qt.ArrowType.RightArrow)
+        self.prov_fields.setVisible(opened)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if not self._prov_chosen:
+            self.set_provenance_open(event.size().height() >= FOLD_BELOW)
+
     @staticmethod
     def _ro_field(name: str) -> ElidedLabel:
         field = ElidedLabel()
@@ -141,6 +171,7 @@ class FactDetail(QFrame):
         return [
             *self.buttons,
             self.body_view,
+            self.prov_toggle,
             self.prov_ref,
             self.prov_id,
             self.prov_times,

@@ -1,9 +1,13 @@
-"""The Memory table view: row selection, no Tab trap, fixed row height, column widths."""
+"""The Memory table view: row selection, no Tab trap, fixed row height, column widths.
+
+Narrow (under ``COMPACT_WIDTH`` px, e.g. a 900 px window beside the detail pane) the Updated
+column shows the date only, so the title keeps room; the full time stays in its tooltip.
+"""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from context_center.ui.models.facts import (
@@ -16,11 +20,32 @@ from context_center.ui.models.facts import (
     FactTableModel,
 )
 
+COMPACT_WIDTH = 640
+
+
+class FactTableView(QTableView):
+    """Switches the model's Updated column between date and date-and-time by width."""
+
+    def __init__(self, fm: QFontMetrics) -> None:
+        super().__init__()
+        self._widths = (
+            fm.horizontalAdvance("2026-11-02 09:14") + 20,
+            fm.horizontalAdvance("2026-11-02") + 20,
+        )
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        model = self.model()
+        compact = event.size().width() < COMPACT_WIDTH
+        if isinstance(model, FactTableModel) and model.compact_dates != compact:
+            model.set_compact_dates(compact)
+            self.setColumnWidth(COL_UPDATED, self._widths[1 if compact else 0])
+
 
 def make_fact_table(model: FactTableModel, fm: QFontMetrics) -> QTableView:
     """The view over ``model``. The title column takes the width the others leave, so no
     column scrolls out of sight at 900 px."""
-    table = QTableView()
+    table = FactTableView(fm)
     table.setObjectName("factTable")
     table.setModel(model)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -40,11 +65,11 @@ def make_fact_table(model: FactTableModel, fm: QFontMetrics) -> QTableView:
     header.setMinimumSectionSize(36)
     header.setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)
     widths = {
-        COL_TYPE: fm.horizontalAdvance("reference") + 28,
-        COL_SCOPE: fm.horizontalAdvance("project") + 28,
-        COL_FRESHNESS: fm.horizontalAdvance("Freshness") + 28,
-        COL_REVISION: fm.horizontalAdvance("Rev") + 28,
-        COL_UPDATED: fm.horizontalAdvance("2026-11-02 09:14") + 24,
+        COL_TYPE: fm.horizontalAdvance("reference") + 20,
+        COL_SCOPE: fm.horizontalAdvance("project") + 20,
+        COL_FRESHNESS: fm.horizontalAdvance("Freshness") + 22,
+        COL_REVISION: fm.horizontalAdvance("Rev") + 22,
+        COL_UPDATED: fm.horizontalAdvance("2026-11-02 09:14") + 20,
     }
     for col, width in widths.items():
         header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)

@@ -1,8 +1,10 @@
-"""One way to set up a read-only, row-selecting table view, so every tab looks the same."""
+"""One way to set up a read-only, row-selecting table view, so every tab looks the same; and a
+table whose explanations wrap in full (``WrappedTable``)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel
+from PySide6.QtCore import QAbstractItemModel, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 
@@ -35,3 +37,33 @@ def make_table(
         view.setColumnWidth(col, width)
     header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     return view
+
+
+class WrappedTable(QTableView):
+    """A small table whose text wraps in full: rows grow to their text after every model
+    reset and every change of width (explanations are never cut to "…")."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.setTabKeyNavigation(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.verticalHeader().hide()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.resizeRowsToContents)
+        self.horizontalHeader().sectionResized.connect(lambda *_: self._timer.start())
+
+    def setModel(self, model: QAbstractItemModel | None) -> None:
+        super().setModel(model)
+        if model is not None:
+            model.modelReset.connect(self._timer.start)
+            model.rowsInserted.connect(self._timer.start)
+            model.dataChanged.connect(self._timer.start)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._timer.start()

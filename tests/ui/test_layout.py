@@ -1,0 +1,168 @@
+"""Layout at 1280×800 and 900×600: every tab of this window lays out to the window (no page
+scroll area, so nothing is below a fold and no scroll bar nests in another), no table column
+scrolls out of sight, the Suggestions decision (Accept, Dismiss, Evidence) is on screen,
+Activity tables keep more than one row, and the Why / Why not / gate reasons wrap in full."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QAbstractScrollArea, QScrollArea, QTableView, QWidget
+
+from context_center.engine.facade import Engine
+from context_center.engine.gate.decision import Outcome, assess
+from context_center.engine.model import FactType, Scope
+from context_center.engine.recall import Recaller
+from context_center.engine.suggestions import append_turn
+from context_center.ui.main_window import MainWindow
+
+SIZES = [(1280, 800), (900, 600)]
+
+
+@pytest.fixture
+def seeded(engine: Engine, tmp_path, monkeypatch) -> Engine:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("HOME", str(tmp_path / "person"))  # no real transcripts
+    m = engine.memory
+    m.create(
+        name="release-branch",
+        title="Release branch process for the payments service and its workers",
+        type=FactType.PROJECT,
+        body="Cut releases from `release/<version>` and tag them; never release from main.",
+    )
+    m.create(
+        name="release-branch",
+        title="Release branch",
+        type=FactType.FEEDBACK,
+        scope=Scope.GLOBAL,
+        body="Release from main.",
+    )
+    for i in range(6):
+        m.create(name=f"note-{i}", title=f"Note {i}", type=FactType.REFERENCE, body=f"n {i}")
+    view = engine.open()
+    Recaller(engine.layout).recall("how do we cut a release branch", view.facts, view.conflicts)
+    for session in ("s1", "s2"):
+        append_turn(
+            engine.layout, "Always run ruff before committing, CI rejects lint.", session=session
+        )
+    decision = assess(
+        {
+            "operation": "create",
+            "controller": "interactive",
+            "owns_store": True,
+            "agent": "claude-code",
+            "name": "prefers-tabs",
+            "type": "user",
+            "scope": "global",
+            "body": "The person prefers tabs, and their e-mail is ana@example.com.",
+        },
+        engine.memory,
+    )
+    assert decision.outcome is Outcome.QUEUED
+    return engine
+
+
+@pytest.fixture(params=SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def window(request, qtbot, ctx, settings, seeded, wait_idle, app_style):  # type: ignore[no-untyped-def]
+    width, height = request.param
+    win = MainWindow(ctx, settings, watch=False)
+    qtbot.addWidget(win)
+    win.resize(width, height)
+    win.show()
+    wait_idle()
+    assert (win.width(), win.height()) == (width, height)  # the window may be that small
+    yield win
+    win.close()
+
+
+def _shown(qtbot, window: MainWindow, tab: QWidget, wait_idle) -> QWidget:  # type: ignore[no-untyped-def]
+    window.show_tab(tab)
+    wait_idle(10000)
+    qtbot.wait(50)  # layouts and the wrapped rows settle
+    return tab
+
+
+def _rect_in_window(widget: QWidget, window: MainWindow) -> QRect:
+    return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+
+
+def _assert_fits(window: MainWindow, tab: QWidget) -> None:
+    parent = tab.parentWidget()
+    while parent is not None and parent is not window:  # no scroll area around the tab
+        assert not isinstance(parent, QScrollArea), type(tab).__name__
+        parent = parent.parentWidget()
+    area = _rect_in_window(tab, window)
+    for child in tab.findChildren(QWidget):
+        if not child.isVisible() or child.window() is not window:
+            continue
+        if isinstance(child.parentWidget(), QAbstractScrollArea) or child.parent() is None:
+            continue
+        rect = _rect_in_window(child, window)
+        if rect.width() and rect.height() and child.parentWidget() is not None:
+            inside = child.parentWidget().rect().contains(child.geometry(), False)
+            if isinstance(child.parentWidget().parentWidget(), QAbstractScrollArea):
+                continue  # the viewport's own content may scroll (a table, a text view)
+            assert area.contains(rect) or not inside, f"{child.objectName()} outside the tab"
+    for table in tab.findChildren(QTableView):
+        if table.isVisible():
+            assert not table.horizontalScrollBar().isVisible(), table.objectName()
+            header = table.horizontalHeader()
+            used = sum(
+                header.sectionSize(c)
+                for c in range(header.count())
+                if not header.isSectionHidden(c)
+            )
+            assert used <= table.viewport().width() + 2, table.objectName()
+
+
+def test_every_tab_fits_without_scrolling(qtbot, window: MainWindow, wait_idle) -> None:
+    tabs = [
+        window.memory_tab,
+        window.revisions_tab,
+        window.archive_tab,
+        window.activity_tab,
+        window.suggestions_tab,
+        window.approvals_tab,
+    ]
+    for tab in tabs:
+        _assert_fits(window, _shown(qtbot, window, tab, wait_idle))
+
+
+def test_memory_title_keeps_room(qtbot, window: MainWindow, wait_idle) -> None:
+    tab = _shown(qtbot, window, window.memory_tab, wait_idle)
+    assert tab.table.columnWidth(0) >= 120
+    assert tab.body_view.height() >= 80  # the body, not the provenance, gets the height
+
+
+def test_suggestions_decision_is_on_screen(qtbot, window: MainWindow, wait_idle) -> None:
+    tab = _shown(qtbot, window, window.suggestions_tab, wait_idle)
+    assert tab.model.rowCount() >= 1 and tab.current is not None
+    screen = window.rect()
+    for widget in (tab.accept_button, tab.dismiss_button, tab.editor.evidence):
+        assert widget.isVisible()
+        assert screen.contains(_rect_in_window(widget, window)), widget.objectName()
+    assert tab.editor.evidence.height() >= 50
+    assert tab.editor.body_edit.height() >= 50
+
+
+def test_activity_tables_show_several_rows(qtbot, window: MainWindow, wait_idle) -> None:
+    tab = _shown(qtbot, window, window.activity_tab, wait_idle)
+    view = tab.last
+    assert view.trace is not None
+    for table in (view.hits, view.suppressions):
+        line = table.fontMetrics().height()
+        assert table.viewport().height() >= 2 * (line + 8), table.objectName()
+
+
+def test_explanations_wrap_in_full(qtbot, window: MainWindow, wait_idle) -> None:
+    tab = _shown(qtbot, window, window.activity_tab, wait_idle)
+    sup = tab.last.suppressions
+    assert sup.wordWrap() and sup.textElideMode().name == "ElideNone"
+    for row in range(sup.model().rowCount()):
+        text = sup.model().index(row, 1).data()
+        width = sup.columnWidth(1) - 16
+        lines = max(1, -(-sup.fontMetrics().horizontalAdvance(text) // max(width, 1)))
+        assert sup.rowHeight(row) >= lines * sup.fontMetrics().height(), text
+    inbox = _shown(qtbot, window, window.approvals_tab, wait_idle)
+    reasons = inbox.model.index(0, 6).data()
+    assert "sensitive" in reasons  # every reason in the cell, not "(+1 more)"
+    assert inbox.table.wordWrap()
