@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from context_center.engine.model import Fact, Scope
-from context_center.engine.store.memory import Memory
 from context_center.engine.store.paths import Layout, resolve_home
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact, Scope
+    from context_center.engine.store.memory import Memory
 
 
 class EngineCore:
@@ -17,6 +20,7 @@ class EngineCore:
         # An explicit workspace is the instruction root as given; otherwise the root is the
         # nearest ancestor holding .git (of the current directory, or of a target).
         self.explicit_workspace = bool(workspace)
+        self.given_workspace = str(workspace) if workspace else None  # as typed (remote forms)
         self.cwd = Path.cwd().absolute()
         if workspace:
             self.workspace = Path(workspace).expanduser().absolute()
@@ -25,7 +29,17 @@ class EngineCore:
 
             self.workspace = find_workspace_root(Path.cwd().absolute())
         self.layout = Layout(self.home, self.workspace)
-        self.memory = Memory(self.layout)
+        self._memory: Memory | None = None
+
+    @property
+    def memory(self) -> Memory:
+        """Both stores, created on first use: a cold recall proven current by the store
+        stamps never needs them (nor the store modules)."""
+        if self._memory is None:
+            from context_center.engine.store.memory import Memory
+
+            self._memory = Memory(self.layout)
+        return self._memory
 
     def require_workspace(self) -> None:
         """Refuse a workspace that does not exist (``workspace_not_found``): every command
@@ -36,9 +50,10 @@ class EngineCore:
 
         if self.workspace.is_dir():
             return
-        if is_remote_location(self.workspace):
+        if is_remote_location(self.given_workspace or self.workspace):
             raise WorkspaceNotFound(
-                f"workspace {self.workspace.name} is a remote location: Context Center works on "
+                f"workspace {self.given_workspace or self.workspace.name} is a remote location: "
+                "Context Center works on "
                 "a local folder (open it where it lives, or mount it)",
                 code="remote_workspace",
             )
@@ -53,6 +68,8 @@ class EngineCore:
         state sees them at once; other workspaces get stores of their own."""
         if str(workspace) == str(self.workspace):
             return self.memory
+        from context_center.engine.store.memory import Memory
+
         return Memory(Layout(self.home, Path(workspace)))
 
     @staticmethod

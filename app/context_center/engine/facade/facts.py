@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from context_center.engine.changes import Changes, FactChange, FactChangeKind
 from context_center.engine.facade.core import EngineCore
 from context_center.engine.model import Diagnostic, Fact, FactType, Scope
-from context_center.engine.store.factstore import ArchivedEntry, Entry, RevisionEntry
-from context_center.engine.store.memory import MemoryView
 
 if TYPE_CHECKING:
+    from context_center.engine.store.factstore import ArchivedEntry, Entry, RevisionEntry
+    from context_center.engine.store.memory import MemoryView
     from context_center.engine.store.syncresolve import SyncConflict
 
 
@@ -97,7 +97,7 @@ class FactsAPI(EngineCore):
         """A person's edit, checked against the revision (and hash) they saw."""
         before = self.memory.resolve(ref).fact
         fact = self.memory.update(
-            before.id,
+            ref,
             expected_revision=expected_revision,
             expected_sha=expected_sha,
             name=name,
@@ -110,7 +110,7 @@ class FactsAPI(EngineCore):
         changed = [fact_change(fact, FactChangeKind.UPDATED)]
         if fact.name != before.name:  # a rename: the old file name is gone
             changed.append(
-                FactChange(before.scope, before.name, before.id, FactChangeKind.ARCHIVED)
+                FactChange(before.scope, before.name, before.id, FactChangeKind.RENAMED)
             )
         return Changes(fact, facts=tuple(changed))
 

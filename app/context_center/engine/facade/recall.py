@@ -9,6 +9,7 @@ from context_center.engine.facade.core import EngineCore
 if TYPE_CHECKING:
     from context_center.engine.model import FactType, Scope
     from context_center.engine.recall import Recaller, RecallResult, RecallTrace
+    from context_center.engine.recall.current import StoreSource
     from context_center.engine.recall.recaller import Hit
     from context_center.engine.recall.subjects import SubjectGroup
     from context_center.engine.store.memory import MemoryView
@@ -35,11 +36,27 @@ class RecallAPI(EngineCore):
         **options: Any,
     ) -> RecallResult:
         """Auto-recall for one user turn over the active facts of both stores; the trace is
-        recorded as this workspace's last recall (unless ``persist`` is False)."""
-        view = view if view is not None else self.memory.load()
+        recorded as this workspace's last recall (unless ``persist`` is False).
+
+        Without a ``view`` the stores are read as they are now, but only as far as needed:
+        when their generation stamps show that the recall index (or its cache file) still
+        describes them, no store is loaded and only the facts the turn shows are read
+        (``Recaller.recall_current``); the block and the trace are the same as with a view."""
+        if view is None:
+            return self.recaller.recall_current(
+                message, self._store_source(), persist=persist, **options
+            )
         return self.recaller.recall(
             message, tuple(view.facts), view.conflicts, persist=persist, **options
         )
+
+    def _store_source(self) -> StoreSource:
+        from context_center.engine.recall.current import StoreSource
+
+        source = self.__dict__.get("_source")
+        if source is None:
+            source = self.__dict__["_source"] = StoreSource(self.layout, lambda: self.memory)
+        return source
 
     def search(
         self,

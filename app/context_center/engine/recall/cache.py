@@ -1,48 +1,67 @@
 """The on-disk form of the recall index (``recall-index.cache``): derived data, no pickle.
 
 ``CCRECALL`` + header length (uint64 LE) + a JSON header + 64-byte aligned raw little-endian
-arrays, read back with one ``numpy.fromfile`` and zero-copy views. It holds the CSR base and,
-per fact, its (scope, id), revision, updated_at, a blake2b digest of the indexed text and its
-subject key (``subjects.py``). A restarted process reuses the postings of every fact whose key
-and digest still match and tokenises only the rest. A missing, unreadable or mismatched file
-is ignored (and rebuilt by the caller).
+arrays. The file is memory-mapped, so a process touches only the pages it reads: the postings
+of its query terms, a few per-fact columns, the strings of the facts it shows.
+
+It holds the CSR base, the terms (packed strings and their sorted order, ``termtable.py``)
+and per fact: its columns (``ordinals.COLUMNS``: scope, type, revision, times, subject key,
+the project-over-global mask, the conflict-key hashes, the file's size, mtime and inode), a
+blake2b digest of the indexed text, and its id, name, title, description and file stem as
+packed strings. The header's ``meta`` says which store state it describes (the stamps of
+``store/stamp.py``). A missing, unreadable or mismatched file is ignored (and rebuilt by the
+caller).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+import mmap
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from context_center.engine.model import Fact
+from context_center.engine.recall.ordinals import COLUMNS, SCOPES, DocKey
+from context_center.engine.recall.termtable import Strings
 from context_center.engine.recall.tokenize import TOKENIZER_VERSION
 
-CACHE_FORMAT = 2  # 2: subject keys; weighted, stemmed terms (tokenizer 2)
+CACHE_FORMAT = 3  # 3: memory-mapped; per-fact strings, file stats and store stamps
 CACHE_MAGIC = b"CCRECALL"
 _ALIGN = 64
 _DTYPES = {"<u1", "<u2", "<u4", "<u8", "<i8", "|u1", "|b1"}
+STRING_FIELDS = ("ids", "names", "titles", "descriptions", "stems")
+# the per-fact columns a cache file holds (alive, upd and src are derived on open)
+CACHED_COLUMNS = tuple(k for k in COLUMNS if k not in ("alive", "upd", "src"))
 
-DocKey = tuple[str, str]  # (scope, id)
+__all__ = ["CACHE_FORMAT", "CACHE_MAGIC", "CacheData", "pack", "read", "unpack"]
 
 
 @dataclass(slots=True)
 class CacheData:
-    terms: list[str]
-    keys: list[DocKey]
-    revision: np.ndarray
-    updated: np.ndarray  # ms since the epoch, or int64 min for "no time"
-    digest: np.ndarray  # (n, 16) uint8
-    dl: np.ndarray
+    vocab: Strings
+    vocab_order: np.ndarray
     offsets: np.ndarray
     docs: np.ndarray
     tfs: np.ndarray
-    subject: np.ndarray  # uint64 subject keys (0: none)
+    cols: dict[str, np.ndarray]
+    digest: np.ndarray  # (n, 16) uint8
+    strings: dict[str, Strings]
+    meta: dict[str, Any]
+
+    @property
+    def n(self) -> int:
+        return len(self.digest)
+
+    def keys(self) -> list[DocKey]:
+        scope = self.cols["scope"].tolist()
+        return [(SCOPES[s].value, i) for s, i in zip(scope, self.strings["ids"].all(), strict=True)]
 
 
-def pack(arrays: dict[str, np.ndarray]) -> bytearray:
+def pack(arrays: dict[str, np.ndarray], meta: dict[str, Any] | None = None) -> bytearray:
     """One buffer: magic, header length, JSON header, aligned raw arrays (plain numbers only)."""
     sections: dict[str, dict[str, object]] = {}
     pos = 0
@@ -55,7 +74,12 @@ def pack(arrays: dict[str, np.ndarray]) -> bytearray:
         }
         pos += -(-int(arr.nbytes) // _ALIGN) * _ALIGN
     header = json.dumps(
-        {"format": CACHE_FORMAT, "tokenizer": TOKENIZER_VERSION, "sections": sections}
+        {
+            "format": CACHE_FORMAT,
+            "tokenizer": TOKENIZER_VERSION,
+            "sections": sections,
+            "meta": meta or {},
+        }
     ).encode()
     header += b" " * (-(len(CACHE_MAGIC) + 8 + len(header)) % _ALIGN)
     start = len(CACHE_MAGIC) + 8 + len(header)
@@ -71,9 +95,21 @@ def pack(arrays: dict[str, np.ndarray]) -> bytearray:
     return out
 
 
-def unpack(path: Path) -> dict[str, np.ndarray] | None:
-    """The named arrays of a cache file; None if it is not one of ours (or of another format)."""
-    data = np.fromfile(path, dtype=np.uint8)
+def _map(path: Path) -> np.ndarray:
+    """The file as a read-only uint8 array backed by a private mapping (pages on demand)."""
+    if os.name == "nt":  # a mapped file could not be replaced by the next save there
+        return np.fromfile(path, dtype=np.uint8)
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size == 0:
+            return np.zeros(0, dtype=np.uint8)
+        mm = mmap.mmap(fh.fileno(), size, access=mmap.ACCESS_READ)
+    return np.frombuffer(mm, dtype=np.uint8)
+
+
+def unpack_with_header(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]] | None:
+    """The named arrays and the header's meta; None if not one of ours (or another format)."""
+    data = _map(path)
     head = len(CACHE_MAGIC) + 8
     if len(data) < head or data[: len(CACHE_MAGIC)].tobytes() != CACHE_MAGIC:
         return None
@@ -96,110 +132,120 @@ def unpack(path: Path) -> dict[str, np.ndarray] | None:
         ):
             return None
         out[name] = data[off : off + nbytes].view(dt).reshape(shape)
-    return out
+    meta = header.get("meta")
+    return out, meta if isinstance(meta, dict) else {}
 
 
-def _consistent(c: CacheData) -> bool:
-    n, v = len(c.dl), len(c.offsets) - 1
-    off, docs = c.offsets, c.docs
+def unpack(path: Path) -> dict[str, np.ndarray] | None:
+    got = unpack_with_header(path)
+    return got[0] if got is not None else None
+
+
+def _strings(z: dict[str, np.ndarray], name: str, n: int) -> Strings | None:
+    blob, off = z.get(f"s_{name}"), z.get(f"o_{name}")
+    if blob is None or off is None or off.dtype != np.int64 or len(off) != n + 1:
+        return None
+    if n and (int(off[0]) != 0 or int(off[-1]) != len(blob) + 1 or bool(np.any(np.diff(off) < 1))):
+        return None
+    return Strings(blob, off)
+
+
+def _columns_ok(cols: dict[str, np.ndarray], n: int) -> bool:
+    for name in CACHED_COLUMNS:
+        arr = cols.get(name)
+        if arr is None or arr.shape != (n,) or arr.dtype != np.dtype(COLUMNS[name][0]):
+            return False
+    return True
+
+
+def _postings_ok(off: np.ndarray, docs: np.ndarray, tfs: np.ndarray, order: np.ndarray) -> bool:
+    v = len(off) - 1
     return (
-        len(c.terms) == v
-        and len(c.keys) == n
-        and len(c.revision) == len(c.updated) == len(c.subject) == n
-        and c.digest.shape == (n, 16)
-        and off.dtype == np.int64
-        and (v < 0 or (off[0] == 0 and bool(np.all(np.diff(off) >= 0))))
-        and int(off[-1]) == len(docs) == len(c.tfs)
+        off.dtype == np.int64
         and docs.dtype == np.uint32
-        and c.tfs.dtype == np.uint16
-        and c.dl.dtype == np.uint32
-        and c.subject.dtype == np.uint64
-        and c.revision.dtype == c.updated.dtype == np.int64
-        and (len(docs) == 0 or int(docs.max()) < n)
+        and tfs.dtype == np.uint16
+        and order.dtype == np.uint32
+        and len(order) == v
+        and v >= 0
+        and int(off[0]) == 0
+        and not (v > 0 and bool(np.any(np.diff(off) < 0)))
+        and int(off[-1]) == len(docs) == len(tfs)
+        and not (v and int(order.max()) >= v)
     )
 
 
 def read(path: Path) -> CacheData | None:
-    """A validated cache, or None. Raises OSError/ValueError/KeyError on unreadable files."""
-    z = unpack(path)
-    if z is None:
+    """A validated cache, or None. Raises OSError/ValueError/KeyError on unreadable files.
+
+    The checks are O(terms + facts), never O(postings): a posting list is checked against
+    the number of facts when it is first read (``PostingsStore._postings``)."""
+    got = unpack_with_header(path)
+    if got is None:
         return None
-    vocab_blob = z["vocab"].tobytes().decode("utf-8", "surrogatepass")
-    terms = vocab_blob.split("\n") if len(z["offsets"]) > 1 else []
-    key_blob = z["keys"].tobytes().decode("utf-8")
-    n = len(z["dl"])
-    keys: list[DocKey] = []
-    for line in key_blob.split("\n") if n else []:
-        scope, _, fact_id = line.partition(":")
-        keys.append((scope, fact_id))
-    data = CacheData(
-        terms=terms,
-        keys=keys,
-        revision=z["revision"],
-        updated=z["updated"],
-        digest=z["digest"],
-        dl=z["dl"],
-        offsets=z["offsets"],
-        docs=z["docs"],
-        tfs=z["tfs"],
-        subject=z["subject"],
+    z, meta = got
+    digest = z["digest"]
+    n = len(digest)
+    off = z["offsets"]
+    v = len(off) - 1
+    vocab = _strings(z, "vocab", v)
+    order = z["vocab_order"]
+    strings = {name: _strings(z, name, n) for name in STRING_FIELDS}
+    cols = {name: z[name] for name in CACHED_COLUMNS if name in z}
+    if (
+        vocab is None
+        or any(s is None for s in strings.values())
+        or not _columns_ok(cols, n)
+        or digest.shape != (n, 16)
+        or not _postings_ok(off, z["docs"], z["tfs"], order)
+    ):
+        return None
+    docs, tfs = z["docs"], z["tfs"]
+    return CacheData(
+        vocab=vocab,
+        vocab_order=order,
+        offsets=off,
+        docs=docs,
+        tfs=tfs,
+        cols=cols,
+        digest=digest,
+        strings={k: s for k, s in strings.items() if s is not None},
+        meta=meta,
     )
-    return data if _consistent(data) else None
 
 
-def arrays(
-    terms: Sequence[str],
-    facts: Sequence[Fact],
-    revision: np.ndarray,
-    updated: np.ndarray,
-    digests: Sequence[bytes],
-    columns: dict[str, np.ndarray],
-) -> dict[str, np.ndarray]:
-    """The sections of a cache file (``columns``: dl, offsets, docs, tfs, subject)."""
-    keys = "\n".join(f"{f.scope.value}:{f.id}" for f in facts)
-    return {
-        "vocab": np.frombuffer("\n".join(terms).encode("utf-8", "surrogatepass"), dtype=np.uint8),
-        "keys": np.frombuffer(keys.encode("utf-8"), dtype=np.uint8),
-        "revision": revision,
-        "updated": updated,
-        "digest": np.frombuffer(b"".join(digests), dtype=np.uint8).reshape(-1, 16),
-        **columns,
-    }
+def string_sections(name: str, blob: np.ndarray, off: np.ndarray) -> dict[str, np.ndarray]:
+    return {f"s_{name}": blob, f"o_{name}": off}
 
 
 @dataclass(slots=True)
 class Reuse:
-    """Which cached ordinals still describe a wanted fact (and the fact for each)."""
+    """Which cached rows still describe a wanted fact (and the fact for each)."""
 
-    kept: list[Fact | None]
-    digests: list[bytes | None]
+    kept: list[object]  # the Fact for each reused row, else None
     alive: np.ndarray
     reused: set[DocKey]
 
 
 def match(
     data: CacheData,
-    wanted: dict[DocKey, Fact],
-    time_ms: Callable[[Fact], int],
-    digest: Callable[[Fact], bytes],
+    wanted: dict[DocKey, Any],
+    time_us: Callable[[Any], int],
+    digest: Callable[[Any], bytes],
 ) -> Reuse:
-    """A cached ordinal is reused when its fact has the same key, revision, update time and
-    text digest (so a hand edit that kept the revision is still caught)."""
-    n = len(data.keys)
-    kept: list[Fact | None] = [None] * n
-    digests: list[bytes | None] = [None] * n
+    """A cached row is reused when its fact has the same key, revision, update time and text
+    digest (so a hand edit that kept the revision is still caught)."""
+    n = data.n
+    kept: list[object] = [None] * n
     alive = np.zeros(n, dtype=np.bool_)
     reused: set[DocKey] = set()
-    rev, upd, dig = data.revision, data.updated, data.digest
-    for o, key in enumerate(data.keys):
+    rev, upd, dig = data.cols["rev"], data.cols["updated"], data.digest
+    for o, key in enumerate(data.keys()):
         hit = wanted.get(key)
-        if hit is None or hit.revision != int(rev[o]) or time_ms(hit) != int(upd[o]):
+        if hit is None or hit.revision != int(rev[o]) or time_us(hit) != int(upd[o]):
             continue
-        g = digest(hit)
-        if g != dig[o].tobytes():
+        if digest(hit) != dig[o].tobytes():
             continue
         kept[o] = hit
-        digests[o] = g
         alive[o] = True
         reused.add(key)
-    return Reuse(kept, digests, alive, reused)
+    return Reuse(kept, alive, reused)

@@ -29,18 +29,24 @@ must still work on a store of two facts, so it is not used for ranking.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
 from context_center.engine.model import Fact, Scope
 from context_center.engine.recall import cache
+from context_center.engine.recall.lazyfact import LazyFact, PackedFacts, StaleIndex
+from context_center.engine.recall.ordinals import (
+    UNMADE_FACT,
+    content_digest,
+    index_text,
+    time_us,
+)
 from context_center.engine.recall.policy import K1, B
 from context_center.engine.recall.postings import (
     CHUNK,
@@ -50,25 +56,30 @@ from context_center.engine.recall.postings import (
     PostingsStore,
     doc_key,
     time_ms,
-    time_s,
 )
 from context_center.engine.recall.stem import stem
+from context_center.engine.recall.termtable import TermTable, pack_strings
 from context_center.engine.recall.tokenize import tokens
-from context_center.engine.store import atomic
-from context_center.engine.store.private import FILE_MODE, ensure_private_dir
 
-__all__ = ["CHUNK", "SCOPE_CODES", "TYPE_CODES", "DocKey", "RecallIndex", "doc_key"]
+__all__ = [
+    "CHUNK",
+    "SCOPE_CODES",
+    "TYPE_CODES",
+    "DocKey",
+    "LazyFact",
+    "RecallIndex",
+    "StaleIndex",
+    "content_digest",
+    "doc_key",
+    "index_text",
+    "time_ms",
+]
 
 CACHE_MAGIC = cache.CACHE_MAGIC
 # Masks of matched query terms are kept for the first 64 terms of a query.
 MASK_TERMS = 64
 # BM25F field weights (see the module docstring).
 NAME_WEIGHT, TITLE_WEIGHT, DESCRIPTION_WEIGHT = 2, 3, 2
-
-
-def index_text(fact: Fact) -> str:
-    """What is searched: name, title, description and body."""
-    return f"{fact.name}\n{fact.title}\n{fact.description}\n{fact.body}"
 
 
 def weighted_text(fact: Fact) -> str:
@@ -88,11 +99,6 @@ def fact_counts(fact: Fact) -> dict[str, int]:
         s = stem(term)
         out[s] = out.get(s, 0) + n
     return out
-
-
-def content_digest(fact: Fact) -> bytes:
-    data = index_text(fact).encode("utf-8", "surrogatepass")
-    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _same_text(a: Fact, b: Fact) -> bool:
@@ -145,25 +151,24 @@ class RecallIndex(PostingsStore):
 
     # -- incremental updates ---------------------------------------------------------------
 
+    def _text_unchanged(self, o: int, old: object, fact: Fact) -> bool:
+        if old is UNMADE_FACT or (isinstance(old, LazyFact) and not old.loaded):
+            return self.digest_of(o) == content_digest(fact)  # never reads the old file
+        return _same_text(cast(Fact, old), fact)
+
     def upsert(self, fact: Fact) -> str:
         """Add or replace one fact. Returns "added", "changed", "metadata" or "unchanged"."""
         with self._lock:
-            key = doc_key(fact)
-            o = self._ord.get(key)
+            o = self._ords().get(doc_key(fact))
             if o is not None:
                 old = self._facts[o]
-                assert old is not None
                 if old is fact:
                     return "unchanged"
-                if _same_text(old, fact):
-                    self._objects.discard(id(old))
-                    self._objects.add(id(fact))
-                    if old == fact:
-                        self._facts[o] = fact
+                if self._text_unchanged(o, old, fact):
+                    same = self.same_metadata(o, fact)
+                    self._set_metadata(o, fact)
+                    if same:
                         return "unchanged"
-                    self._facts[o] = fact
-                    self._type.data[o] = TYPE_CODES[fact.type]
-                    self._upd.data[o] = time_s(fact.updated_at)
                     self.generation += 1
                     return "metadata"
                 self._kill(o)
@@ -180,7 +185,7 @@ class RecallIndex(PostingsStore):
             scopes = [Scope(scope).value] if scope is not None else [s.value for s in Scope]
             found = False
             for s in scopes:
-                o = self._ord.get((s, fact_id))
+                o = self._ords().get((s, fact_id))
                 if o is not None:
                     self._kill(o)
                     found = True
@@ -197,8 +202,9 @@ class RecallIndex(PostingsStore):
 
         Only added or changed facts are tokenised. A fact is unchanged when it is the same
         object as before, or has the same (scope, id) and equal name, title, description and
-        body; revision, updated_at or type changes alone only update metadata. Passing the
-        very same tuple as the previous call returns at once. Ids are unique per scope.
+        body (for a fact not read from its file yet: the same digest of them); revision,
+        updated_at or type changes alone only update metadata. Passing the very same tuple as
+        the previous call returns at once. Ids are unique per scope.
         """
         with self._lock:
             if (
@@ -224,8 +230,9 @@ class RecallIndex(PostingsStore):
             removed = 0
             if len(facts) != self._n_alive:
                 keep = {doc_key(f) for f in facts}
-                for key in [k for k in self._ord if k not in keep]:
-                    self._kill(self._ord[key])
+                ords = self._ords()
+                for key in [k for k in ords if k not in keep]:
+                    self._kill(ords[key])
                     removed += 1
                 self.generation += removed
             self.maybe_compact()
@@ -275,38 +282,81 @@ class RecallIndex(PostingsStore):
     def dirty(self) -> bool:
         return self.generation != self.saved_generation
 
-    def save(self, path: Path) -> None:
-        """Write the derived cache atomically (compacts first)."""
+    def _row_strings(self) -> dict[str, list[str]]:
+        """Per live row (after compaction: every row) its id, name, title, description and
+        file stem; rows still described by the cache are copied from it unread."""
+        p = self._packed
+        packed = {k: getattr(p, k).all() for k in cache.STRING_FIELDS} if p is not None else {}
+        src = self.c["src"].view().tolist()
+        out: dict[str, list[str]] = {k: [] for k in cache.STRING_FIELDS}
+        for o, f in enumerate(self._facts):
+            if f is UNMADE_FACT or isinstance(f, LazyFact):
+                row = src[o]
+                for k in cache.STRING_FIELDS:
+                    out[k].append(packed[k][row])
+                continue
+            fact = cast(Fact, f)
+            out["ids"].append(fact.id)
+            out["names"].append(fact.name)
+            out["titles"].append(fact.title)
+            out["descriptions"].append(fact.description)
+            out["stems"].append(self._stems[o] or fact.name)
+        return out
+
+    def save(self, path: Path, meta: dict[str, Any] | None = None) -> None:
+        """Write the derived cache atomically (compacts first); ``meta`` goes in its header."""
+        from context_center.engine.store import atomic
+        from context_center.engine.store.private import FILE_MODE, ensure_private_dir
+
         with self._lock:
             self.compact()
-            facts = [f for f in self._facts if f is not None]
-            digests = []
-            for i, f in enumerate(facts):
-                g = self._digest[i]
-                if g is None:
-                    g = self._digest[i] = content_digest(f)
-                digests.append(g)
-            data = cache.pack(
-                cache.arrays(
-                    self._terms,
-                    facts,
-                    np.array([f.revision for f in facts], dtype=np.int64),
-                    np.array([time_ms(f.updated_at) for f in facts], dtype=np.int64),
-                    digests,
-                    {
-                        "dl": self._dl.view(),
-                        "offsets": self._b_off,
-                        "docs": self._b_docs,
-                        "tfs": self._b_tf,
-                        "subject": self._subject.view(),
-                    },
-                )
-            )
+            n = self.size
+            arrays: dict[str, np.ndarray] = {}
+            blob, off = pack_strings(self._vocab.terms())
+            arrays.update(cache.string_sections("vocab", blob, off))
+            arrays["vocab_order"] = self._vocab.sorted_ids()
+            arrays["offsets"], arrays["docs"], arrays["tfs"] = self._b_off, self._b_docs, self._b_tf
+            for name in cache.CACHED_COLUMNS:
+                arrays[name] = self.c[name].view()
+            digests = b"".join(self.digest_of(o) for o in range(n))
+            arrays["digest"] = np.frombuffer(digests, dtype=np.uint8).reshape(n, 16)
+            for name, items in self._row_strings().items():
+                blob, off = pack_strings(items)
+                arrays.update(cache.string_sections(name, blob, off))
+            data = cache.pack(arrays, meta)
             # atomic.write_bytes only needs a buffer it can memoryview and slice; passing the
             # view avoids another copy of a cache that can be tens of megabytes.
             ensure_private_dir(path.parent)  # derived from private facts: 0700 / 0600
             atomic.write_bytes(path, cast(bytes, memoryview(data)), mode=FILE_MODE)
             self.saved_generation = self.generation
+
+    def _adopt_cache(self, data: cache.CacheData, roots: dict[str, Path]) -> None:
+        cols = data.cols
+        packed = PackedFacts(
+            roots, data.strings, data.digest, (cols["fsize"], cols["fmtime"], cols["fino"])
+        )
+        self._reset()
+        self.adopt(packed, cols)
+        self._vocab = TermTable(packed=data.vocab, order=data.vocab_order)
+        self._b_off, self._b_docs, self._b_tf = data.offsets, data.docs, data.tfs
+        self._check_base = True
+        self._base_limit = data.n
+        self._total_len = int(cols["dl"].sum(dtype=np.int64))
+
+    def open(self, path: Path, roots: dict[str, Path]) -> dict[str, Any] | None:
+        """Adopt the cache at ``path`` as it is, without any Fact: rows become LazyFacts on
+        demand, read from the store folders ``roots`` (scope value -> folder). Returns the
+        cache's meta, or None (index untouched) when there is no usable cache."""
+        with self._lock:
+            try:
+                data = cache.read(path)
+            except (OSError, ValueError, KeyError, UnicodeDecodeError):
+                return None
+            if data is None:
+                return None
+            self._adopt_cache(data, roots)
+            self.saved_generation = self.generation
+            return data.meta
 
     def load(
         self, path: Path, facts: Sequence[Fact], *, min_reuse: float = 0.5
@@ -327,23 +377,23 @@ class RecallIndex(PostingsStore):
             wanted: dict[DocKey, Fact] = {}
             for f in facts:
                 wanted[doc_key(f)] = f
-            reuse = cache.match(loaded, wanted, lambda f: time_ms(f.updated_at), content_digest)
+            reuse = cache.match(loaded, wanted, lambda f: time_us(f.updated_at), content_digest)
             if len(reuse.reused) < min_reuse * len(wanted):
                 return None
-            n = len(loaded.keys)
-            self._reset()
-            self._terms = loaded.terms
-            self._vocab = {t: i for i, t in enumerate(loaded.terms)}
-            self._facts = reuse.kept
-            self._objects = {id(f) for f in reuse.kept if f is not None}
-            self._digest = reuse.digests
-            self._ord = {doc_key(f): o for o, f in enumerate(reuse.kept) if f is not None}
-            self._set_columns(reuse.kept, loaded.dl, reuse.alive, loaded.subject)
-            self._b_off, self._b_docs, self._b_tf = loaded.offsets, loaded.docs, loaded.tfs
-            self._base_limit = n
-            self._n_alive = len(reuse.reused)
-            self._total_len = int(loaded.dl[reuse.alive].sum(dtype=np.int64))
-            self._dead = n - len(reuse.reused)
+            self._adopt_cache(loaded, {})
+            src = self.c["src"].data
+            for o, f in enumerate(reuse.kept):
+                if f is None:
+                    self._kill(o)
+                    continue
+                fact = cast(Fact, f)
+                stem = self._packed.stems[o] if self._packed is not None else fact.name
+                self._facts[o] = fact
+                self._objects.add(id(fact))
+                self._digest[o] = loaded.digest[o].tobytes()
+                self._stems[o] = stem if stem != fact.name else None
+                src[o] = -1
+            self._ordmap = None
             self.saved_generation = self.generation  # the file matches what we hold now
             added = 0
             for key, f in wanted.items():

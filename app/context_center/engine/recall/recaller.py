@@ -26,8 +26,16 @@ from context_center.engine.gate.visible import Visibility, visibility, visible_s
 from context_center.engine.model import Conflict, Fact, FactType, Freshness, Scope, utc_now
 from context_center.engine.recall import block as blk
 from context_center.engine.recall import pipeline, scoring
+from context_center.engine.recall.current import DiskState, StoreSource
 from context_center.engine.recall.filters import ranked
-from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex, SyncStats
+from context_center.engine.recall.index import (
+    SCOPE_CODES,
+    TYPE_CODES,
+    LazyFact,
+    RecallIndex,
+    StaleIndex,
+    SyncStats,
+)
 from context_center.engine.recall.pipeline import RecallResult, Turn
 from context_center.engine.recall.policy import (
     DEFAULT_MAX_CHARS,
@@ -35,7 +43,7 @@ from context_center.engine.recall.policy import (
     clamp_max_chars,
     clamp_max_facts,
 )
-from context_center.engine.recall.subjects import LINK_TERMS, SubjectGroup, SubjectMap, Target
+from context_center.engine.recall.subjects import SubjectGroup, SubjectMap, Target
 from context_center.engine.recall.terms import plan
 from context_center.engine.recall.trace import RecallTrace, load_trace, save_trace
 from context_center.engine.store.paths import Layout
@@ -113,6 +121,13 @@ class Recaller:
         self._cache_tried = False
         self._lock = threading.RLock()
         self._state = _PerState()
+        # the store state the index is known to describe (None: unknown, e.g. facts passed
+        # in by a caller), and the one the cache file on disk says it describes
+        self._disk: DiskState | None = None
+        self._saved_disk: DiskState | None = None
+        # where the last recall_current found its facts: "index" (already in memory and
+        # current), "cache" (the cache file, current) or "stores" (loaded)
+        self.last_source = ""
 
     # -- index maintenance -----------------------------------------------------------------
 
@@ -123,6 +138,8 @@ class Recaller:
     def sync(self, facts: Sequence[Fact]) -> SyncStats:
         """Make the index hold exactly ``facts`` (active facts of both stores)."""
         with self._lock:
+            if facts is not self.index._last_synced:
+                self._disk = None  # what the caller passed, not necessarily the disk now
             path = self.cache_path
             if self.use_cache and not self._cache_tried and self.index.size == 0 and path:
                 self._cache_tried = True
@@ -143,6 +160,7 @@ class Recaller:
     def upsert(self, fact: Fact) -> str:
         """A fact was saved, updated or recovered: index it now (no rebuild)."""
         with self._lock:
+            self._disk = None
             change = self.index.upsert(fact)
             self.index.maybe_compact()
             self._maybe_save()
@@ -151,6 +169,7 @@ class Recaller:
     def remove(self, fact_id: str, scope: Scope | str | None = None) -> bool:
         """A fact was forgotten (archived): drop it from the index now (no rebuild)."""
         with self._lock:
+            self._disk = None
             found = self.index.remove(fact_id, scope)
             self.index.maybe_compact()
             self._maybe_save()
@@ -162,11 +181,15 @@ class Recaller:
             path = self.cache_path
             if path is None or not self.use_cache or not self.index.dirty():
                 return False
-            try:
-                self.index.save(path)
-            except OSError:
-                return False  # derived data: the next process rebuilds it
-            return True
+            return self._save(path, self._disk)
+
+    def _save(self, path: Path, disk: DiskState | None) -> bool:
+        try:
+            self.index.save(path, disk.to_meta() if disk is not None else None)
+        except OSError:
+            return False  # derived data: the next process rebuilds it
+        self._saved_disk = disk
+        return True
 
     def _maybe_save(self) -> None:
         idx = self.index
@@ -215,7 +238,10 @@ class Recaller:
         with self._lock:
             if facts is not None:
                 self.sync(facts)
-            return self._subjects().groups()
+            return [
+                SubjectGroup(_real(g.current), tuple(_real(f) for f in g.older), g.how)
+                for g in self._subjects().groups()
+            ]
 
     # -- recall ----------------------------------------------------------------------------
 
@@ -242,20 +268,104 @@ class Recaller:
         with self._lock, visible_scope(self.visibility()):
             if facts is not None:
                 self.sync(facts)
-            turn = Turn(
-                index=self.index,
-                now=now,
-                limit=limit,
-                budget=budget,
-                overridden=self._overridden(conflicts),
-                subjects=self._subjects,
-                breadth=self._broad,
-                started=started,
-            )
-            result = pipeline.run(message, turn)
+            result = self._turn(message, self._overridden(conflicts), now, limit, budget, started)
         if persist if persist is not None else self.persist_trace:
             self._persist(result.trace)
         return result
+
+    def _turn(
+        self,
+        message: str,
+        overridden: np.ndarray,
+        now: datetime,
+        limit: int,
+        budget: int,
+        started: float,
+    ) -> RecallResult:
+        turn = Turn(
+            index=self.index,
+            now=now,
+            limit=limit,
+            budget=budget,
+            overridden=overridden,
+            subjects=self._subjects,
+            breadth=self._broad,
+            started=started,
+        )
+        return pipeline.run(message, turn)
+
+    # -- recall over the stores as they are now ---------------------------------------------
+
+    def recall_current(
+        self,
+        message: str,
+        source: StoreSource,
+        *,
+        max_facts: int | None = DEFAULT_MAX_FACTS,
+        max_chars: int | None = DEFAULT_MAX_CHARS,
+        now: datetime | None = None,
+        persist: bool | None = None,
+    ) -> RecallResult:
+        """``recall`` over both stores as they are on disk now, loading them only when the
+        index cannot be shown to describe them.
+
+        The index (or, in a new process, its cache file, opened without reading any fact)
+        is used as it is when the stores' generation stamps equal the ones it was built at;
+        only the files of the facts a turn reads are then read, and each must still be the
+        file the index describes. Otherwise -- a stamp moved, a read file changed in place --
+        the stores are loaded (through their own cache), the index synced, the cache saved
+        with the new stamps, and the turn answered from that: the block and the trace are
+        the same either way."""
+        started = time.perf_counter()
+        now = now or utc_now()
+        limit = clamp_max_facts(max_facts)
+        budget = clamp_max_chars(max_chars)
+        with self._lock, visible_scope(self.visibility()):
+            try:
+                result = self._turn(message, self._current(source), now, limit, budget, started)
+            except StaleIndex:
+                self._disk = None
+                result = self._turn(message, self._reload(source), now, limit, budget, started)
+        if persist if persist is not None else self.persist_trace:
+            self._persist(result.trace)
+        return result
+
+    def _masked(self) -> np.ndarray:
+        alive = self.index.columns()[0]
+        return np.flatnonzero(self.index.column("masked") & alive)
+
+    def _current(self, source: StoreSource) -> np.ndarray:
+        """Ordinals of the overridden global facts, with the index proven current (or made
+        current by a load)."""
+        now = source.stamps()
+        if self._disk is not None and self._disk.matches(now):
+            self.last_source = "index"
+            return self._masked()
+        path = self.cache_path
+        if self.use_cache and not self._cache_tried and self.index.size == 0 and path:
+            self._cache_tried = True
+            meta = self.index.open(path, source.roots)
+            if meta is not None:
+                self._saved_disk = self._disk = DiskState.from_meta(meta)
+                if self._disk is not None and self._disk.matches(now):
+                    self.last_source = "cache"
+                    return self._masked()
+        return self._reload(source)
+
+    def _reload(self, source: StoreSource) -> np.ndarray:
+        """Load both stores, sync the index, remember (and save) the stamps it now describes."""
+        state = source.state()  # before loading: a write during the load moves it again
+        self.last_source = "stores"
+        loaded = source.load()
+        self.sync(loaded.facts)
+        self.index.set_files(loaded.files)
+        self.index.set_masked(self._overridden(loaded.conflicts))
+        self._disk = state
+        if self.use_cache and self.cache_path is not None and (
+            self.index.dirty() or self._saved_disk != state
+        ):
+            self._save(self.cache_path, state)
+        return self._masked()
 
     def _persist(self, trace: RecallTrace) -> None:
         if self.layout is None:
@@ -315,7 +425,7 @@ class Recaller:
                 found = sc.matched(r.ordinal)
                 hits.append(
                     Hit(
-                        fact=r.fact,
+                        fact=_real(r.fact),
                         score=round(r.score, 4),
                         matched=tuple(dict.fromkeys(m.label for m in found)),
                         freshness=r.fact.freshness(now),
@@ -325,20 +435,22 @@ class Recaller:
             return hits
 
 
+def _real(fact: Fact) -> Fact:
+    """What leaves the recaller is a plain Fact, never one still tied to the cache."""
+    return fact.materialised() if isinstance(fact, LazyFact) else fact
+
+
 def _subject_map(index: RecallIndex) -> SubjectMap:
     """Same-subject groups of the index's facts: near-duplicate titles from the subject
     column, explicit links from the few facts whose text has a link word."""
-    linking: set[int] = set()
-    for term in LINK_TERMS:
-        p = index.live_postings(term)
-        if p is not None:
-            linking.update(p[0].tolist())
+    alive, scope_col, _, upd = index.columns()
+    # facts whose body holds a Supersedes: line (flagged when indexed; no file read)
+    linking = np.flatnonzero(index.column("link") & alive).tolist()
     names: dict[tuple[str, str], int] = {}
     if linking:
-        for o in range(index.size):
-            f = index.fact_at(o)
-            if f is not None:
-                names[(f.scope.value, f.name)] = o
+        scopes = [s.value for s in SCOPE_CODES]
+        for o in np.flatnonzero(alive).tolist():
+            names[(scopes[int(scope_col[o])], index.name_of(o))] = o
 
     def resolve(source: Fact, target: Target) -> int | None:
         scopes = [target.scope.value] if target.scope else [source.scope.value, _GLOBAL]
@@ -351,8 +463,7 @@ def _subject_map(index: RecallIndex) -> SubjectMap:
                 return o
         return None
 
-    alive, _, _, upd = index.columns()
-    return SubjectMap(index.fact_at, index.subject_column(), alive, upd, sorted(linking), resolve)
+    return SubjectMap(index.fact_at, index.subject_column(), alive, upd, linking, resolve)
 
 
 def search(

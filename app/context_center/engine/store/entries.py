@@ -52,6 +52,9 @@ class Snapshot:
     # stems of files that are provably leftovers of an interrupted write (a superseded copy of
     # a fact that is present under another name); removed by the next repair under the lock
     superseded: list[str] = field(default_factory=list)
+    # (size, mtime_ns, inode) of every fact file the scan considered, by file stem, as the
+    # scan saw it (what the recall index cache keeps to check the files it reads later)
+    files: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
     def by_id(self) -> dict[str, Entry]:
         return {e.fact.id: e for e in self.entries.values()}

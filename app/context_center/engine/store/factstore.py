@@ -43,7 +43,7 @@ from context_center.engine.errors import (
     StoreUnavailable,
 )
 from context_center.engine.model import Fact, FactType, Scope, new_fact_id, utc_now
-from context_center.engine.store import atomic, legacy, memory_index
+from context_center.engine.store import atomic, legacy, memory_index, stamp
 from context_center.engine.store.archive import (
     ARCHIVE_DIR,
     archive_name,
@@ -134,7 +134,10 @@ class FactStore:
             ) from exc
         with hold(self._file_lock(), f"the {self.scope.value} store"):
             check_index_file(self.root)
-            yield
+            try:
+                yield
+            finally:
+                stamp.bump(self.root)  # readers holding a stamp of this store look again
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -185,6 +188,7 @@ class FactStore:
                 self.root, self.scope, scan, archive=archive, sweep=sweep, also=self.sweep_also
             )
             if apply(self.root, scan.snapshot, work):
+                stamp.bump(self.root)
                 scan = scan_store(self.root, self.scope, persist_cache=True)
         finally:
             lock.release()

@@ -156,6 +156,7 @@ def _scan_one(
         scan.linked.add((st.st_dev, st.st_ino))
     inodes[stem] = (st.st_dev, st.st_ino)
     key = [st.st_size, st.st_mtime_ns, st.st_ino]
+    snap.files[stem] = (st.st_size, st.st_mtime_ns, st.st_ino)
     cached = cache.get(name)
     if cached is not None and cached[:3] == key:
         new_cache[name] = cached
@@ -192,6 +193,7 @@ def _scan_one(
         None,
     ]
     inodes[stem] = (fst.st_dev, fst.st_ino)
+    snap.files[stem] = (fst.st_size, fst.st_mtime_ns, fst.st_ino)
     snap.entries[stem] = Entry(parsed.fact, de.path, parsed.sha256, parsed.legacy)
     return True
 

@@ -21,28 +21,13 @@ from context_center.engine.store.factstore import (
     RevisionEntry,
     gc_paused,
 )
+from context_center.engine.store.keys import name_key, title_key
 from context_center.engine.store.paths import Layout, slugify
 
 _ARCHIVE_REF = re.compile(r"^(project|global)/\.archive/([^/\\]+)$")
 _REF = re.compile(r"^(?P<scope>project|global)/(?P<name>[^/\\]+?)(?:\.md)?$")
 
 
-_NOT_ALNUM = re.compile(r"[\W_]+")
-_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-
-
-def title_key(title: str) -> str:
-    """A title normalised to lowercase letters and digits (the equivalence key)."""
-    return _NOT_ALNUM.sub("", title.lower())
-
-
-def name_key(name: str) -> str:
-    if _SLUG.fullmatch(name):  # the common case: the file stem is already a slug
-        return name
-    try:
-        return slugify(name)
-    except InvalidRequest:
-        return name.lower()
 
 
 def find_conflicts(project: list[Fact], global_: list[Fact]) -> list[Conflict]:

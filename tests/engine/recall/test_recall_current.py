@@ -1,0 +1,281 @@
+"""Recall over the stores as they are now (``Engine.recall`` without a view): a cold process
+proven current by the store stamps reads only the facts a turn shows, and answers exactly as
+a full load would; any write -- ours, another process's, a rename into place, an edit in
+place of a fact the turn reads -- is seen by the next turn."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from context_center.engine import Engine, FactType, Scope
+from context_center.engine.store import stamp
+
+NOW = datetime(2026, 7, 27, 12, 0, tzinfo=UTC)
+MESSAGES = (
+    "how do we deploy the payments service to the staging cluster?",
+    "发布流程是什么？先打标签吗",
+    "what does tracking-plan.yaml say about checkout events?",
+    "the release branch naming rule",
+    "ok thanks",
+    "kafka consumer retry backoff for the billing topic",
+    "which node version do we use",
+)
+
+
+def _seed(engine: Engine) -> None:
+    made = NOW - timedelta(days=3)
+    m = engine.memory
+    for i in range(12):
+        m.create(
+            name=f"deploy-step-{i}",
+            title=f"Deploy step {i}",
+            type=FactType.PROJECT,
+            body=f"Deploy payments step {i} to the staging cluster c{i} with helm; retry {i} times.",
+            now=made - timedelta(hours=i),
+        )
+    m.create(
+        name="release-flow",
+        title="发布流程",
+        type=FactType.PROJECT,
+        body="发布流程：先打标签，再更新变更日志，然后部署到预发布集群。",
+        now=made,
+    )
+    m.create(
+        name="tracking-plan",
+        title="Tracking plan",
+        type=FactType.REFERENCE,
+        body="tracking-plan.yaml lists the checkout events and their owners.",
+        now=made,
+    )
+    m.create(
+        name="release-branch",
+        title="Release branch naming",
+        type=FactType.PROJECT,
+        body="Release branches are named release/vX.Y and cut from main.",
+        now=made,
+    )
+    # the same title in both scopes: the project one overrides the global one
+    m.create(
+        name="release-branch",
+        title="Release branch naming",
+        type=FactType.USER,
+        scope=Scope.GLOBAL,
+        body="Release branches are called rel-X.Y everywhere else.",
+        now=made,
+    )
+    m.create(
+        name="kafka-retry",
+        title="Kafka retry",
+        type=FactType.PROJECT,
+        body="The billing topic consumer retries with exponential backoff, at most 5 times.",
+        now=made - timedelta(days=10),
+    )
+    m.create(
+        name="kafka-retry-v2",
+        title="Kafka retry policy",
+        type=FactType.PROJECT,
+        body="Supersedes: project/kafka-retry.md\nThe billing consumer retries 8 times with jitter.",
+        now=made,
+    )
+    m.create(
+        name="node-version",
+        title="Node version",
+        type=FactType.PROJECT,
+        body="We use Node 20 LTS in CI and locally.",
+        now=made - timedelta(days=40),
+    )
+    m.create(
+        name="node-version-2026",
+        title="Node version",
+        type=FactType.USER,
+        scope=Scope.GLOBAL,
+        body="Node 22 for personal projects.",
+        now=made,
+    )
+
+
+def _age_stores(engine: Engine, seconds: float = 60.0) -> None:
+    """Make the last change of both store folders lie in the past (a stamp taken right
+    after a change is racy and never trusted alone)."""
+    then = time.time() - seconds
+    for root in (engine.layout.project_store, engine.layout.global_store):
+        os.utime(root, (then, then))
+
+
+def _answer(result: Any) -> tuple[str, dict[str, Any]]:
+    trace = result.trace.model_dump(mode="json", exclude={"elapsed_ms"})
+    return result.block, trace
+
+
+def _full(home: Path, workspace: Path, message: str) -> tuple[str, dict[str, Any]]:
+    engine = Engine(home=home, workspace=workspace)
+    view = engine.open(persist_cache=False)
+    return _answer(engine.recall(message, view=view, persist=False, now=NOW))
+
+
+def _cold(home: Path, workspace: Path, message: str) -> tuple[Engine, tuple[str, dict[str, Any]]]:
+    engine = Engine(home=home, workspace=workspace)  # a new process, as far as recall knows
+    return engine, _answer(engine.recall(message, persist=False, now=NOW))
+
+
+@pytest.fixture
+def seeded(home: Path, workspace: Path) -> tuple[Path, Path]:
+    engine = Engine(home=home, workspace=workspace)
+    _seed(engine)
+    _age_stores(engine)
+    return home, workspace
+
+
+def test_fast_path_gives_the_same_block_and_trace_as_a_full_load(
+    seeded: tuple[Path, Path],
+) -> None:
+    home, workspace = seeded
+    first, _ = _cold(home, workspace, MESSAGES[0])
+    assert first.recaller.last_source == "stores"  # no cache yet: loaded, cache saved
+    selected = 0
+    for message in MESSAGES:
+        engine, fast = _cold(home, workspace, message)
+        assert engine.recaller.last_source == "cache"
+        assert engine._memory is None  # the stores were never loaded (nor their modules used)
+        assert fast == _full(home, workspace, message), message
+        selected += len(fast[1]["selected"])
+    assert selected >= 5  # the messages do recall facts (and suppress some)
+
+
+def test_trace_of_the_fast_path_lists_overrides_and_superseded(
+    seeded: tuple[Path, Path],
+) -> None:
+    home, workspace = seeded
+    _cold(home, workspace, "warm up")
+    for message, reason in (
+        ("the release branch naming rule", "project_override"),
+        ("kafka consumer retry backoff for the billing topic", "superseded"),
+    ):
+        _, (_, trace) = _cold(home, workspace, message)
+        assert reason in {s["reason"] for s in trace["suppressed"]}, message
+
+
+def test_a_warm_engine_stays_current_without_loading(seeded: tuple[Path, Path]) -> None:
+    home, workspace = seeded
+    engine = Engine(home=home, workspace=workspace)
+    a = _answer(engine.recall(MESSAGES[0], persist=False, now=NOW))
+    b = _answer(engine.recall(MESSAGES[0], persist=False, now=NOW))
+    assert engine.recaller.last_source == "index"
+    assert a == b
+
+
+def _cli(home: Path, workspace: Path, *argv: str) -> str:
+    env = dict(os.environ)
+    out = subprocess.run(
+        [sys.executable, "-m", "context_center", "--home", str(home), "--workspace", str(workspace), *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return out.stdout
+
+
+def test_a_save_by_another_process_is_seen_by_the_next_cold_recall(
+    seeded: tuple[Path, Path],
+) -> None:
+    home, workspace = seeded
+    _cold(home, workspace, "warm up")
+    message = "which zookeeper quorum size do we run"
+    _, before = _cold(home, workspace, message)
+    assert not before[1]["selected"]
+    _cli(
+        home,
+        workspace,
+        "memory",
+        "save",
+        "--name",
+        "zookeeper quorum",
+        "--type",
+        "project",
+        "--body",
+        "The zookeeper quorum runs five nodes.",
+    )
+    engine, after = _cold(home, workspace, message)
+    assert engine.recaller.last_source == "stores"
+    assert [s["ref"] for s in after[1]["selected"]] == ["project/zookeeper-quorum.md"]
+    assert after == _full(home, workspace, message)
+    _age_stores(engine)
+    engine, again = _cold(home, workspace, message)
+    assert engine.recaller.last_source in ("cache", "stores")
+    assert again == after
+
+
+def _rewrite(path: Path, old: str, new: str) -> bytes:
+    data = path.read_bytes().replace(old.encode(), new.encode())
+    assert new.encode() in data
+    return data
+
+
+def test_a_rename_into_place_is_seen(seeded: tuple[Path, Path]) -> None:
+    home, workspace = seeded
+    engine, _ = _cold(home, workspace, "warm up")
+    target = engine.layout.project_store / "node-version.md"
+    data = _rewrite(target, "Node 20 LTS", "Node 24 LTS with corepack")
+    tmp = target.with_name(".tmp-0123456789abcdef")
+    tmp.write_bytes(data)
+    os.replace(tmp, target)  # how Reasonix (and we) write: the folder's mtime moves
+    engine, got = _cold(home, workspace, "node version with corepack")
+    assert engine.recaller.last_source == "stores"
+    assert "corepack" in got[0]
+    assert got == _full(home, workspace, "node version with corepack")
+
+
+def test_an_edit_in_place_of_a_selected_fact_is_seen(seeded: tuple[Path, Path]) -> None:
+    home, workspace = seeded
+    message = "what does tracking-plan.yaml say about checkout events?"
+    engine, before = _cold(home, workspace, message)
+    engine, before = _cold(home, workspace, message)
+    assert engine.recaller.last_source == "cache"
+    assert "project/tracking-plan.md" in [s["ref"] for s in before[1]["selected"]]
+    target = engine.layout.project_store / "tracking-plan.md"
+    folder = os.stat(target.parent)
+    data = _rewrite(target, "and their owners", "and the refund owners")
+    with open(target, "r+b") as fh:  # in place: same inode, the folder does not change
+        fh.write(data)
+        fh.truncate()
+    assert os.stat(target.parent).st_mtime_ns == folder.st_mtime_ns
+    engine, after = _cold(home, workspace, message)
+    assert "refund owners" in after[0]
+    assert engine.recaller.last_source == "stores"  # the read file gave it away
+    assert after == _full(home, workspace, message)
+
+
+def test_a_stamp_that_does_not_match_falls_back_to_a_load(seeded: tuple[Path, Path]) -> None:
+    home, workspace = seeded
+    message = MESSAGES[0]
+    _cold(home, workspace, message)
+    engine, cached = _cold(home, workspace, message)
+    assert engine.recaller.last_source == "cache"
+    then = time.time() - 30
+    os.utime(engine.layout.global_store, (then, then))  # the folder looks changed
+    engine, got = _cold(home, workspace, message)
+    assert engine.recaller.last_source == "stores"
+    assert got == cached
+    engine, got = _cold(home, workspace, message)
+    assert engine.recaller.last_source == "cache"  # the new stamp was saved
+    assert got == cached
+
+
+def test_a_racy_stamp_is_not_trusted(seeded: tuple[Path, Path]) -> None:
+    home, workspace = seeded
+    engine, _ = _cold(home, workspace, "warm up")
+    engine.memory.create(name="fresh", type=FactType.PROJECT, body="Just written.", now=NOW)
+    engine, _ = _cold(home, workspace, "warm up")  # sees the write; the folder changed just now
+    assert engine.recaller.last_source == "stores"
+    assert stamp.is_racy(stamp.store_stamp(engine.layout.project_store), stamp.now_ns())
+    engine, _ = _cold(home, workspace, "warm up")
+    assert engine.recaller.last_source == "stores"  # not trusted yet
