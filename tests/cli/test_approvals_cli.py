@@ -16,7 +16,7 @@ import pytest
 
 from context_center.cli import main
 from context_center.engine.facade import Engine
-from context_center.engine.gate.approvals import ApprovalQueue, Status
+from context_center.engine.gate.approvals import ApprovalQueue, Status, content_sha256
 from context_center.engine.gate.decision import assess
 from context_center.engine.model import FactType
 
@@ -88,7 +88,15 @@ def test_list_show_reject(
 def test_show_escapes_terminal_control_characters(
     capsys: pytest.CaptureFixture[str], base: list[str], engine: Engine
 ) -> None:
-    item = queue_create(engine, body="fine\x1b[2J\x1b]0;pwned\x07 and \u202egnp.exe")
+    # The gate refuses control characters now (control_characters); an item queued by an
+    # older build, or a record edited on disk, can still hold them, and `show` must not let
+    # them drive the terminal.
+    item = queue_create(engine)
+    record = engine.layout.approvals_dir / "pending" / f"{item}.json"
+    data = json.loads(record.read_text())
+    data["content"]["body"] = "fine\x1b[2J\x1b]0;pwned\x07 and \u202egnp.exe"
+    data["content_sha256"] = content_sha256(data["content"])
+    record.write_text(json.dumps(data))
     _, text, _ = run(capsys, *base, "approvals", "show", item)
     assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
     assert "\\u001b[2J" in text and "\\u202e" in text

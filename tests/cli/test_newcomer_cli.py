@@ -188,3 +188,43 @@ def test_version_with_json() -> None:
     assert json.loads(run_inprocess(["--json", "--version"]).stdout) == {"version": __version__}
     assert json.loads(run_inprocess(["--version", "--json"]).stdout) == {"version": __version__}
     assert run_inprocess(["--version"]).stdout == f"context-center {__version__}\n"
+
+
+@pytest.mark.parametrize("where", ["host:/srv/shop", "build.example.com:/srv/x", "ssh://box/x"])
+def test_a_remote_workspace_is_refused_as_remote(tmp_path: Path, where: str) -> None:
+    home = tmp_path / "home"
+    proc = run_inprocess(["--home", str(home), "--workspace", where, "--json", "memory", "list"])
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["error"]["code"] == "remote_workspace"
+    assert not home.exists()
+
+
+def test_a_rename_needs_the_id(home: Path, workspace: Path) -> None:
+    base = ["--home", str(home), "--workspace", str(workspace), "--json"]
+    made = json.loads(
+        run_inprocess(
+            [
+                *base,
+                "memory",
+                "save",
+                "--name",
+                "release-branch",
+                "--type",
+                "project",
+                "--body",
+                "Cut from release/*.",
+            ]
+        ).stdout
+    )
+    by_name = run_inprocess(
+        [*base, "memory", "save", "release-branch", "--expected-revision", "1", "--name", "renamed"]
+    )
+    assert by_name.returncode == 1
+    assert "only done through its id" in json.loads(by_name.stdout)["error"]["message"]
+    fact_id = made["fact"]["id"]
+    by_id = run_inprocess(
+        [*base, "memory", "save", fact_id, "--expected-revision", "1", "--name", "renamed"]
+    )
+    assert by_id.returncode == 0, by_id.stderr
+    kinds = {c["ref"]: c["kind"] for c in json.loads(by_id.stdout)["changes"]["facts"]}
+    assert kinds == {"project/renamed.md": "updated", "project/release-branch.md": "renamed"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import unicodedata
 from collections.abc import Callable
@@ -76,21 +77,41 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - display_width(text))
 
 
+# Characters JSON may carry raw (ensure_ascii=False) that still act on a terminal or reorder
+# text: DEL, the C1 controls, bidi controls, line/paragraph separators. Written as \u escapes
+# (the same JSON value), so `--json` piped to a terminal shows what the bytes are.
+_JSON_RAW_CONTROLS = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(data: Any, *, indent: int | None = 2) -> str:
+    """``data`` as JSON text safe to print: non-ASCII kept readable, controls escaped."""
+    dumped = json.dumps(data, ensure_ascii=False, indent=indent, default=str)
+    return _JSON_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
+
+
+def terminal_text(text: str) -> str:
+    """Text for a terminal: every control character shown as its escape (``\\x1b``), so no
+    fact, instruction file or agent's text can drive the terminal (one place for all
+    commands' text output)."""
+    from context_center.engine import escape_controls
+
+    return escape_controls(text)
+
+
 def emit(out: Output, as_json: bool) -> int:
     if as_json:
-        sys.stdout.write(json.dumps(out.data, ensure_ascii=False, indent=2, default=str) + "\n")
+        sys.stdout.write(json_text(out.data) + "\n")
     elif out.text:
-        sys.stdout.write(out.text.rstrip("\n") + "\n")
+        sys.stdout.write(terminal_text(out.text.rstrip("\n")) + "\n")
     return out.exit_code
 
 
 def emit_error(exc: EngineError, as_json: bool) -> int:
-    message = " ".join(str(exc).split())
+    message = terminal_text(" ".join(str(exc).split()))
     sys.stderr.write(f"context-center: {message}\n")
     if as_json:
-        sys.stdout.write(
-            json.dumps({"error": {"code": exc.code, "message": message}}, ensure_ascii=False) + "\n"
-        )
+        error = {"error": {"code": exc.code, "message": message}}
+        sys.stdout.write(json_text(error, indent=None) + "\n")
     return 1
 
 

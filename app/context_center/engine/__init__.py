@@ -463,7 +463,11 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    owner = importlib.import_module(module)
+    try:
+        value = getattr(owner, name)
+    except AttributeError:  # a submodule exported by name (``atomic``): import it
+        value = importlib.import_module(f"{module}.{name}")
     globals()[name] = value
     return value
 

@@ -36,6 +36,7 @@ class FactChangeKind(StrEnum):
     CREATED = "created"
     UPDATED = "updated"
     RESTORED = "restored"
+    RENAMED = "renamed"  # the fact's old name: it now lives under another
     ARCHIVED = "archived"
     RECOVERED = "recovered"
     MIGRATED = "migrated"

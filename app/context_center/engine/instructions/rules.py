@@ -50,6 +50,14 @@ def normalize_note(note: str) -> str:
     text = _LIST_MARKER.sub("", text, count=1).strip()
     if not text or text in {"-", "*", "+"}:
         raise InvalidRequest("the note is empty", code="empty_note")
+    from context_center.engine.gate.control import describe_controls, has_controls
+
+    if has_controls(text):
+        raise InvalidRequest(
+            f"the note holds control characters ({describe_controls(text)}); a standing rule "
+            "is plain text, so nothing was written",
+            code="control_characters",
+        )
     if len(text) > MAX_NOTE_CHARS:
         raise InvalidRequest(
             f"the note is {len(text)} characters; a standing rule is at most {MAX_NOTE_CHARS}",
