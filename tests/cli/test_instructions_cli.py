@@ -316,3 +316,35 @@ def test_prefix_for_another_agent_is_its_own_text(
     assert code == 0 and data["agent"] == "codex"
     assert data["text"].startswith("- codex user rule\n\n--- project-doc ---\n\nroot rule")
     assert [p["name"] for p in data["parts"]] == ["~/.codex/AGENTS.md", "workspace/AGENTS.md"]
+
+
+def test_json_bodies_show_local_paths_as_markers(
+    capsys: pytest.CaptureFixture[str], home: Path, workspace: Path
+) -> None:
+    (workspace / "AGENTS.md").write_text(f"- Data lives in {workspace}/data and {home}/x\n")
+    code, data, _ = run(
+        capsys,
+        "--home",
+        str(home),
+        "--workspace",
+        str(workspace),
+        "--json",
+        "memory",
+        "instructions",
+    )
+    assert code == 0
+    body = data["documents"][0]["body"]
+    assert str(workspace) not in body and str(home) not in body
+    assert "<workspace>/data" in body and "<local-home>/x" in body
+    code, data, _ = run(
+        capsys,
+        "--home",
+        str(home),
+        "--workspace",
+        str(workspace),
+        "--json",
+        "memory",
+        "instructions",
+        "--local-paths",
+    )
+    assert str(workspace) in data["documents"][0]["body"]  # asked for: the file as written

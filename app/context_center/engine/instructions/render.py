@@ -64,6 +64,11 @@ def render_instructions_json(
 ) -> dict[str, Any]:
     """The ``memory instructions --json`` form. Absolute paths only with ``local_paths=True``."""
     documents = []
+    # Bodies quote local paths as the files wrote them; like the prefix, the JSON shows them as
+    # <workspace>/<local-home> unless local paths were asked for.
+    from context_center.engine.instructions.redact import redactor_for
+
+    redact = redactor_for(resolution.local_workspace, resolution.local_home)
     for doc in resolution.documents:
         item: dict[str, Any] = {
             "label": doc.label,
@@ -73,7 +78,7 @@ def render_instructions_json(
             "order": doc.order,
             "size": doc.size,
             "imports": [import_dict(imp, local_paths) for imp in doc.imports],
-            "body": doc.body,
+            "body": doc.body if local_paths else redact(doc.body),
         }
         if local_paths:
             item["local_path"] = os.fspath(doc.local_path)
