@@ -218,8 +218,8 @@ def palette_for(t: Tones) -> QPalette:
         (roles.Light, t.hover),
         (roles.Midlight, t.grid),
         (roles.Mid, t.border),
-        (roles.Dark, t.border),
-        (roles.Shadow, t.border),
+        (roles.Dark, t.faint),
+        (roles.Shadow, t.faint),
     ):
         pal.setColor(role, QColor(colour))
     for role in (roles.Text, roles.WindowText, roles.ButtonText):

@@ -10,9 +10,11 @@ from collections.abc import Mapping
 
 from PySide6.QtWidgets import QWidget
 
+from context_center.ui.style import tone
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
 
 MONO = '"DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace'
+# the light scheme's colours (the views use ``style.tone`` so the dark scheme gets its own)
 ADD_BG = "#e6ffec"
 DEL_BG = "#ffebe9"
 ADD_FG = "#116329"
@@ -36,20 +38,23 @@ def unified_html(a: str, b: str, a_label: str, b_label: str, *, context: int = 3
         difflib.unified_diff(_lines(a), _lines(b), a_label, b_label, n=context, lineterm="")
     )
     if not diff:
-        return f"<p style='color:#57606a'>No differences between {escape(a_label)} and {escape(b_label)}.</p>"
+        return (
+            f"<p style='color:{tone('muted')}'>No differences between {escape(a_label)} and "
+            f"{escape(b_label)}.</p>"
+        )
     out = [f"<table width='100%' cellspacing='0' cellpadding='1' style='font-family:{MONO}'>"]
     for line in diff:
         text = escape(line) or "&nbsp;"
         if line.startswith(("+++", "---")):
-            style = "font-weight:600; color:#57606a"
+            style = f"font-weight:600; color:{tone('muted')}"
         elif line.startswith("@@"):
-            style = f"color:{HUNK_FG}; background-color:#ddf4ff"
+            style = f"color:{tone('hunk_fg')}; background-color:{tone('hunk_bg')}"
         elif line.startswith("+"):
-            style = f"color:{ADD_FG}; background-color:{ADD_BG}"
+            style = f"color:{tone('add_fg')}; background-color:{tone('add_bg')}"
         elif line.startswith("-"):
-            style = f"color:{DEL_FG}; background-color:{DEL_BG}"
+            style = f"color:{tone('del_fg')}; background-color:{tone('del_bg')}"
         else:
-            style = f"color:{CTX_FG}"
+            style = f"color:{tone('text')}"
         out.append(f"<tr><td style='{style}; white-space:pre-wrap'>{text}</td></tr>")
     out.append("</table>")
     return "".join(out)
@@ -59,7 +64,7 @@ def side_by_side_html(a: str, b: str, a_label: str, b_label: str) -> str:
     la, lb = _lines(a), _lines(b)
     matcher = difflib.SequenceMatcher(None, la, lb, autojunk=False)
     cell = "white-space:pre-wrap; padding:1px 6px; vertical-align:top"
-    num = "color:#8c959f; padding:1px 4px; text-align:right; vertical-align:top"
+    num = f"color:{tone('faint')}; padding:1px 4px; text-align:right; vertical-align:top"
     out = [
         f"<table width='100%' cellspacing='0' cellpadding='0' style='font-family:{MONO}'>",
         f"<tr><th colspan='2' style='text-align:left; padding:4px 6px'>{escape(a_label)}</th>"
@@ -67,8 +72,9 @@ def side_by_side_html(a: str, b: str, a_label: str, b_label: str) -> str:
     ]
 
     def row(i: int | None, left: str | None, j: int | None, right: str | None, tag: str) -> None:
-        lbg = DEL_BG if tag in ("replace", "delete") and left is not None else "#ffffff"
-        rbg = ADD_BG if tag in ("replace", "insert") and right is not None else "#ffffff"
+        base = tone("base")
+        lbg = tone("del_bg") if tag in ("replace", "delete") and left is not None else base
+        rbg = tone("add_bg") if tag in ("replace", "insert") and right is not None else base
         out.append(
             "<tr>"
             f"<td style='{num}'>{'' if i is None else i + 1}</td>"
@@ -114,4 +120,5 @@ class DiffView(SafeBrowser):
 
     def clear_diff(self, message: str = "") -> None:
         self._last = None
-        self.setHtml(f"<p style='color:#57606a'>{escape(message)}</p>" if message else "")
+        muted = tone("muted")
+        self.setHtml(f"<p style='color:{muted}'>{escape(message)}</p>" if message else "")

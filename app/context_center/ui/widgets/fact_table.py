@@ -67,7 +67,7 @@ def make_fact_table(model: FactTableModel, fm: QFontMetrics) -> QTableView:
     widths = {
         COL_TYPE: fm.horizontalAdvance("reference") + 20,
         COL_SCOPE: fm.horizontalAdvance("project") + 20,
-        COL_FRESHNESS: fm.horizontalAdvance("Freshness") + 22,
+        COL_FRESHNESS: fm.horizontalAdvance("Freshness") + 28,
         COL_REVISION: fm.horizontalAdvance("Rev") + 22,
         COL_UPDATED: fm.horizontalAdvance("2026-11-02 09:14") + 20,
     }

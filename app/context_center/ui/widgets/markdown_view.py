@@ -15,6 +15,8 @@ from markdown_it import MarkdownIt
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from context_center.ui.style import tone
+
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(
     ["table", "strikethrough"]
 )
@@ -26,15 +28,29 @@ h2 { font-size: 14pt; margin: 10px 0 4px 0; }
 h3 { font-size: 12pt; margin: 8px 0 4px 0; }
 p { margin: 4px 0 8px 0; }
 code { font-family: "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace;
-       background-color: #f0f2f5; }
+       background-color: @code@; }
 pre { font-family: "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace;
-      background-color: #f5f7fa; padding: 8px; }
+      background-color: @code@; padding: 8px; }
 table { border-collapse: collapse; margin: 6px 0 10px 0; }
-th { background-color: #eef1f5; font-weight: 600; }
-th, td { border: 1px solid #c9ced6; padding: 4px 8px; }
-blockquote { color: #57606a; margin-left: 12px; }
-a { color: #0a63c9; }
+th { background-color: @header@; font-weight: 600; }
+th, td { border: 1px solid @border@; padding: 4px 8px; }
+blockquote { color: @muted@; margin-left: 12px; }
+a { color: @link@; }
 """
+
+
+def document_css() -> str:
+    """The rendered Markdown's stylesheet in the current colour scheme."""
+    css = DOCUMENT_CSS
+    for key, name in (
+        ("@code@", "code_bg"),
+        ("@header@", "window"),
+        ("@border@", "border"),
+        ("@muted@", "muted"),
+        ("@link@", "link"),
+    ):
+        css = css.replace(key, tone(name))
+    return css
 
 
 def render_markdown(text: str) -> str:
@@ -56,7 +72,7 @@ class SafeBrowser(QTextBrowser):
         super().__init__(parent)
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
-        self.document().setDefaultStyleSheet(DOCUMENT_CSS)
+        self.document().setDefaultStyleSheet(document_css())
         self.document().setDocumentMargin(10)
         self.anchorClicked.connect(self.sig_link_clicked)
         self.blocked: list[str] = []  # URLs that were asked for and refused (for tests)
@@ -64,6 +80,11 @@ class SafeBrowser(QTextBrowser):
     def loadResource(self, type: int, name: QUrl | str) -> Any:
         self.blocked.append(name.toString() if isinstance(name, QUrl) else str(name))
         return None
+
+    def setHtml(self, text: str) -> None:
+        """Every document gets the stylesheet of the scheme in use when it is shown."""
+        self.document().setDefaultStyleSheet(document_css())
+        super().setHtml(text)
 
     def set_markdown(self, text: str, *, header_html: str = "", footer_html: str = "") -> None:
         self.setHtml(header_html + render_markdown(text) + footer_html)

@@ -13,8 +13,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat
 
 from context_center.engine import SensitiveSpan, find_sensitive
+from context_center.ui.style import tone
 
-SENSITIVE_BG = "#ffd7d5"
+SENSITIVE_BG = "#ffd7d5"  # the light scheme's marking (``style.LIGHT.sensitive_bg``)
 SENSITIVE_FG = "#82071e"
 
 
@@ -53,11 +54,11 @@ class SensitiveHighlighter(QSyntaxHighlighter):
         self.spans: list[SensitiveSpan] = []
         self._units: list[tuple[int, int]] = []
         self._fmt = QTextCharFormat()
-        self._fmt.setBackground(QColor(SENSITIVE_BG))
-        self._fmt.setForeground(QColor(SENSITIVE_FG))
+        self._fmt.setBackground(QColor(tone("sensitive_bg")))
+        self._fmt.setForeground(QColor(tone("sensitive_fg")))
         self._fmt.setFontWeight(QFont.Weight.DemiBold)
         self._fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-        self._fmt.setUnderlineColor(QColor(SENSITIVE_FG))
+        self._fmt.setUnderlineColor(QColor(tone("sensitive_fg")))
         self._text: str | None = None
         document.contentsChange.connect(self._on_contents_change)
         self.setDocument(document)
