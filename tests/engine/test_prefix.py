@@ -417,3 +417,23 @@ def test_secrets_in_guidance_are_withheld(tmp_path: Path) -> None:
     secret = fact("deploy", scope=Scope.GLOBAL, type=FactType.USER, body="password=hunter2hunter2")
     text = build_prefix(res, [secret], []).text
     assert "hunter2" not in text and "[withheld:" in text
+
+
+def test_store_paths_in_guidance_are_the_same_marker_as_in_the_block(tmp_path: Path) -> None:
+    from context_center.engine import Engine
+
+    home, ws = tmp_path / "home", tmp_path / "ws"
+    (ws / ".git").mkdir(parents=True)
+    engine = Engine(home=home, workspace=ws)
+    store = engine.layout.global_store
+    engine.create_fact(
+        name="notes-location",
+        title="Notes location",
+        description="where the notes are",
+        type=FactType.USER,
+        scope=Scope.GLOBAL,
+        body=f"My notes are in {store}/notes-location.md and {engine.layout.cache_dir}/x.",
+    )
+    text = engine.prefix(ws).text
+    assert str(store) not in text and str(engine.layout.cache_dir) not in text
+    assert "<memory-store>/notes-location.md" in text

@@ -93,7 +93,9 @@ class InstructionsAPI(EngineCore):
         if chain.agent.value != "reasonix":
             return prefix_for(chain, (), ())
         view = view if view is not None else self.memory.load(persist_cache=False)
-        return prefix_for(chain, view.facts, view.conflicts)
+        lay = self.layout
+        stores = (lay.project_store, lay.global_store, lay.cache_dir)
+        return prefix_for(chain, view.facts, view.conflicts, store_paths=stores)
 
     def instruction_folders(self) -> list[str]:
         """Workspace folders (relative, "." first) holding an instruction file of any agent:

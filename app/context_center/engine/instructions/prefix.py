@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -125,8 +126,8 @@ def _is_masked(fact: Fact, masked: frozenset[str]) -> bool:
     return fact.scope is Scope.GLOBAL and fact.id in masked
 
 
-def _redactor(resolution: Resolution) -> Redactor:
-    return redactor_for(resolution.local_workspace, resolution.local_home)
+def _redactor(resolution: Resolution, store_paths: Sequence[Path] = ()) -> Redactor:
+    return redactor_for(resolution.local_workspace, resolution.local_home, stores=store_paths)
 
 
 def _one_line(text: str) -> str:
@@ -302,11 +303,13 @@ def build_prefix(
     conflicts: Sequence[Conflict],
     *,
     recall_counts: Mapping[str, int] | None = None,
+    store_paths: Sequence[Path] = (),
 ) -> Prefix:
     """Render the stable prefix from resolved instructions and the active facts of both stores.
-    ``recall_counts`` (fact id -> times recalled) orders the index when given."""
+    ``recall_counts`` (fact id -> times recalled) orders the index when given; paths under
+    ``store_paths`` show as ``<memory-store>``, as in the recall block."""
     masked = masked_global_ids(conflicts)
-    redact = _redactor(resolution)
+    redact = _redactor(resolution, store_paths)
     guidance, guidance_part = _guidance_section(facts, masked, redact)
     instructions = instructions_section(resolution, redact)
     index, index_part = _index_section(facts, masked, redact, recall_counts)

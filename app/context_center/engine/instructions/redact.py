@@ -11,6 +11,7 @@ withheld as ``[withheld: <label>]`` and control characters escaped (``\\x1b``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from context_center.engine.gate.visible import LOCAL_HOME as LOCAL_HOME
@@ -27,6 +28,7 @@ def os_home() -> Path | None:
         return None
 
 
-def redactor_for(workspace: Path, *homes: Path) -> Redactor:
-    """The workspace as ``<workspace>``; each home and the OS home as ``<local-home>``."""
-    return visibility(workspace=workspace, home=homes)
+def redactor_for(workspace: Path, *homes: Path, stores: Sequence[Path] = ()) -> Redactor:
+    """The workspace as ``<workspace>``; each home and the OS home as ``<local-home>``; the
+    memory stores and the cache as ``<memory-store>`` (longest first, as in the block)."""
+    return visibility(workspace=workspace, home=homes, store_paths=tuple(stores))

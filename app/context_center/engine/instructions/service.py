@@ -87,8 +87,12 @@ def compare_for(places: Places, target: Path) -> Comparison:
 
 
 def prefix_for(
-    resolution: Resolution, facts: Sequence[Fact], conflicts: Sequence[Conflict]
+    resolution: Resolution,
+    facts: Sequence[Fact],
+    conflicts: Sequence[Conflict],
+    *,
+    store_paths: Sequence[Path] = (),
 ) -> Prefix:
     if resolution.agent is Agent.REASONIX:
-        return build_prefix(resolution, facts, conflicts)
+        return build_prefix(resolution, facts, conflicts, store_paths=store_paths)
     return agent_prefix(resolution)
