@@ -113,6 +113,8 @@ class Pool:
     notes: dict[int, str] = field(default_factory=dict)  # ordinal -> extra reason
     suppressed: list[Suppression] = field(default_factory=list)
     more: int = 0
+    # set aside by ``pre_cut``: certain to be weak_match, listed with the relative cut's
+    weak: tuple[np.ndarray, np.ndarray] | None = None
 
     def drop(
         self, reason: Reason, mask: np.ndarray, messages: dict[int, str] | None = None
@@ -127,6 +129,36 @@ class Pool:
         )
         keep = ~mask
         self.ords, self.scores, self.broad = self.ords[keep], self.scores[keep], self.broad[keep]
+
+
+def policy_mask(pool: Pool, overridden: np.ndarray, subjects: SubjectMap) -> np.ndarray:
+    """Candidates the policy filters (project override, stable guidance, superseded) may
+    remove or replace (a superset: every fact in a same-subject group)."""
+    _, scope, type_, _ = pool.index.columns()
+    g = scope[pool.ords] == _GLOBAL
+    t = type_[pool.ords]
+    mask = g & ((t == _GUIDANCE[0]) | (t == _GUIDANCE[1]))
+    if len(overridden):
+        mask |= g & np.isin(pool.ords, overridden)
+    return mask | subjects.maybe_superseded(pool.ords)
+
+
+def pre_cut(pool: Pool, policy: np.ndarray) -> None:
+    """Set aside, before the policy filters, the candidates the relative cut is certain to
+    drop as weak_match: the best score among facts no policy filter touches (``policy`` is
+    False) is a floor for the best eligible score, and only a current version's score can
+    rise. Saves the filters' work on thousands of loose candidates; the trace is the same."""
+    sure = ~policy
+    if len(pool.ords) <= LIST_CAP or not sure.any():
+        return
+    floor = RELATIVE_CUT * float(pool.scores[sure].max())
+    s = pool.scores
+    below = sure & (s < floor) & (~pool.broad | (s / BROAD_FACTOR < floor))
+    if not below.any():
+        return
+    pool.weak = (pool.ords[below], s[below])
+    keep = ~below
+    pool.ords, pool.scores, pool.broad = pool.ords[keep], s[keep], pool.broad[keep]
 
 
 def project_override(pool: Pool, overridden: np.ndarray) -> None:
@@ -193,6 +225,9 @@ def superseded(
             continue
         if named is not None and not named[old]:
             continue
+        if pool.weak is not None and np.any(pool.weak[0] == cur):  # set aside by pre_cut
+            back = pool.weak[0] != cur
+            pool.weak = (pool.weak[0][back], pool.weak[1][back])
         pool.ords = np.append(pool.ords, np.int64(cur))
         pool.scores = np.append(pool.scores, s)
         pool.broad = np.append(pool.broad, False)
@@ -206,11 +241,22 @@ def relative_cut(pool: Pool) -> None:
         return
     floor = RELATIVE_CUT * float(pool.scores.max())
     cut = pool.scores < floor
-    if not cut.any():
+    if not cut.any() and pool.weak is None:
         return
     broad = cut & pool.broad & (pool.scores / BROAD_FACTOR >= floor)
     pool.drop(Reason.BROAD_MATCH, broad)
-    pool.drop(Reason.WEAK_MATCH, pool.scores < floor)
+    weak = pool.scores < floor
+    if pool.weak is None:
+        pool.drop(Reason.WEAK_MATCH, weak)
+        return
+    ords = np.concatenate([pool.ords[weak], pool.weak[0]])
+    scores = np.concatenate([pool.scores[weak], pool.weak[1]])
+    listed = ranked(pool.index, ords, scores, LIST_CAP)
+    pool.more += len(ords) - len(listed)
+    pool.suppressed.extend(suppression(Reason.WEAK_MATCH, r) for r in listed)
+    keep = ~weak
+    pool.ords, pool.scores, pool.broad = pool.ords[keep], pool.scores[keep], pool.broad[keep]
+    pool.weak = None
 
 
 def thin_match(pool: Pool, count: np.ndarray) -> None:

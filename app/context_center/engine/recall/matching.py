@@ -14,15 +14,18 @@ checks it exactly only where a decision depends on it, see ``scoring``).
 
 from __future__ import annotations
 
+import math
 import weakref
+from collections import OrderedDict
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from context_center.engine.model import Fact
 from context_center.engine.recall.compounds import code_docs, literal_docs
-from context_center.engine.recall.index import RecallIndex, bm25
-from context_center.engine.recall.policy import HEAD_TF
+from context_center.engine.recall.index import RecallIndex
+from context_center.engine.recall.policy import HEAD_TF, K1, B
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.terms import Concept
 from context_center.engine.recall.tokenize import tokens
@@ -32,22 +35,47 @@ Part = tuple[int, tuple[np.ndarray, np.ndarray, np.ndarray]]  # (alt, (ordinals,
 SPARSE_SHARE = 8
 
 
-# Facts holding each multi-term form (a vocabulary phrase, the pairs of a Chinese word, a
-# compound found literally), kept per index state: the same forms come back turn after turn.
-_FORMS: weakref.WeakKeyDictionary[RecallIndex, tuple[int, dict[object, object]]] = (
-    weakref.WeakKeyDictionary()
-)
-FORM_CACHE = 4096
+class StateCache:
+    """What one index state (``RecallIndex.generation``) gives every turn alike: the facts
+    holding each multi-term form (a vocabulary phrase, the pairs of a Chinese word, a compound
+    found literally) and each concept's merged match over all its forms -- the same words and
+    their translations come back turn after turn. Least recently used entries go first once
+    the arrays held pass ``STATE_CACHE_BYTES``."""
+
+    def __init__(self, generation: int) -> None:
+        self.generation = generation
+        self._items: OrderedDict[object, tuple[object, int]] = OrderedDict()
+        self._bytes = 0
+
+    def get(self, key: object) -> tuple[bool, object]:
+        hit = self._items.get(key)
+        if hit is None:
+            return False, None
+        self._items.move_to_end(key)
+        return True, hit[0]
+
+    def put(self, key: object, value: object, size: int) -> None:
+        self._items[key] = (value, size)
+        self._bytes += size
+        while self._bytes > STATE_CACHE_BYTES and len(self._items) > 1:
+            _, (_, old) = self._items.popitem(last=False)
+            self._bytes -= old
 
 
-def _form_cache(index: RecallIndex) -> dict[object, object]:
-    entry = _FORMS.get(index)
-    if entry is None or entry[0] != index.generation:
-        entry = (index.generation, {})
-        _FORMS[index] = entry
-    elif len(entry[1]) > FORM_CACHE:
-        entry[1].clear()
-    return entry[1]
+STATE_CACHE_BYTES = 32 << 20
+_STATES: weakref.WeakKeyDictionary[RecallIndex, StateCache] = weakref.WeakKeyDictionary()
+
+
+def state_cache(index: RecallIndex) -> StateCache:
+    entry = _STATES.get(index)
+    if entry is None or entry.generation != index.generation:
+        entry = StateCache(index.generation)
+        _STATES[index] = entry
+    return entry
+
+
+def _nbytes(*arrays: np.ndarray) -> int:
+    return 64 + sum(int(a.nbytes) for a in arrays)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -67,8 +95,7 @@ class TermCache:
         self.index = index
         self.n, self.avgdl, self.dl = index.bm25_state()
         self.memo: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
-        self._mark: np.ndarray | None = None
-        self.forms = _form_cache(index)
+        self.state = state_cache(index)
 
     def term(self, t: str) -> tuple[np.ndarray, np.ndarray] | None:
         if t not in self.memo:
@@ -79,9 +106,12 @@ class TermCache:
         """(ordinals, weighted frequency of each term) of the facts holding all ``terms``."""
         if len(terms) == 1:
             return self._holders(terms)
-        if terms not in self.forms:
-            self.forms[terms] = self._holders(terms)
-        return self.forms[terms]  # type: ignore[return-value]
+        found, held = self.state.get(terms)
+        if not found:
+            held = self._holders(terms)
+            size = _nbytes(held[0], *held[1]) if held is not None else 64
+            self.state.put(terms, held, size)
+        return held  # type: ignore[return-value]
 
     def _holders(self, terms: tuple[str, ...]) -> tuple[np.ndarray, list[np.ndarray]] | None:
         first = self.term(terms[0])
@@ -112,62 +142,68 @@ class TermCache:
         return keep, [tf[at] for tf in tfs]
 
     def _weigh(
-        self, docs: np.ndarray, tfs: list[np.ndarray], df: int, weight: float
+        self, docs: np.ndarray, tfs: list[np.ndarray], weight: float
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """BM25F of each term with document frequency ``df``, the mean over the terms, times
-        ``weight``; and whether every term is (by its frequency) in the head fields."""
-        dl = self.dl[docs]
-        total = bm25(tfs[0], dl, df, self.n, self.avgdl)
+        """BM25F of each term *without its idf* (the concept's idf multiplies the best form
+        later), the mean over the terms, times ``weight``; and whether every term is (by its
+        frequency) in the head fields."""
+        norm = K1 * (1.0 - B) + (K1 * B / self.avgdl if self.avgdl > 0 else 0.0) * self.dl[docs]
+        tf = tfs[0].astype(np.float64)
+        total = tf / (tf + norm)
         head = tfs[0] >= HEAD_TF
-        for tf in tfs[1:]:
-            total = total + bm25(tf, dl, df, self.n, self.avgdl)
-            head = head & (tf >= HEAD_TF)
-        if len(tfs) > 1:
-            total = total / len(tfs)
-        return docs, total * weight, head
+        for raw in tfs[1:]:
+            tf = raw.astype(np.float64)
+            total = total + tf / (tf + norm)
+            head = head & (raw >= HEAD_TF)
+        return docs, total * ((K1 + 1.0) * weight / len(tfs)), head
 
-    def _union_size(self, arrays: list[np.ndarray]) -> int:
-        total = sum(len(a) for a in arrays)
-        if total * SPARSE_SHARE < self.index.size:
-            c = np.concatenate(arrays)
-            c.sort()
-            return 1 + int(np.count_nonzero(c[1:] != c[:-1]))
-        if self._mark is None:
-            self._mark = np.zeros(self.index.size, dtype=np.bool_)
-        mark = self._mark
-        for a in arrays:
-            mark[a] = True
-        size = int(np.count_nonzero(mark))
-        for a in arrays:
-            mark[a] = False
-        return size
+    def concept(self, c: Concept) -> Matched | None:
+        """The facts matching ``c`` by any alternative, each with its best alternative,
+        scored with one idf for the concept (over the facts matching any of its forms); the
+        same for every turn of one index state."""
+        key = (c.literal, tuple((a.terms, a.weight, a.label if c.literal else "") for a in c.alts))
+        found, m = self.state.get(key)
+        if not found:
+            m = self._concept(c)
+            size = _nbytes(m.docs, m.best, m.which, m.named, m.first) if m is not None else 64
+            self.state.put(key, m, size)
+        return m  # type: ignore[return-value]
 
-    def concept(self, c: Concept) -> list[Part]:
-        """Every alternative of ``c`` that some fact matches, scored with one idf for the
-        concept."""
-        found = []
+    def _concept(self, c: Concept) -> Matched | None:
+        parts: list[Part] = []
         for ai, alt in enumerate(c.alts):
             h = self.holders(alt.terms)
             if h is not None and c.literal:
-                key = ("literal", alt.label)
-                if key not in self.forms:
-                    self.forms[key] = self._literal(h, alt.label)
-                h = self.forms[key]  # type: ignore[assignment]
+                h = self._literal(h, alt.label)
             if h is not None:
-                found.append((ai, alt.weight, h))
-        if not found:
-            return []
-        if len(found) == 1:
-            df = len(found[0][2][0])
-        else:
-            df = self._union_size([h[0] for _, _, h in found])
-        return [(ai, self._weigh(h[0], h[1], df, w)) for ai, w, h in found]
+                parts.append((ai, self._weigh(h[0], h[1], alt.weight)))
+        if not parts:
+            return None
+        docs, best, which, named = _best_per_doc(parts, self.index.size)
+        df = len(docs)
+        best = best * math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
+        first = parts[0][1][0] if parts[0][0] == 0 else docs[:0]
+        for a in (docs, best, which, named, first):
+            a.flags.writeable = False  # shared by every turn of this index state
+        return Matched(docs, best, which, named, first)
 
     def code_docs(self, docs: np.ndarray, order: np.ndarray, text: str) -> np.ndarray:
         return code_docs(docs, order, text, self.index.fact_at)
 
 
-def best_per_doc(parts: list[Part], size: int) -> tuple[np.ndarray, ...]:
+@dataclass(frozen=True, slots=True)
+class Matched:
+    """How one concept matched: ordinals ascending, best score, which alternative, whether in
+    the head fields (estimated), and the ordinals its first alternative matched."""
+
+    docs: np.ndarray
+    best: np.ndarray
+    which: np.ndarray
+    named: np.ndarray
+    first: np.ndarray
+
+
+def _best_per_doc(parts: list[Part], size: int) -> tuple[np.ndarray, ...]:
     """(ordinals ascending, best weighted score, which alternative, head) over a concept's
     parts; head is True where any alternative is in the fact's head fields."""
     if len(parts) == 1:
@@ -185,12 +221,12 @@ def best_per_doc(parts: list[Part], size: int) -> tuple[np.ndarray, ...]:
         best[d] = vals[better]
         which[d] = ai
         named[docs[head]] = True
-    docs = np.flatnonzero(best > 0)
+    docs = np.flatnonzero(best)
     return docs, best[docs], which[docs], named[docs]
 
 
 def _best_sparse(parts: list[Part]) -> tuple[np.ndarray, ...]:
-    """``best_per_doc`` for postings much shorter than the index: one sort, no dense arrays."""
+    """``_best_per_doc`` for postings much shorter than the index: one sort, no dense arrays."""
     d = np.concatenate([docs for _, (docs, _, _) in parts])
     v = np.concatenate([vals for _, (_, vals, _) in parts])
     h = np.concatenate([head for _, (_, _, head) in parts])

@@ -231,10 +231,13 @@ def run(message: str, turn: Turn) -> RecallResult:
     broad = ~sc.head if sc.frequent_only[cand].any() else None  # see scoring.adjusted
     s, b = scoring.adjusted(index, sc, cand, turn.now, broad)
     pool = Pool(index, cand, s, b)  # stage 3
+    filters.pre_cut(pool, filters.policy_mask(pool, turn.overridden, turn.subjects()))
     filters.project_override(pool, turn.overridden)
     filters.stable_guidance(pool)
     if len(pool.ords):
         blocked = np.setdiff1d(cand, pool.ords, assume_unique=True)
+        if pool.weak is not None:  # set aside, not removed by a filter: may come back
+            blocked = np.setdiff1d(blocked, pool.weak[0], assume_unique=True)
         filters.superseded(pool, turn.subjects(), blocked, sc.head)
     filters.relative_cut(pool)
     filters.thin_match(pool, sc.count)

@@ -38,7 +38,7 @@ import numpy as np
 from context_center.engine.model import FRESHNESS_DAYS
 from context_center.engine.recall.compounds import LITERAL_CHECK, CodePair
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex
-from context_center.engine.recall.matching import TermCache, best_per_doc, in_head
+from context_center.engine.recall.matching import Matched, TermCache, in_head
 from context_center.engine.recall.policy import (
     ABOUT_COUNT,
     ABOUT_SPECIFIC,
@@ -165,8 +165,9 @@ def _counted(c: Concept, docs: np.ndarray, hits: list[ConceptHits | None]) -> np
     words."""
     for j in (c.follows, *c.covers):
         prev = hits[j] if 0 <= j < len(hits) else None
-        if prev is not None and len(docs):
-            docs = np.setdiff1d(docs, prev.docs, assume_unique=True)
+        if prev is not None and len(docs) and len(prev.docs):
+            pos = np.minimum(np.searchsorted(prev.docs, docs), len(prev.docs) - 1)
+            docs = docs[prev.docs[pos] != docs]  # both ascending and unique
     return docs
 
 
@@ -194,7 +195,6 @@ class _Tally:
         self.raw = np.zeros(n, dtype=np.float64)
         self.count = np.zeros(n, dtype=np.int32)
         self.specific = np.zeros(n, dtype=np.int32)  # matched concepts not frequent in store
-        self.rare_hits = np.zeros(n, dtype=np.int32)
         self.head = np.zeros(n, dtype=np.bool_)
         self.sure = np.zeros(n, dtype=np.bool_)
         self.strong = np.zeros(n, dtype=np.bool_)
@@ -203,27 +203,26 @@ class _Tally:
     def add(
         self,
         c: Concept,
-        part: tuple[np.ndarray, ...],
+        m: Matched,
         h: ConceptHits,
         counted: np.ndarray,
         direct_docs: np.ndarray,
     ) -> None:
-        docs, best, _, named = part
-        self.raw[docs] += best
+        docs, named = m.docs, m.named
+        self.raw[docs] += m.best
         if c.number:
             return
         self.count[counted] += 1
         if not h.frequent:
-            self.rare_hits[docs] += 1
             self.specific[counted] += 1
         self.head[docs[named]] = True
-        if h.strong and c.distinctive:
+        if h.strong:
             self.sure[direct_docs] = True
-            self.ident[direct_docs] = True
-        elif h.strong:
-            self.sure[direct_docs] = True
-            self.strong[docs[named]] = True
-        elif h.grants:
+            self.strong[direct_docs] = True
+            if c.distinctive:
+                self.ident[direct_docs] = True
+                return
+        if h.grants:
             self.strong[docs[named]] = True
 
 
@@ -234,35 +233,31 @@ def score(index: RecallIndex, plan: Plan) -> Scored:
     tc = TermCache(index)
     hits: list[ConceptHits | None] = []
     for c in plan.concepts:
-        parts = tc.concept(c) if tc.n else []
-        if not parts:
+        m = tc.concept(c) if tc.n else None
+        if m is None:
             hits.append(None)
             continue
-        part = best_per_doc(parts, n_ord)
-        docs = part[0]
+        docs = m.docs
         df = len(docs)
-        direct_docs = parts[0][1][0] if c.direct and parts[0][0] == 0 else docs[:0]
+        direct_docs = m.first if c.direct else docs[:0]
         strong = _short_strong(c, plan)
         grants = not strong and _rare_eligible(c) and rare(df, tc.n)
-        h = ConceptHits(docs, part[2], df, strong, frequent(df, tc.n), grants or strong)
-        t.add(c, part, h, _counted(c, docs, hits), direct_docs)
+        h = ConceptHits(docs, m.which, df, strong, frequent(df, tc.n), grants or strong)
+        t.add(c, m, h, _counted(c, docs, hits), direct_docs)
         hits.append(h)
     for pair in plan.pairs:
         cmd = _code_pair_docs(tc, plan, hits, pair)
-        t.sure[cmd] = True
-        t.ident[cmd] = True
+        t.sure[cmd] = t.strong[cmd] = t.ident[cmd] = True
     about = t.ident | (t.specific >= ABOUT_SPECIFIC) | (t.count >= ABOUT_COUNT)
-    frequent_only = (t.count > 0) & (t.rare_hits == 0)
-    return Scored(
-        plan, t.raw, t.count, t.strong | t.sure, frequent_only, hits, t.head, t.sure, about
-    )
+    frequent_only = (t.count > 0) & (t.specific == 0)
+    return Scored(plan, t.raw, t.count, t.strong, frequent_only, hits, t.head, t.sure, about)
 
 
 def _refine_head(index: RecallIndex, sc: Scored, ords: np.ndarray) -> None:
     """Check the head fields exactly for ``ords`` (the best HEAD_CHECK of them): update head
     and strong."""
     if len(ords) > HEAD_CHECK:  # the rest rank too low to matter: the estimate stands
-        ords = ords[np.argsort(-sc.raw[ords], kind="stable")[:HEAD_CHECK]]
+        ords = ords[np.argpartition(-sc.raw[ords], HEAD_CHECK)[:HEAD_CHECK]]
     if not len(ords):
         return
     named = np.zeros(len(ords), dtype=np.bool_)
@@ -284,11 +279,11 @@ def _refine_head(index: RecallIndex, sc: Scored, ords: np.ndarray) -> None:
 def candidates(index: RecallIndex, sc: Scored) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(candidate ordinals, facts that matched but not distinctively, facts that matched
     distinctively but only deep in their body)."""
-    enough = (sc.count >= 2) | sc.strong
-    maybe = enough & (sc.about | sc.head)
-    settled = ((sc.count >= 2) | sc.sure) & sc.about
-    _refine_head(index, sc, np.flatnonzero(maybe & ~settled))
-    enough = (sc.count >= 2) | sc.strong
+    two = sc.count >= 2
+    unsure = (two | sc.strong) & (sc.about | sc.head) & ~((two | sc.sure) & sc.about)
+    if unsure.any():
+        _refine_head(index, sc, np.flatnonzero(unsure))
+    enough = two | sc.strong
     about = sc.about | sc.head
     cand = np.flatnonzero(enough & about)
     body = np.flatnonzero(enough & ~about)
