@@ -94,3 +94,85 @@ def test_demo_has_everything_the_window_shows(tmp_path: Path) -> None:
     assert len(ApprovalQueue.for_layout(engine.layout).pending()) == 4
     assert (engine.layout.state_dir / "history.jsonl").is_file()
     assert (engine.layout.state_dir / "recall-trace.json").is_file()
+
+
+def _run_demo_and_signal(tmp_path: Path, cli_env: dict[str, str], signum: int) -> tuple[int, str]:
+    import os
+    import signal as _signal  # noqa: F401  (the caller passes its constants)
+    import time
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(cli_env, TMPDIR=str(tmp), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "context_center", "--demo"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not any(
+        p.name.startswith("context-center-demo-") for p in tmp.iterdir()
+    ):
+        time.sleep(0.05)
+    time.sleep(3.0)  # the window is up by now (and the handler works before, too)
+    os.kill(proc.pid, signum)
+    _out, err = proc.communicate(timeout=60)
+    left = [p.name for p in tmp.iterdir() if p.name.startswith("context-center-demo-")]
+    assert left == [], "the demo home was not removed"
+    config = "".join(p.read_text() for p in (tmp_path / "config").rglob("*.conf"))
+    assert "context-center-demo-" not in config  # never a recent workspace
+    assert "Traceback" not in err, err
+    return proc.returncode, err
+
+
+def test_sigterm_closes_cleanly_and_removes_the_demo(tmp_path: Path, cli_env) -> None:
+    import signal
+
+    code, _err = _run_demo_and_signal(tmp_path, cli_env, signal.SIGTERM)
+    assert code == 0
+
+
+def test_ctrl_c_closes_cleanly_with_130(tmp_path: Path, cli_env) -> None:
+    import signal
+
+    code, _err = _run_demo_and_signal(tmp_path, cli_env, signal.SIGINT)
+    assert code == 130
+
+
+def test_demo_home_is_removed_when_start_up_fails(
+    tmp_path: Path, monkeypatch, qapp, app_style
+) -> None:  # type: ignore[no-untyped-def]
+    import tempfile
+
+    import pytest
+    import qasync
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+    def boom(_coro):  # type: ignore[no-untyped-def]
+        _coro.close()
+        raise RuntimeError("the window failed to start")
+
+    monkeypatch.setattr(qasync, "run", boom)
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    args = argparse.Namespace(home=None, workspace=None, demo=True, smoke_test=False)
+    with pytest.raises(RuntimeError, match="failed to start"):
+        launch(args)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("context-center-demo-")]
+
+
+def test_a_demo_workspace_is_never_remembered(qtbot, ctx, settings, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui.widgets.workspace_picker import RECENT_KEY, WorkspacePicker
+
+    demo = tmp_path / "context-center-demo-x"
+    picker = WorkspacePicker(settings, transient_roots=(demo,))
+    qtbot.addWidget(picker)
+    picker.set_current(demo / "workspace" / "shop-api")
+    assert settings.value(RECENT_KEY, []) in ([], None)
+    assert picker.currentData() == str(demo / "workspace" / "shop-api")  # shown, not stored
+    real = tmp_path / "real"
+    picker.set_current(real)
+    assert settings.value(RECENT_KEY) in ([str(real)], str(real))

@@ -226,3 +226,43 @@ def test_links_are_not_opened_and_resources_not_loaded(
         u.startswith(("https://example.invalid", "file:///etc")) for u in tab.body_view.blocked
     )
     assert QDialog  # (imported for type clarity in other tests)
+
+
+def test_a_broken_fact_file_is_shown_with_its_diagnostic(
+    qtbot, ctx, seeded: Engine, wait_idle
+) -> None:
+    store = seeded.layout.project_store
+    (store / "broken.md").write_text("---\nname: [unclosed\n---\nbody\n", encoding="utf-8")
+    (store / "also-broken.md").write_bytes(b"\xff\xfe not utf-8")
+    widget = MemoryTab(ctx)
+    qtbot.addWidget(widget)
+    widget.resize(1100, 700)
+    widget.show()
+    wait_idle()
+    banner = widget.diagnostics_banner
+    assert banner.isVisible()
+    text = banner.label.text()
+    diags = banner.diagnostics
+    assert {d.path for d in diags} == {"broken.md", "also-broken.md"}
+    for d in diags:  # code, file and the store's own message, in the window
+        assert d.code in text and f"project/{d.path}" in text
+        assert d.message.split()[0] in text
+    assert "could not be read" in text and "CLI" not in text
+    assert "2 file(s) left out" in widget.count_label.text()
+    assert "5 facts" in widget.count_label.text()  # the good ones are all listed
+
+
+def test_many_diagnostics_fold_behind_show_all(qtbot, ctx, seeded: Engine, wait_idle) -> None:
+    store = seeded.layout.project_store
+    for i in range(5):
+        (store / f"bad-{i}.md").write_text("---\nname: [\n---\n", encoding="utf-8")
+    widget = MemoryTab(ctx)
+    qtbot.addWidget(widget)
+    widget.resize(1100, 700)
+    widget.show()
+    wait_idle()
+    banner = widget.diagnostics_banner
+    assert banner.toggle.isVisible() and banner.toggle.text() == "Show all 5"
+    assert banner.label.text().count("<li>") == 3
+    banner.toggle.click()
+    assert banner.label.text().count("<li>") == 5 and banner.toggle.text() == "Show fewer"

@@ -4,6 +4,7 @@ fail-closed remote workspace, per-source counts with skipped malformed lines."""
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -260,3 +261,36 @@ def test_facts_changed_elsewhere_rescans(qtbot, ctx, engine, history) -> None:  
     )  # what the file watcher says after another process's save
     qtbot.waitUntil(lambda: tab.scan_count == 2 and not tab.is_refreshing, timeout=10000)
     assert not any("ruff" in c.name for c in tab.model.rows)
+
+
+def test_a_long_scan_never_holds_up_other_engine_work(
+    qtbot, ctx, engine, history, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """The scan runs on its own thread with its own engine: a save made meanwhile goes
+    through the engine worker at once (it used to wait for the whole scan)."""
+    release = threading.Event()
+    engines: list[Engine] = []
+    real = suggestions_module.scan_workspace
+
+    def slow_scan(engine_used: Engine):  # type: ignore[no-untyped-def]
+        engines.append(engine_used)
+        release.wait(10)
+        return real(engine_used)
+
+    monkeypatch.setattr(suggestions_module, "scan_workspace", slow_scan)
+    tab = SuggestionsTab(ctx)
+    qtbot.addWidget(tab)
+    tab.show()
+    qtbot.waitUntil(lambda: bool(engines), timeout=5000)
+    assert engines[0] is not ctx.engine  # no store object shared with the worker
+    assert engines[0].workspace == ctx.engine.workspace
+    started = time.perf_counter()
+    future = ctx.submit(
+        ctx.engine.create_fact, name="meanwhile", type=FactType.PROJECT, body="saved"
+    )
+    qtbot.waitUntil(future.done, timeout=2000)
+    assert time.perf_counter() - started < 1.0
+    assert future.result().value.name == "meanwhile"
+    assert tab.is_refreshing  # the scan is still blocked
+    release.set()
+    qtbot.waitUntil(lambda: tab.scan_count == 1, timeout=5000)
