@@ -187,6 +187,26 @@ def redact_home_shapes(text: str) -> str:
     return text
 
 
+_LINE_TAIL = frozenset(" \t\r-*+")
+_SENTENCE_END = frozenset(".,;:")
+
+
+def _span_end(text: str, start: int, end: int) -> int:
+    """Where a withheld span really ends: never past a line break that only leads into the
+    next line's list marker (a key "split across lines" must not swallow the next rule), and
+    not over a sentence's closing punctuation."""
+    cut = text.rfind("\n", start, end)
+    if cut > start and all(ch in _LINE_TAIL for ch in text[cut + 1 : end]):
+        end = cut
+    while (
+        end - 1 > start
+        and text[end - 1] in _SENTENCE_END
+        and (end == len(text) or text[end].isspace())
+    ):
+        end -= 1
+    return end
+
+
 def withhold_secrets(text: str, keep: frozenset[str] = KEPT_KINDS) -> str:
     """``text`` with every sensitive span (but the kinds in ``keep``) replaced by
     ``[withheld: <label>]``; overlapping spans become one marker."""
@@ -197,13 +217,14 @@ def withhold_secrets(text: str, keep: frozenset[str] = KEPT_KINDS) -> str:
     cursor = 0
     open_end = -1
     for span in spans:  # sorted by start, longest first at one start
+        end = _span_end(text, span.start, span.end)
         if span.start < open_end:  # overlaps the marker just written: widen it
-            open_end = max(open_end, span.end)
+            open_end = max(open_end, end)
             cursor = open_end
             continue
         parts.append(text[cursor : span.start])
         parts.append(WITHHELD.format(label=span.label))
-        open_end = cursor = span.end
+        open_end = cursor = end
     parts.append(text[cursor:])
     return "".join(parts)
 
