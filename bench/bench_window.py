@@ -211,7 +211,7 @@ async def measure_watcher(window, ctx, home: str) -> dict[str, object]:  # type:
     tab = window.memory_tab
     row = tab.model.rows[0]
     tab.select_fact(row.id)
-    marker = "edited in place by the benchmark"
+    marker = f"edited in place by the benchmark at {time.time()}"
     t0 = time.perf_counter()
     with open(row.entry.path, "a", encoding="utf-8") as handle:
         handle.write(marker + "\n")
