@@ -72,12 +72,19 @@ def test_provider_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert text(f"{tmp_path}/me/.ssh") == "<local-home>/.ssh"
     assert text("C:\\Users\\ann\\x and /Users/Bob Smith/y") == "<local-home>\\x and <local-home>/y"
-    assert text("bell\x07 esc\x1b[0m line\u2028sep\nkept\ttab") == "bell esc[0m linesep\nkept\ttab"
+    # control characters are escaped, as in the recall block and the prefix (never dropped:
+    # the person and the model see the same visible text)
+    assert text("bell\x07 esc\x1b[0m\nkept\ttab") == "bell\\x07 esc\\x1b[0m\nkept\ttab"
+    assert text("the key is AKIAIOSFODNN7EXAMPLE") == "the key is [withheld: AWS access key id]"
     assert text("中文 /tmp/x") == "中文 /tmp/x"
     result = text.result(
         {"ref": "project/a.md", "body": f"{tmp_path}/repo", "hits": [{"snippet": "\x00x"}]}
     )
-    assert result == {"ref": "project/a.md", "body": "<workspace>", "hits": [{"snippet": "x"}]}
+    assert result == {
+        "ref": "project/a.md",
+        "body": "<workspace>",
+        "hits": [{"snippet": "\\x00x"}],
+    }
 
 
 def test_clip_lines() -> None:

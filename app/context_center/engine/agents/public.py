@@ -3,22 +3,21 @@
 Every string in a result for an agent (MCP tools and resources, hook output) passes through
 ``ProviderText``: the Context Center home and the OS home become ``<local-home>``, the
 workspace ``<workspace>``, any other user's home prefix (``/home/ann``, ``C:\\Users\\ann``)
-``<local-home>`` too, and control characters other than newline and tab are dropped. Storage
+``<local-home>`` too, secrets withheld and control characters escaped (``gate.visible``, the
+same rules as the recall block and the prefix). Storage
 paths never enter a result in the first place (facts are given by ``project/<name>.md``
 references); this is the second line of defence for paths quoted inside fact text.
 """
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-LOCAL_HOME = "<local-home>"
-LOCAL_WORKSPACE = "<workspace>"
-_CONTROL = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, 0x2028, 0x2029])
+from context_center.engine.gate.visible import LOCAL_HOME as LOCAL_HOME
+from context_center.engine.gate.visible import LOCAL_WORKSPACE as LOCAL_WORKSPACE
+
 # Keys whose values are made by the engine (references, ids, enums, times, numbers): never a
 # local path or a control character, so they are not scanned.
 SAFE_KEYS = frozenset(
@@ -33,7 +32,6 @@ SAFE_KEYS = frozenset(
         "created_at",
         "updated_at",
         "score",
-        "matched",
         "outcome",
         "operation",
         "controller",
@@ -54,42 +52,20 @@ SAFE_KEYS = frozenset(
 )
 
 
-def _os_home() -> Path | None:
-    try:
-        return Path.home()
-    except (RuntimeError, KeyError):
-        return None
-
-
 class ProviderText:
-    """Redacts local paths (longest first) and control characters from text."""
+    """The engine's one provider-visible sanitizer (``gate.visible``) for this home and
+    workspace: secrets withheld, local and store paths as markers, control characters
+    escaped -- the same text the recall block and the prefix show."""
 
-    def __init__(self, home: Path, workspace: Path) -> None:
-        pairs: list[tuple[Path, str]] = [(workspace, LOCAL_WORKSPACE), (home, LOCAL_HOME)]
-        os_home = _os_home()
-        if os_home is not None:
-            pairs.append((os_home, LOCAL_HOME))
-        table: dict[str, str] = {}
-        for path, placeholder in pairs:
-            for variant in {os.path.abspath(path), os.path.realpath(path)}:
-                if len(Path(variant).parts) >= 2:  # never the file-system root itself
-                    table.setdefault(variant, placeholder)
-        ordered = sorted(table, key=len, reverse=True)
-        self._table = table
-        self._pattern = (
-            re.compile("|".join(re.escape(p) + r"(?![\w-])" for p in ordered)) if ordered else None
+    def __init__(self, home: Path, workspace: Path, stores: Iterable[Path] = ()) -> None:
+        from context_center.engine.gate.visible import visibility
+
+        self._visible = visibility(
+            home=(home,), workspace=workspace, cc_home=home, store_paths=tuple(stores)
         )
 
     def __call__(self, text: str) -> str:
-        if not text:
-            return text
-        from context_center.engine.recall.block import redact_home
-
-        if "/" in text or "\\" in text:
-            if self._pattern is not None:
-                text = self._pattern.sub(lambda m: self._table[m.group(0)], text)
-            text = redact_home(text)
-        return text.translate(_CONTROL) if not text.isprintable() else text
+        return self._visible(text) if text else text
 
     def result(self, value: dict[str, Any]) -> dict[str, Any]:
         """A result object with every string in it redacted."""

@@ -76,7 +76,11 @@ class AgentBase(ConnectionsAPI, InstructionsAPI, RecallAPI, GateAPI):
 
             self._agent_state = _AgentState(
                 FolderWatch(),
-                ProviderText(self.home, self.workspace),
+                ProviderText(
+                    self.home,
+                    self.workspace,
+                    (self.layout.project_store, self.layout.global_store, self.layout.cache_dir),
+                ),
                 AccessLog(self.layout.state_dir),
             )
         return self._agent_state
