@@ -259,3 +259,31 @@ def test_real_hook_process(seeded: Engine) -> None:
         "project/deploy-window.md"
         in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     )
+
+
+def test_a_hook_with_a_missing_workspace_prints_nothing_and_exits_0(tmp_path: Path) -> None:
+    """A deleted cwd or a wrong --workspace is our failure: the agent goes on (exit 0)."""
+    gone = tmp_path / "gone"
+    stdin = _payload(gone, "UserPromptSubmit", prompt="when is the deploy window?")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "context_center",
+            "--home",
+            str(tmp_path / "home"),
+            "--workspace",
+            str(gone),
+            "hook",
+            "claude-code",
+            "UserPromptSubmit",
+        ],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""

@@ -158,7 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return launch(args, started_at=MAIN_STARTED_AT)
     try:
-        engine = engine_for(args)
+        # A hook makes its own engine for the hook's cwd and must never fail the agent, so
+        # it is handed none (and no workspace check runs for it).
+        engine = engine_for(args) if getattr(args, "needs_engine", True) else None
         return emit(handler(args, engine), as_json)
     except EngineError as exc:
         return emit_error(exc, as_json)

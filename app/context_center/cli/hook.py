@@ -12,7 +12,7 @@ from context_center.cli.common import Output
 from context_center.engine import Engine
 
 
-def cmd_hook(args: argparse.Namespace, engine: Engine) -> Output:
+def cmd_hook(args: argparse.Namespace, engine: Engine | None) -> Output:
     from context_center.mcp.hooks import run
 
     run(
@@ -38,4 +38,4 @@ def register(subparsers: Any) -> None:
     # that would surface in the agent.
     p.add_argument("agent_kind", metavar="AGENT", help="claude-code")
     p.add_argument("event", metavar="EVENT", help="UserPromptSubmit, SessionStart or PreToolUse")
-    p.set_defaults(handler=cmd_hook)
+    p.set_defaults(handler=cmd_hook, needs_engine=False)
