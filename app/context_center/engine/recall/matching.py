@@ -240,7 +240,20 @@ def _best_sparse(parts: list[Part]) -> tuple[np.ndarray, ...]:
     return d[starts], v[starts], a[starts], named
 
 
+class HeadForms:
+    """The forms of one concept, to check a fact's head terms against."""
+
+    __slots__ = ("multi", "single")
+
+    def __init__(self, c: Concept) -> None:
+        self.single = frozenset(a.terms[0] for a in c.alts if len(a.terms) == 1)
+        self.multi = [a.terms for a in c.alts if len(a.terms) > 1]
+
+    def named(self, head: frozenset[str]) -> bool:
+        """Some form is among ``head`` (a fact's name, title and description terms)."""
+        return not head.isdisjoint(self.single) or any(head.issuperset(m) for m in self.multi)
+
+
 def in_head(c: Concept, fact: Fact) -> bool:
     """Exactly: some form of ``c`` is in the fact's name, title or description."""
-    ht = head_terms(fact)
-    return any(ht.issuperset(a.terms) for a in c.alts)
+    return HeadForms(c).named(head_terms(fact))

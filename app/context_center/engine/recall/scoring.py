@@ -38,7 +38,7 @@ import numpy as np
 from context_center.engine.model import FRESHNESS_DAYS
 from context_center.engine.recall.compounds import LITERAL_CHECK, CodePair
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex
-from context_center.engine.recall.matching import Matched, TermCache, in_head
+from context_center.engine.recall.matching import HeadForms, Matched, TermCache, head_terms
 from context_center.engine.recall.policy import (
     ABOUT_COUNT,
     ABOUT_SPECIFIC,
@@ -255,24 +255,29 @@ def score(index: RecallIndex, plan: Plan) -> Scored:
 
 def _refine_head(index: RecallIndex, sc: Scored, ords: np.ndarray) -> None:
     """Check the head fields exactly for ``ords`` (the best HEAD_CHECK of them): update head
-    and strong."""
+    and strong. A fact already about the message needs only the concepts that grant strength
+    through the head fields."""
     if len(ords) > HEAD_CHECK:  # the rest rank too low to matter: the estimate stands
         ords = ords[np.argpartition(-sc.raw[ords], HEAD_CHECK)[:HEAD_CHECK]]
     if not len(ords):
         return
     named = np.zeros(len(ords), dtype=np.bool_)
     granted = np.zeros(len(ords), dtype=np.bool_)
-    facts = [index.fact_at(o) for o in ords.tolist()]
+    settled = sc.about[ords]
+    heads = [head_terms(f) if (f := index.fact_at(o)) is not None else None for o in ords.tolist()]
     for c, h in zip(sc.plan.concepts, sc.hits, strict=True):
         if h is None or c.number or not len(h.docs):
             continue
+        forms = HeadForms(c)
         pos = np.minimum(np.searchsorted(h.docs, ords), len(h.docs) - 1)
         for i in np.flatnonzero(h.docs[pos] == ords).tolist():
-            f = facts[i]
-            if (not named[i] or (h.grants and not granted[i])) and f is not None and in_head(c, f):
+            ht = heads[i]
+            if ht is None or ((granted[i] or not h.grants) and (named[i] or settled[i])):
+                continue
+            if forms.named(ht):
                 named[i] = True
                 granted[i] = granted[i] or h.grants
-    sc.head[ords] = named
+    sc.head[ords] = named | (sc.head[ords] & settled)
     sc.strong[ords] = sc.sure[ords] | granted
 
 

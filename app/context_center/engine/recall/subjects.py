@@ -146,15 +146,23 @@ class SubjectMap:
                 if t is not None and t != s and fact_at(t) is not None:
                     self.superseded_by.setdefault(t, []).append(s)
         self._linked = np.array(sorted(self.superseded_by), dtype=np.int64)
+        self._grouped: np.ndarray | None = None
 
     def maybe_superseded(self, ords: np.ndarray) -> np.ndarray:
-        """A cheap first pass: which of ``ords`` are in a group at all."""
-        mask = np.zeros(len(ords), dtype=np.bool_)
-        if len(self._linked):
-            mask |= np.isin(ords, self._linked)
-        if len(self._dup):
-            mask |= np.isin(self._subject[ords], self._dup)
-        return mask
+        """A cheap first pass: which of ``ords`` are in a group at all (one mask per index
+        state, then a lookup per turn)."""
+        if not len(self._linked) and not len(self._dup):
+            return np.zeros(len(ords), dtype=np.bool_)
+        if self._grouped is None:
+            grouped = np.isin(self._subject, self._dup) if len(self._dup) else None
+            if grouped is None:
+                grouped = np.zeros(len(self._subject), dtype=np.bool_)
+            grouped[self._linked[self._linked < len(grouped)]] = True
+            self._grouped = grouped
+        inside = ords < len(self._grouped)
+        out = np.zeros(len(ords), dtype=np.bool_)
+        out[inside] = self._grouped[ords[inside]]
+        return out
 
     def _newest(self, ords: Iterable[int]) -> int:
         def key(o: int) -> tuple[float, int]:
