@@ -222,7 +222,7 @@ def test_scan_through_the_cli_writes_nothing(
     )
     (workspace / "AGENTS.md").write_text("- Never force-push to main.\n")
     cache = home / "projects"
-    for path in cache.rglob("facts-v1.json"):
+    for path in cache.rglob("facts-v4.bin"):
         path.unlink()  # a missing store cache must not be rebuilt by a scan
 
     def snap() -> dict[str, tuple[int, int]]:

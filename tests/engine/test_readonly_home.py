@@ -74,7 +74,7 @@ def test_read_only_commands_leave_a_reasonix_home_byte_identical(
 
     store = home / "projects" / workspace_slug(workspace) / "memory"
     cache = store_cache_dir(store)
-    assert (cache / "facts-v1.json").is_file()
+    assert (cache / "facts-v4.bin").is_file()
     assert home not in cache.parents
     for path in [cache, *cache.rglob("*")]:
         mode = stat.S_IMODE(path.stat().st_mode)

@@ -291,7 +291,7 @@ class FactStore:
         )
         with self.locked():
             entry = self._write_new(fact)
-            memory_index.apply_change(self.root, known=self._known(), put=fact)
+            memory_index.apply_change(self.root, known=self._known, put=fact)
             self._remember(entry)
         return fact
 
@@ -350,7 +350,7 @@ class FactStore:
         else:
             atomic.write_bytes(target, data)
         memory_index.apply_change(
-            self.root, known=self._known(), put=fact, remove=current.name if renamed else None
+            self.root, known=self._known, put=fact, remove=current.name if renamed else None
         )
         self._remember(Entry(fact, target, sha), drop=current.name)
         return fact
@@ -420,7 +420,7 @@ class FactStore:
                     break
                 except FileExistsError:
                     n += 1
-            memory_index.apply_change(self.root, known=self._known(), remove=entry.fact.name)
+            memory_index.apply_change(self.root, known=self._known, remove=entry.fact.name)
             self._remember(None, drop=entry.fact.name)
             return dest
 
@@ -466,7 +466,7 @@ class FactStore:
                 raise ArchiveRefused(
                     f"cannot recover: {fact.ref} is already active (another fact has that name)"
                 ) from exc
-            memory_index.apply_change(self.root, known=self._known(), put=fact)
+            memory_index.apply_change(self.root, known=self._known, put=fact)
             self._remember(Entry(fact, target, sha))
             return fact
 

@@ -3,35 +3,33 @@
 It is never a source of truth: loading ignores it, and every change rewrites the managed
 lines while leaving every other line as the person wrote it. A managed line is any line
 Reasonix treats as one, ``- [Title](name.md) — …`` (whatever follows the dash); the lines
-this engine writes are ``- [Title](name.md) — [scope/type] description``.
+this engine writes are ``- [Title](name.md) — [scope/type] description``, sorted by file name
+in one block.
+
+A change touches one line, in bounded form: when ``MEMORY.md`` is still the file this engine
+last wrote (same size, mtime and inode, remembered with the managed block's byte range in the
+store's private cache folder, ``memory-index.json``), the changed line is found by a binary
+search over the block's lines (a few lines parsed), replaced, inserted or removed in the
+bytes, and the file is replaced atomically -- no other line is parsed or rendered, and no
+store is loaded. A ``MEMORY.md`` changed by anyone else (a person, Reasonix) is parsed and
+rewritten whole once, as before, which also drops lines of facts that are gone.
 """
 
 from __future__ import annotations
 
 import bisect
 import os
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from context_center.engine.model import Fact
-from context_center.engine.store import atomic
+from context_center.engine.store import atomic, memory_splice
+from context_center.engine.store.memory_splice import MANAGED as _MANAGED
+from context_center.engine.store.memory_splice import index_line
 
 INDEX_NAME = "MEMORY.md"
 HEADER = "# Memory index\n\nDerived from the fact files in this folder; the list is rebuilt after every change.\n"
-# Reasonix's own pattern: any line "- [Title](name.md) — …", tagged "[scope/type]" or not, is
-# an index line (so an older untagged or Claude-style line for a file is replaced, not kept
-# beside the new one, and goes away with the fact).
-_MANAGED = re.compile(r"^\s*-\s\[.+?\]\((?P<file>[^)]+)\.md\)\s*—\s.*$")
-
-
-def index_line(fact: Fact) -> str:
-    title = fact.display_title.replace("[", "\\[").replace("]", "\\]").replace("\n", " ")
-    desc = " ".join(fact.description.split())
-    return f"- [{title}]({fact.name}.md) — [{fact.scope.value}/{fact.type.value}] {desc}".rstrip()
-
-
 @dataclass
 class _Parsed:
     keep: list[str]  # hand-written lines, in order
@@ -93,10 +91,27 @@ def _load(path: Path) -> _Parsed:
 
 def _store(path: Path, parsed: _Parsed) -> None:
     # Derived data: atomic (no torn reads) but not fsynced; it is rebuilt from the facts.
-    atomic.write_bytes(path, _render(parsed).encode("utf-8"), durable=False)
+    data, block = _render_bytes(parsed)
+    atomic.write_bytes(path, data, durable=False)
     key = _stat_key(path)
     if key is not None:
         _CACHE[path] = (key, parsed)
+    memory_splice.remember(path.parent, path, block)
+
+
+def _render_bytes(parsed: _Parsed) -> tuple[bytes, tuple[int, int] | None]:
+    """The file and the byte range of its managed block (None when there is none)."""
+    data = _render(parsed).encode("utf-8")
+    if not parsed.order:
+        return data, None
+    keep = parsed.keep
+    where = parsed.where if parsed.where is not None else len(keep)
+    pre = list(keep[:where])
+    if parsed.where is None and keep and keep[-1].strip():
+        pre.append("")  # the blank line ``_render`` puts before a block it appends
+    start = len(("\n".join(pre) + "\n").encode("utf-8")) if pre else 0
+    size = sum(len(parsed.managed[k].encode("utf-8")) + 1 for k in parsed.order)
+    return data, (start, start + size)
 
 
 def rebuild(store_root: Path, facts: Iterable[Fact]) -> bool:
@@ -116,14 +131,20 @@ def apply_change(
     *,
     put: Fact | None = None,
     remove: str | None = None,
-    known: Mapping[str, object] | None = None,
+    known: Mapping[str, object] | Callable[[], Mapping[str, object]] | None = None,
 ) -> None:
     """Update one fact's line (and drop another's, for renames and forgets).
 
-    Lines for files that are neither ``known`` (the stems this process has loaded) nor on disk
-    (stems, e.g. the store snapshot's entries) are stale and dropped, so the index never advertises a fact that is gone.
+    In bounded form when the file is as this engine last wrote it (``memory_splice``);
+    otherwise the whole file is parsed and written again, and lines for files that are
+    neither ``known`` (the stems this process has loaded; a callable is called only then)
+    nor on disk are stale and dropped, so the index never advertises a fact that is gone.
     """
     path = store_root / INDEX_NAME
+    if memory_splice.splice(store_root, path, put, remove):
+        return
+    if callable(known):
+        known = known()
     parsed = _load(path)
     managed = dict(parsed.managed)
     order = list(parsed.order)

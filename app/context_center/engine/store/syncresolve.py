@@ -132,7 +132,7 @@ def _write(store: FactStore, fact: Fact, target: Path, previous: str | None) -> 
     sha = hashlib.sha256(data).hexdigest()
     store.heads.record(fact.id, sha, previous=previous)
     atomic.write_bytes(target, data)
-    memory_index.apply_change(store.root, known=store.snapshot().entries, put=fact)
+    memory_index.apply_change(store.root, known=lambda: store.snapshot().entries, put=fact)
     store._remember(Entry(fact, target, sha), drop=fact.name)
 
 

@@ -1,0 +1,176 @@
+"""The byte form of the parsed-facts cache: columns, not JSON (no numpy, no pickle).
+
+``MAGIC`` + header length (uint32 LE) + a JSON header + the columns: seven arrays of 64-bit
+little-endian integers (file size, mtime_ns, inode, revision, created_at and updated_at in
+microseconds, flags) and nine NUL-joined UTF-8 texts (file name, sha256, id, name, title,
+description, body, diagnostic code and message). Fact text never holds NUL (a fact file with
+one is refused), so one ``split`` per text gives back every row's value. The header says how
+many rows there are and how many of them are legacy files or diagnostics, which
+``summary`` reads without decoding anything else.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from array import array
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+MAGIC = b"CCFACTS\x00"
+_INTS = ("size", "mtime", "ino", "revision", "created", "updated", "flags")
+_STRS = ("file", "sha", "id", "name", "title", "description", "body", "dcode", "dmsg")
+_LEGACY, _FACT, _DIAG, _SHA = 1, 2, 4, 8
+_TYPE_SHIFT = 8
+_TYPES = ("user", "feedback", "project", "reference")
+NO_TIME = -(2**63)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Summary:
+    rows: int
+    legacy: int
+    diagnostics: int
+
+
+def _us(value: datetime | None) -> int:
+    if value is None:
+        return NO_TIME
+    d = value - _EPOCH
+    return (d.days * 86400 + d.seconds) * 1_000_000 + d.microseconds
+
+
+def _text(value: str) -> str:
+    return value.replace("\x00", "\ufffd") if "\x00" in value else value
+
+
+def _columns(files: dict[str, list[Any]]) -> tuple[dict[str, list[int]], dict[str, list[str]]]:
+    ints: dict[str, list[int]] = {k: [] for k in _INTS}
+    strs: dict[str, list[str]] = {k: [] for k in _STRS}
+    for file, (size, mtime, ino, sha, legacy, row, diag) in files.items():
+        if "\x00" in file or (row is not None and any("\x00" in str(x) for x in row)):
+            continue  # cannot be a fact; simply parsed again next time
+        flags = (_LEGACY if legacy else 0) | (_SHA if sha is not None else 0)
+        fact = ["", 0, None, None, "", "", "", "", ""] if row is None else row
+        if row is not None:
+            flags |= _FACT | (_TYPES.index(row[7]) << _TYPE_SHIFT)
+        if diag is not None:
+            flags |= _DIAG
+        for k, v in zip(
+            _INTS, (size, mtime, ino, fact[1], _us(fact[2]), _us(fact[3]), flags), strict=True
+        ):
+            ints[k].append(int(v))
+        code, message = diag if diag is not None else ("", "")
+        for k, v in zip(
+            _STRS,
+            (file, sha or "", fact[0], fact[4], fact[5], fact[6], fact[8], code, _text(message)),
+            strict=True,
+        ):
+            strs[k].append(v)
+    return ints, strs
+
+
+def encode(files: dict[str, list[Any]], version: int) -> bytes:
+    """The cache file for ``files`` (``loader`` rows: size, mtime_ns, inode, sha256, legacy,
+    fact row, diagnostic)."""
+    ints, strs = _columns(files)
+    n = len(ints["size"])
+    parts: list[bytes] = []
+    for k in _INTS:
+        a = array("q", ints[k])
+        if sys.byteorder == "big":
+            a.byteswap()
+        parts.append(a.tobytes())
+    lens = []
+    for k in _STRS:
+        blob = "\x00".join(strs[k]).encode("utf-8", "surrogatepass")
+        parts.append(blob)
+        lens.append(len(blob))
+    flags = ints["flags"]
+    header = json.dumps(
+        {
+            "version": version,
+            "rows": n,
+            "legacy": sum(1 for f in flags if f & _LEGACY),
+            "diagnostics": sum(1 for f in flags if f & _DIAG),
+            "text_bytes": lens,
+        }
+    ).encode()
+    return b"".join([MAGIC, len(header).to_bytes(4, "little"), header, *parts])
+
+
+def _header(data: bytes, version: int) -> tuple[dict[str, Any], int] | None:
+    head = len(MAGIC) + 4
+    if len(data) < head or not data.startswith(MAGIC):
+        return None
+    hlen = int.from_bytes(data[len(MAGIC) : head], "little")
+    header = json.loads(data[head : head + hlen])
+    if not isinstance(header, dict) or header.get("version") != version:
+        return None
+    return header, head + hlen
+
+
+def summary(data: bytes, version: int) -> Summary | None:
+    try:
+        got = _header(data, version)
+    except ValueError:
+        return None
+    if got is None:
+        return None
+    h = got[0]
+    return Summary(int(h["rows"]), int(h["legacy"]), int(h["diagnostics"]))
+
+
+def _time(us: int) -> datetime | None:
+    return None if us == NO_TIME else _EPOCH + timedelta(microseconds=us)
+
+
+def decode(data: bytes, version: int) -> dict[str, list[Any]]:
+    """The rows of a cache file; ``{}`` for another version. Raises ValueError (or another
+    error of bad data) for a damaged file."""
+    got = _header(data, version)
+    if got is None:
+        return {}
+    header, pos = got
+    n = int(header["rows"])
+    lens = [int(x) for x in header["text_bytes"]]
+    if len(lens) != len(_STRS) or pos + 8 * n * len(_INTS) + sum(lens) != len(data):
+        raise ValueError("damaged cache")
+    cols: list[array[int]] = []
+    for _ in _INTS:
+        a = array("q")
+        a.frombytes(data[pos : pos + 8 * n])
+        if sys.byteorder == "big":
+            a.byteswap()
+        cols.append(a)
+        pos += 8 * n
+    texts: list[list[str]] = []
+    for length in lens:
+        values = data[pos : pos + length].decode("utf-8", "surrogatepass").split("\x00")
+        if len(values) != n and n:
+            raise ValueError("damaged cache")
+        texts.append(values if n else [])
+        pos += length
+    out: dict[str, list[Any]] = {}
+    size, mtime, ino, rev, cre, upd, flags = cols
+    file, sha, fid, name, title, desc, body, dcode, dmsg = texts
+    for i in range(n):
+        f = flags[i]
+        row = (
+            [fid[i], rev[i], _time(cre[i]), _time(upd[i]), name[i], title[i], desc[i],
+             _TYPES[f >> _TYPE_SHIFT & 15], body[i]]
+            if f & _FACT
+            else None
+        )  # fmt: skip
+        out[file[i]] = [
+            size[i],
+            mtime[i],
+            ino[i],
+            sha[i] if f & _SHA else None,
+            bool(f & _LEGACY),
+            row,
+            [dcode[i], dmsg[i]] if f & _DIAG else None,
+        ]
+    return out

@@ -1,0 +1,173 @@
+"""One line of ``MEMORY.md`` changed in the file's bytes, without parsing the rest.
+
+``remember`` notes, after each write of ``MEMORY.md`` by this engine, the file's size, mtime
+and inode and the byte range of its managed block (sorted by file name, one line per fact) in
+``memory-index.json`` in the store's private cache folder. ``splice`` then applies one change
+-- replace, insert or remove the line of one file -- when the file on disk is still exactly
+that one: it finds the place by a binary search over the block's lines (each probed line is
+parsed, about 17 at 50,000 facts), checks that the file is named nowhere else in the block,
+and replaces the whole file atomically with the spliced bytes. Anything unexpected (another
+writer, a line that is not an index line, a name found twice) returns False, and the caller
+parses and rewrites the file whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from context_center.engine.store import atomic
+from context_center.engine.store.cachedirs import (
+    FILE_MODE,
+    readable_store_cache,
+    writable_store_cache,
+)
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
+
+SIDE_FILE = "memory-index.json"
+# Reasonix's own pattern: any line "- [Title](name.md) — …", tagged "[scope/type]" or not, is
+# an index line (so an older untagged or Claude-style line for a file is replaced, not kept
+# beside the new one, and goes away with the fact).
+MANAGED = re.compile(r"^\s*-\s\[.+?\]\((?P<file>[^)]+)\.md\)\s*—\s.*$")
+
+
+def index_line(fact: Fact) -> str:
+    title = fact.display_title.replace("[", "\\[").replace("]", "\\]").replace("\n", " ")
+    desc = " ".join(fact.description.split())
+    return f"- [{title}]({fact.name}.md) — [{fact.scope.value}/{fact.type.value}] {desc}".rstrip()
+
+
+
+
+class _Unexpected(Exception):
+    """The block is not what ``remember`` recorded: rewrite the file whole."""
+
+
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def remember(root: Path, path: Path, block: tuple[int, int] | None) -> None:
+    """Record how ``path`` (just written by us) looks and where its managed block is."""
+    folder = writable_store_cache(root)
+    if folder is None:
+        return
+    side = folder / SIDE_FILE
+    st = _stat(path)
+    with contextlib.suppress(OSError):
+        if block is None or st is None:
+            side.unlink(missing_ok=True)
+            return
+        data = json.dumps({"stat": list(st), "block": list(block)}).encode()
+        atomic.write_bytes(side, data, mode=FILE_MODE, sync_dir=False, durable=False)
+
+
+def _recorded(root: Path) -> tuple[tuple[int, int, int], tuple[int, int]] | None:
+    folder = readable_store_cache(root)
+    if folder is None:
+        return None
+    try:
+        data = json.loads((folder / SIDE_FILE).read_bytes())
+        st = tuple(int(x) for x in data["stat"])
+        block = tuple(int(x) for x in data["block"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if len(st) != 3 or len(block) != 2:
+        return None
+    return st, block  # type: ignore[return-value]
+
+
+def _stem(line: bytes) -> str:
+    try:
+        m = MANAGED.match(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        m = None
+    if m is None:
+        raise _Unexpected
+    return m.group("file")
+
+
+def _find(data: bytes, start: int, end: int, stem: str) -> tuple[int, int | None]:
+    """(where the line of ``stem`` is or would go, the end of that line if it is there)."""
+    lo, hi = start, end
+    while lo < hi:
+        mid = (lo + hi) // 2
+        ls = max(data.rfind(b"\n", start, mid) + 1, start)
+        le = data.find(b"\n", mid, end) + 1
+        if le <= 0:
+            raise _Unexpected
+        if _stem(data[ls : le - 1]) < stem:
+            lo = le
+        else:
+            hi = ls
+    if lo < end:
+        le = data.find(b"\n", lo, end) + 1
+        if le <= 0:
+            raise _Unexpected
+        if _stem(data[lo : le - 1]) == stem:
+            return lo, le
+    return lo, None
+
+
+def _mentions(data: bytes, start: int, end: int, stem: str) -> int:
+    return data.count(f"({stem}.md)".encode("utf-8", "surrogatepass"), start, end)
+
+
+def _apply(
+    data: bytes, start: int, end: int, put: Fact | None, remove: str | None
+) -> tuple[bytes, int]:
+    if remove is not None and (put is None or put.name != remove):
+        pos, line_end = _find(data, start, end, remove)
+        if _mentions(data, start, end, remove) != (line_end is not None):
+            raise _Unexpected
+        if line_end is not None:
+            data = data[:pos] + data[line_end:]
+            end -= line_end - pos
+    if put is not None:
+        pos, line_end = _find(data, start, end, put.name)
+        if _mentions(data, start, end, put.name) != (line_end is not None):
+            raise _Unexpected
+        text = index_line(put)
+        if len(text.splitlines()) != 1:  # would read back as two lines: leave it to a rewrite
+            raise _Unexpected
+        line = text.encode("utf-8", "surrogatepass") + b"\n"
+        cut = line_end if line_end is not None else pos
+        data = data[:pos] + line + data[cut:]
+        end += len(line) - (cut - pos)
+    return data, end
+
+
+def splice(root: Path, path: Path, put: Fact | None, remove: str | None) -> bool:
+    """Apply one change to ``MEMORY.md`` in place of a full rewrite; False if it cannot."""
+    recorded = _recorded(root)
+    if recorded is None or _stat(path) != recorded[0]:
+        return False
+    st, (start, end) = recorded
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(st[0] + 1)
+    except OSError:
+        return False
+    if len(data) != st[0] or not 0 <= start < end <= len(data):
+        return False
+    if (start and data[start - 1 : start] != b"\n") or data[end - 1 : end] != b"\n":
+        return False
+    try:
+        new, new_end = _apply(data, start, end, put, remove)
+    except _Unexpected:
+        return False
+    if new_end <= start:
+        return False  # the last line went: the full form decides how an empty index looks
+    atomic.write_bytes(path, new, durable=False)
+    remember(root, path, (start, new_end))
+    return True
