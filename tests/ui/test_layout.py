@@ -153,16 +153,21 @@ def test_activity_tables_show_several_rows(qtbot, window: MainWindow, wait_idle)
         assert table.viewport().height() >= 2 * (line + 8), table.objectName()
 
 
+def _assert_rows_hold_their_text(table: QTableView, column: int) -> None:
+    assert table.wordWrap() and table.textElideMode().name == "ElideNone"
+    fm = table.fontMetrics()
+    for row in range(table.model().rowCount()):
+        text = table.model().index(row, column).data()
+        width = max(table.columnWidth(column) - 16, 1)  # the stylesheet's item padding
+        lines = max(1, -(-fm.horizontalAdvance(text) // width))
+        assert table.rowHeight(row) >= lines * fm.height(), text
+
+
 def test_explanations_wrap_in_full(qtbot, window: MainWindow, wait_idle) -> None:
     tab = _shown(qtbot, window, window.activity_tab, wait_idle)
-    sup = tab.last.suppressions
-    assert sup.wordWrap() and sup.textElideMode().name == "ElideNone"
-    for row in range(sup.model().rowCount()):
-        text = sup.model().index(row, 1).data()
-        width = sup.columnWidth(1) - 16
-        lines = max(1, -(-sup.fontMetrics().horizontalAdvance(text) // max(width, 1)))
-        assert sup.rowHeight(row) >= lines * sup.fontMetrics().height(), text
+    _assert_rows_hold_their_text(tab.last.suppressions, 1)
+    _assert_rows_hold_their_text(tab.last.hits, 4)
     inbox = _shown(qtbot, window, window.approvals_tab, wait_idle)
     reasons = inbox.model.index(0, 6).data()
     assert "sensitive" in reasons  # every reason in the cell, not "(+1 more)"
-    assert inbox.table.wordWrap()
+    _assert_rows_hold_their_text(inbox.table, 6)

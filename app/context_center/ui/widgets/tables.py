@@ -3,9 +3,24 @@ table whose explanations wrap in full (``WrappedTable``)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, Qt, QTimer
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QWidget,
+)
 
 
 def make_table(
@@ -39,6 +54,21 @@ def make_table(
     return view
 
 
+class _WrapDelegate(QStyledItemDelegate):
+    """Measures wrapped text as narrower as the stylesheet's item padding makes it when
+    painted, so a line that only just fits is not cut to "…" at paint time."""
+
+    PADDING = 14
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        narrower = QStyleOptionViewItem(option)
+        narrower.rect = QRect(option.rect)
+        narrower.rect.setWidth(max(option.rect.width() - self.PADDING, 1))
+        return super().sizeHint(narrower, index)
+
+
 class WrappedTable(QTableView):
     """A small table whose text wraps in full: rows grow to their text after every model
     reset and every change of width (explanations are never cut to "…")."""
@@ -51,6 +81,7 @@ class WrappedTable(QTableView):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.verticalHeader().hide()
+        self.setItemDelegate(_WrapDelegate(self))
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
