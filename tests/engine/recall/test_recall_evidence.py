@@ -224,3 +224,17 @@ def test_a_broad_fact_on_frequent_body_words_is_penalised(make_fact: MakeFact) -
     assert refs(result)[0] == focused.ref
     assert reason_of(result, notes) is Reason.BROAD_MATCH
     assert np.isfinite(result.trace.selected[0].score)
+
+
+def test_no_side_match_when_the_message_is_about_what_no_fact_knows(
+    make_fact: MakeFact,
+) -> None:
+    release = make_fact("release", "Merge the release PR; it tags vX.Y.Z.", title="Release tags")
+    others = [
+        make_fact(f"rel-{i}", f"Step {i}.", title=f"Release and tag step {i}") for i in range(3)
+    ]
+    store = [release, *others, *filler(make_fact, 30)]
+    result = recall(store, "write a function that checks a semver release tag", max_facts=8)
+    assert result.block == ""  # "semver" is in no fact: release and tag match by coincidence
+    assert reason_of(result, release) is Reason.SIDE_MATCH
+    assert len(recall(store, "what are the release tag steps", max_facts=8).trace.selected) == 2

@@ -271,14 +271,25 @@ def thin_match(pool: Pool, count: np.ndarray) -> None:
 
 
 def side_match(
-    pool: Pool, frequent_only: np.ndarray, strong: np.ndarray, cap: int = SIDE_CAP
+    pool: Pool,
+    frequent_only: np.ndarray,
+    strong: np.ndarray,
+    unknown: tuple[str, ...] = (),
+    cap: int = SIDE_CAP,
 ) -> None:
     """Facts matched only on words frequent in this store (``frequent_only`` per ordinal),
     with no distinctive term (not ``strong``): at most ``cap`` of them (the best) stay, once
-    the store has SIDE_MIN_FACTS facts (below that every shared word is "frequent")."""
-    if len(pool.ords) <= cap or len(pool.index) < SIDE_MIN_FACTS:
+    the store has SIDE_MIN_FACTS facts (below that every shared word is "frequent"); none
+    when a specific word of the message (``unknown``) is in no fact at all -- the message is
+    about something the store does not know, and its frequent words match by coincidence."""
+    if len(pool.index) < SIDE_MIN_FACTS or not len(pool.ords):
         return
     w = frequent_only[pool.ords] & ~strong[pool.ords]
+    if unknown and w.any():
+        words = ", ".join(unknown[:3])
+        why = f"matched only words frequent in this store, and the message's {words} is in no fact"
+        pool.drop(Reason.SIDE_MATCH, w, {int(o): why for o in pool.ords[w].tolist()})
+        return
     if int(np.count_nonzero(w)) <= cap:
         return
     order = np.argsort(-pool.scores, kind="stable")

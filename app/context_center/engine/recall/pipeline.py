@@ -241,7 +241,7 @@ def run(message: str, turn: Turn) -> RecallResult:
         filters.superseded(pool, turn.subjects(), blocked, sc.head)
     filters.relative_cut(pool)
     filters.thin_match(pool, sc.count)
-    filters.side_match(pool, sc.frequent_only, sc.strong)
+    filters.side_match(pool, sc.frequent_only, sc.strong, sc.unknown)
     suppressed = list(pool.suppressed)
     more += pool.more
     if not len(pool.ords):

@@ -104,6 +104,7 @@ class Scored:
     head: np.ndarray  # a matched concept is in the fact's head fields
     sure: np.ndarray  # strong without the head fields (an identifier, a direct short match)
     about: np.ndarray  # about the message without the head fields (see the docstring)
+    unknown: tuple[str, ...] = ()  # specific words of the message that no fact has
 
     def matched(self, ordinal: int) -> list[Match]:
         return self.matched_many([ordinal])[0]
@@ -157,6 +158,13 @@ def _rare_eligible(c: Concept) -> bool:
     if c.number or c.distinctive or c.common:
         return False
     return c.caps or (c.word and (c.cjk or len(c.text) >= RARE_MIN_CHARS))
+
+
+def _specific(c: Concept) -> bool:
+    """A word of the message that says what it is about: an English word of at least four
+    letters that is not a common English word, or a Chinese vocabulary word that is not the
+    word for one (identifiers, numbers and unknown character pairs aside)."""
+    return c.direct and c.word and not (c.common or c.number or c.distinctive or c.literal)
 
 
 def _counted(c: Concept, docs: np.ndarray, hits: list[ConceptHits | None]) -> np.ndarray:
@@ -249,8 +257,13 @@ def score(index: RecallIndex, plan: Plan) -> Scored:
         cmd = _code_pair_docs(tc, plan, hits, pair)
         t.sure[cmd] = t.strong[cmd] = t.ident[cmd] = True
     about = t.ident | (t.specific >= ABOUT_SPECIFIC) | (t.count >= ABOUT_COUNT)
+    unknown = tuple(
+        c.text for c, h in zip(plan.concepts, hits, strict=True) if h is None and _specific(c)
+    )
     frequent_only = (t.count > 0) & (t.specific == 0)
-    return Scored(plan, t.raw, t.count, t.strong, frequent_only, hits, t.head, t.sure, about)
+    return Scored(
+        plan, t.raw, t.count, t.strong, frequent_only, hits, t.head, t.sure, about, unknown
+    )
 
 
 def _refine_head(index: RecallIndex, sc: Scored, ords: np.ndarray) -> None:
