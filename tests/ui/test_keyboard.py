@@ -246,3 +246,16 @@ def test_switching_workspace_with_unsaved_edits_asks(
 def test_force_close_does_not_ask(qtbot, ctx, window: MainWindow, edited_suggestion) -> None:
     window.force_close()  # what SIGTERM and Ctrl+C in the terminal do
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=3000)
+
+
+def test_ctrl_s_in_the_suggestion_editor_accepts(
+    qtbot, ctx, window: MainWindow, engine: Engine, edited_suggestion, wait_idle
+) -> None:
+    tab = edited_suggestion
+    name = tab.editor.name_edit.text()
+    assert name.endswith("-mine")
+    tab.editor.name_edit.setFocus()
+    QTest.keySequence(tab.editor.name_edit, QKeySequence(QKeySequence.StandardKey.Save))
+    wait_idle()
+    assert engine.memory.resolve(f"project/{name}.md").fact.name == name
+    assert not tab.has_unsaved_changes()
