@@ -139,7 +139,11 @@ def test_memory_search(capsys: pytest.CaptureFixture[str], eng: Engine) -> None:
     code, data = run(capsys, *base(eng), "memory", "search", "deploy cluster", "--json")
     assert code == 0
     refs = [h["ref"] for h in data["hits"]]
-    assert refs == ["project/deploy-target.md", "global/deploy-target.md"]
+    # Search crosses languages like recall: the Chinese fact says 发布, 部署 (deploy), ranked after
+    # the direct matches and marked as reached through the vocabulary.
+    assert refs == ["project/deploy-target.md", "global/deploy-target.md", "project/发布流程.md"]
+    assert [m.endswith(" via deploy") for m in data["hits"][2]["matched"]] == [True]
+    assert data["hits"][2]["score"] < data["hits"][1]["score"]
     assert "body" not in data["hits"][0] and "snippet" in data["hits"][0]
     _, data = run(capsys, *base(eng), "memory", "search", "concise", "--json")
     assert [h["ref"] for h in data["hits"]] == ["global/response-style.md"]  # not suppressed

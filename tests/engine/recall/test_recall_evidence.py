@@ -238,3 +238,12 @@ def test_no_side_match_when_the_message_is_about_what_no_fact_knows(
     assert result.block == ""  # "semver" is in no fact: release and tag match by coincidence
     assert reason_of(result, release) is Reason.SIDE_MATCH
     assert len(recall(store, "what are the release tag steps", max_facts=8).trace.selected) == 2
+
+
+def test_search_crosses_languages_and_says_through_what(make_fact: MakeFact) -> None:
+    en = make_fact("en", "Deploy with make deploy.", title="Deploy")
+    zh = make_fact("zh", "部署用 make deploy-zh。", title="部署说明")
+    hits = Recaller(None).search("deploy", (en, zh), now=NOW)
+    assert [h.fact.ref for h in hits] == [en.ref, zh.ref]
+    assert hits[0].matched == ("deploy",) and hits[1].matched == ("部署 via deploy",)
+    assert hits[1].score < hits[0].score

@@ -2,8 +2,8 @@
 
 ``Recaller(layout).recall(message, facts, conflicts)`` is called before each real user turn
 and runs the stages of ``pipeline.py``; ``Recaller.search`` is the read-only memory tool's
-search (same terms and ranking but no vocabulary expansion, no distinctive-match gate, no
-relative cut, no budget, no suppressions). ``Recaller.subject_groups`` lists facts on the same subject (current over
+search (same terms, vocabulary and ranking -- a match through a translation is marked
+"X via Y" -- but no distinctive-match gate, no relative cut, no budget, no suppressions). ``Recaller.subject_groups`` lists facts on the same subject (current over
 superseded) for the window.
 
 What a turn needs from the whole store -- which global facts a project twin overrides, the
@@ -408,7 +408,7 @@ class Recaller:
         with self._lock, visible_scope(self.visibility()):
             if facts is not None:
                 self.sync(facts)
-            p = plan(query).direct_only()  # the tool's contract: the message's own terms
+            p = plan(query)  # with the vocabulary: a translation ranks lower, matched "via"
             if not p.concepts or len(self.index) == 0 or limit <= 0:
                 return []
             sc = scoring.score(self.index, p)
@@ -427,7 +427,7 @@ class Recaller:
                     Hit(
                         fact=_real(r.fact),
                         score=round(r.score, 4),
-                        matched=tuple(dict.fromkeys(m.label for m in found)),
+                        matched=tuple(dict.fromkeys(m.text() for m in found)),
                         freshness=r.fact.freshness(now),
                         snippet=blk.snippet(r.fact, [m.find for m in found]),
                     )

@@ -100,14 +100,6 @@ class Plan:
     def direct_count(self) -> int:
         return sum(1 for c in self.concepts if c.direct and not c.literal)
 
-    def direct_only(self) -> Plan:
-        """The same plan without vocabulary expansions (the memory tool's search)."""
-        kept: list[Concept] = []
-        for c in self.concepts:
-            if c.direct:
-                kept.append(replace(c, alts=c.alts[:1], follows=-1, covers=()))
-        return Plan(self.message, self.terms, tuple(kept), self.whole)
-
 
 @dataclass(frozen=True, slots=True)
 class _Found:
