@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from context_center.engine import Engine, FactType, Scope
-from context_center.engine.store import memory_index, memory_splice
+from context_center.engine.store import memory_index, memory_splice, stamp
+from context_center.engine.store.factfile import render_fact
 
 
 def _full_form(engine: Engine, scope: Scope = Scope.PROJECT) -> str:
@@ -70,9 +71,22 @@ def test_another_writer_makes_the_next_change_a_full_rewrite(engine: Engine) -> 
     # someone else rewrites the index with a stale line and a hand-written one
     path.write_text(path.read_text() + "- [Gone](gone.md) — [project/project] stale\nmine\n")
     root = engine.layout.project_store
-    assert not memory_splice.splice(root, path, None, "one")  # not the file we wrote
+    assert not memory_splice.splice(root, path, None, "one", stamp.folder_stamp(root))
     m.create(name="two", type=FactType.PROJECT, body="2")
     text = path.read_text()
     assert "gone.md" not in text and "mine" in text  # parsed whole: the stale line dropped
     m.create(name="three", type=FactType.PROJECT, body="3")
     assert path.read_text() == _full_form(engine)
+
+
+def test_a_fact_file_added_by_hand_is_listed_after_the_next_write(engine: Engine) -> None:
+    m = engine.memory
+    one = m.create(name="one", type=FactType.PROJECT, body="1")
+    store = engine.layout.project_store
+    # a file put there by another tool, which does not touch MEMORY.md
+    other = one.model_copy(update={"id": "mem-" + "7" * 32, "name": "by-hand", "title": "By hand"})
+    (store / "by-hand.md").write_bytes(render_fact(other))
+    m.create(name="two", type=FactType.PROJECT, body="2")
+    text = (store / memory_index.INDEX_NAME).read_text()
+    assert "(by-hand.md)" in text  # the folder had changed: rewritten whole from the store
+    assert text == _full_form(engine)

@@ -136,7 +136,7 @@ def _enum(cls: Any, value: Any, what: str) -> Any:
 
 def cmd_save(args: argparse.Namespace, engine: Engine) -> Output:
     fields = _save_fields(args)
-    engine.open(migrate=True)
+    engine.prepare_write()  # migration only when legacy files exist; no store is loaded
     if args.ref is None:
         for required in ("name", "type", "body"):
             if not fields.get(required):
@@ -234,7 +234,7 @@ def cmd_revisions(args: argparse.Namespace, engine: Engine) -> Output:
 
 
 def cmd_restore(args: argparse.Namespace, engine: Engine) -> Output:
-    engine.open(migrate=True)
+    engine.prepare_write()
     done = engine.restore_fact(args.ref, args.revision)
     fact = done.value
     return Output(
@@ -249,7 +249,7 @@ def cmd_restore(args: argparse.Namespace, engine: Engine) -> Output:
 
 
 def cmd_forget(args: argparse.Namespace, engine: Engine) -> Output:
-    engine.open(migrate=True)
+    engine.prepare_write()
     done = engine.forget_fact(args.ref, expected_revision=args.expected_revision)
     fact, dest = done.value
     archive_ref = f"{fact.scope.value}/.archive/{dest.name}"
@@ -299,7 +299,7 @@ def cmd_archived(args: argparse.Namespace, engine: Engine) -> Output:
 
 
 def cmd_recover(args: argparse.Namespace, engine: Engine) -> Output:
-    engine.open(migrate=True)
+    engine.prepare_write()
     done = engine.recover_fact(args.path)
     fact = done.value
     return Output(

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from context_center.cli.common import Output, add_command, pad, read_text_arg
 from context_center.engine import (
@@ -20,10 +20,12 @@ from context_center.engine import (
     MIN_MAX_CHARS,
     Engine,
     FactType,
-    RecallTrace,
     Scope,
     escape_controls,
 )
+
+if TYPE_CHECKING:
+    from context_center.engine import RecallTrace
 
 TYPES = [t.value for t in FactType]
 SCOPES = [s.value for s in Scope]

@@ -41,6 +41,12 @@ class EngineCore:
             self._memory = Memory(self.layout)
         return self._memory
 
+    def prepare_write(self) -> list[str]:
+        """Before a person's write from a one-shot command: upgrade legacy facts when the
+        stores' caches say there are any (``Memory.migrate_if_needed``; no store is loaded
+        otherwise). Returns the refs migrated."""
+        return self.memory.migrate_if_needed()
+
     def require_workspace(self) -> None:
         """Refuse a workspace that does not exist (``workspace_not_found``): every command
         checks this before it reads or writes anything, so a mistyped ``--workspace`` creates

@@ -17,21 +17,71 @@ vocabulary of ``vocab.py``) -> candidates and scores (``scoring.py``) -> policy 
 Qt-free; see ``index.py`` for why rank-bm25's BM25Okapi is not used for ranking.
 """
 
-from context_center.engine.recall.block import LOCAL_HOME, redact_home
-from context_center.engine.recall.index import RecallIndex, SyncStats
-from context_center.engine.recall.policy import Reason, is_generic_turn
-from context_center.engine.recall.recaller import CACHE_FILE, Hit, Recaller, RecallResult, search
-from context_center.engine.recall.subjects import SubjectGroup
-from context_center.engine.recall.tokenize import QueryTerm, query_terms, searchable, tokens
-from context_center.engine.recall.trace import (
-    TRACE_FILE,
-    RecallTrace,
-    SelectedFact,
-    Suppression,
-    load_trace,
-    save_trace,
-    trace_path,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from context_center.engine.recall.block import LOCAL_HOME, redact_home
+    from context_center.engine.recall.index import RecallIndex, SyncStats
+    from context_center.engine.recall.policy import Reason, is_generic_turn
+    from context_center.engine.recall.recaller import (
+        CACHE_FILE,
+        Hit,
+        Recaller,
+        RecallResult,
+        search,
+    )
+    from context_center.engine.recall.subjects import SubjectGroup
+    from context_center.engine.recall.tokenize import QueryTerm, query_terms, searchable, tokens
+    from context_center.engine.recall.trace import (
+        TRACE_FILE,
+        RecallTrace,
+        SelectedFact,
+        Suppression,
+        load_trace,
+        save_trace,
+        trace_path,
+    )
+
+# Names load their module on first use: importing one light submodule (the policy's
+# constants, the trace) never pulls in numpy and the whole recall stack.
+_WHERE = {
+    "LOCAL_HOME": "block",
+    "redact_home": "block",
+    "RecallIndex": "index",
+    "SyncStats": "index",
+    "Reason": "policy",
+    "is_generic_turn": "policy",
+    "CACHE_FILE": "recaller",
+    "Hit": "recaller",
+    "Recaller": "recaller",
+    "RecallResult": "recaller",
+    "search": "recaller",
+    "SubjectGroup": "subjects",
+    "QueryTerm": "tokenize",
+    "query_terms": "tokenize",
+    "searchable": "tokenize",
+    "tokens": "tokenize",
+    "TRACE_FILE": "trace",
+    "RecallTrace": "trace",
+    "SelectedFact": "trace",
+    "Suppression": "trace",
+    "load_trace": "trace",
+    "save_trace": "trace",
+    "trace_path": "trace",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CACHE_FILE",

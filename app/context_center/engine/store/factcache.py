@@ -141,10 +141,26 @@ def load_cache(root: Path) -> dict[str, list[Any]]:
 
 
 def summary(root: Path) -> factpack.Summary | None:
-    """How many rows the cache holds and how many are legacy files (header only); None when
-    there is no usable cache."""
-    data = _cache_bytes(root)
-    return factpack.summary(data, CACHE_VERSION) if data is not None else None
+    """How many rows the cache holds and how many are legacy files (only the header is
+    read); None when there is no usable cache."""
+    folder = readable_store_cache(root)
+    path = cache_path(root)
+    if folder is None or is_link(path):
+        return None
+    try:
+        with open(path, "rb", opener=_no_follow) as fh:
+            head = fh.read(len(factpack.MAGIC) + 4)
+            size = int.from_bytes(head[len(factpack.MAGIC) :], "little")
+            data = head + fh.read(min(size, 1 << 16))
+    except (OSError, ValueError):
+        return None
+    return factpack.summary(data, CACHE_VERSION)
+
+
+def _no_follow(path: str, flags: int) -> int:
+    import os
+
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
 
 
 def write_cache(root: Path, files: dict[str, list[Any]]) -> None:

@@ -115,6 +115,7 @@ class FactStore:
         self.sweep_also: tuple[tuple[Path, bool], ...] = ()
         self._snapshot: Snapshot | None = None
         self._lock: FileLock | None = None
+        self._folder_at_lock: tuple[int, int] | None = None
 
     # -- locking ---------------------------------------------------------------------------
 
@@ -134,9 +135,14 @@ class FactStore:
             ) from exc
         with hold(self._file_lock(), f"the {self.scope.value} store"):
             check_index_file(self.root)
+            outer = self._folder_at_lock is None
+            if outer:  # the folder as the lock found it, before this write changes it
+                self._folder_at_lock = stamp.folder_stamp(self.root)
             try:
                 yield
             finally:
+                if outer:
+                    self._folder_at_lock = None
                 stamp.bump(self.root)  # readers holding a stamp of this store look again
 
     # -- loading ---------------------------------------------------------------------------
@@ -236,6 +242,18 @@ class FactStore:
     def _known(self) -> dict[str, Entry]:
         return self.snapshot().entries
 
+    def index_change(self, *, put: Fact | None = None, remove: str | None = None) -> None:
+        """Update ``MEMORY.md`` for one change (lock held): one line spliced when nobody else
+        touched the folder or the index since our last write, else rewritten whole from the
+        store as it is now (``memory_index.apply_change``)."""
+        memory_index.apply_change(
+            self.root,
+            put=put,
+            remove=remove,
+            before=self._folder_at_lock,
+            current=lambda: [e.fact for e in self.load(persist_cache=False).entries.values()],
+        )
+
     def _remember(self, entry: Entry | None, *, drop: str | None = None) -> None:
         snap = self._snapshot
         if snap is None:
@@ -291,7 +309,7 @@ class FactStore:
         )
         with self.locked():
             entry = self._write_new(fact)
-            memory_index.apply_change(self.root, known=self._known, put=fact)
+            self.index_change(put=fact)
             self._remember(entry)
         return fact
 
@@ -349,9 +367,7 @@ class FactStore:
             self._write_renamed(entry, target, data, fact)
         else:
             atomic.write_bytes(target, data)
-        memory_index.apply_change(
-            self.root, known=self._known, put=fact, remove=current.name if renamed else None
-        )
+        self.index_change(put=fact, remove=current.name if renamed else None)
         self._remember(Entry(fact, target, sha), drop=current.name)
         return fact
 
@@ -420,7 +436,7 @@ class FactStore:
                     break
                 except FileExistsError:
                     n += 1
-            memory_index.apply_change(self.root, known=self._known, remove=entry.fact.name)
+            self.index_change(remove=entry.fact.name)
             self._remember(None, drop=entry.fact.name)
             return dest
 
@@ -466,7 +482,7 @@ class FactStore:
                 raise ArchiveRefused(
                     f"cannot recover: {fact.ref} is already active (another fact has that name)"
                 ) from exc
-            memory_index.apply_change(self.root, known=self._known, put=fact)
+            self.index_change(put=fact)
             self._remember(Entry(fact, target, sha))
             return fact
 

@@ -343,3 +343,25 @@ class Memory:
         from context_center.engine.store.migrate import migrate
 
         return migrate(self)
+
+    def needs_migration(self) -> bool:
+        """Whether ``migrate`` has anything to do, from the stores' parsed-facts caches (a
+        header read, no load): a cache that counts legacy files, no cache for a store folder
+        that exists, or an in-store cache folder of an earlier build."""
+        from context_center.engine.store.factcache import summary
+        from context_center.engine.store.migrate import OLD_CACHE_DIR
+
+        for store in (self.project, self.global_):
+            root = store.root
+            if not os.path.isdir(root):
+                continue
+            if os.path.lexists(root / OLD_CACHE_DIR):
+                return True
+            known = summary(root)
+            if known is None or known.legacy:
+                return True
+        return False
+
+    def migrate_if_needed(self) -> list[str]:
+        """``migrate`` when ``needs_migration`` says so (a person's write calls this first)."""
+        return self.migrate() if self.needs_migration() else []

@@ -121,6 +121,8 @@ def rebuild(store_root: Path, facts: Iterable[Fact]) -> bool:
     managed = {f.name: index_line(f) for f in facts}
     new = _Parsed(list(old.keep), old.where, managed, sorted(managed))
     if path.exists() and new.managed == old.managed and _render(new) == _render(old):
+        # unchanged; still note how it looks, so that the next change can be spliced
+        memory_splice.remember(store_root, path, _render_bytes(new)[1])
         return False
     _store(path, new)
     return True
@@ -131,20 +133,26 @@ def apply_change(
     *,
     put: Fact | None = None,
     remove: str | None = None,
-    known: Mapping[str, object] | Callable[[], Mapping[str, object]] | None = None,
+    known: Mapping[str, object] | None = None,
+    before: tuple[int, int] | None = None,
+    current: Callable[[], Iterable[Fact]] | None = None,
 ) -> None:
     """Update one fact's line (and drop another's, for renames and forgets).
 
-    In bounded form when the file is as this engine last wrote it (``memory_splice``);
-    otherwise the whole file is parsed and written again, and lines for files that are
-    neither ``known`` (the stems this process has loaded; a callable is called only then)
-    nor on disk are stale and dropped, so the index never advertises a fact that is gone.
+    ``before`` is the store folder's (mtime, inode) when the store lock was taken: if it is
+    the one our last write left and ``MEMORY.md`` is the file we wrote, the change is spliced
+    into it (``memory_splice``: one line found, nothing else parsed). Otherwise someone else
+    changed the folder or the index, and with ``current`` (the store's facts as they are
+    now, loaded only then) the file is rewritten whole from them, keeping the hand-written
+    lines. Without ``current``, only the changed lines are updated, and lines for files that
+    are neither ``known`` (the stems this process has loaded) nor on disk are dropped.
     """
     path = store_root / INDEX_NAME
-    if memory_splice.splice(store_root, path, put, remove):
+    if before is not None and memory_splice.splice(store_root, path, put, remove, before):
         return
-    if callable(known):
-        known = known()
+    if current is not None:
+        rebuild(store_root, sorted(current(), key=lambda f: f.name))
+        return
     parsed = _load(path)
     managed = dict(parsed.managed)
     order = list(parsed.order)

@@ -26,6 +26,7 @@ from context_center.engine.store.cachedirs import (
     readable_store_cache,
     writable_store_cache,
 )
+from context_center.engine.store.stamp import folder_stamp
 
 if TYPE_CHECKING:
     from context_center.engine.model import Fact
@@ -58,7 +59,8 @@ def _stat(path: Path) -> tuple[int, int, int] | None:
 
 
 def remember(root: Path, path: Path, block: tuple[int, int] | None) -> None:
-    """Record how ``path`` (just written by us) looks and where its managed block is."""
+    """Record how ``path`` (just written by us, the last change of this write to the store
+    folder) looks, where its managed block is, and the folder's (mtime, inode) now."""
     folder = writable_store_cache(root)
     if folder is None:
         return
@@ -68,11 +70,13 @@ def remember(root: Path, path: Path, block: tuple[int, int] | None) -> None:
         if block is None or st is None:
             side.unlink(missing_ok=True)
             return
-        data = json.dumps({"stat": list(st), "block": list(block)}).encode()
+        data = json.dumps(
+            {"stat": list(st), "block": list(block), "folder": list(folder_stamp(root))}
+        ).encode()
         atomic.write_bytes(side, data, mode=FILE_MODE, sync_dir=False, durable=False)
 
 
-def _recorded(root: Path) -> tuple[tuple[int, int, int], tuple[int, int]] | None:
+def _recorded(root: Path) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
     folder = readable_store_cache(root)
     if folder is None:
         return None
@@ -80,11 +84,12 @@ def _recorded(root: Path) -> tuple[tuple[int, int, int], tuple[int, int]] | None
         data = json.loads((folder / SIDE_FILE).read_bytes())
         st = tuple(int(x) for x in data["stat"])
         block = tuple(int(x) for x in data["block"])
+        seen = tuple(int(x) for x in data["folder"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if len(st) != 3 or len(block) != 2:
+    if len(st) != 3 or len(block) != 2 or len(seen) != 2:
         return None
-    return st, block  # type: ignore[return-value]
+    return st, block, seen
 
 
 def _stem(line: bytes) -> str:
@@ -147,12 +152,18 @@ def _apply(
     return data, end
 
 
-def splice(root: Path, path: Path, put: Fact | None, remove: str | None) -> bool:
-    """Apply one change to ``MEMORY.md`` in place of a full rewrite; False if it cannot."""
+def splice(
+    root: Path, path: Path, put: Fact | None, remove: str | None, before: tuple[int, int]
+) -> bool:
+    """Apply one change to ``MEMORY.md`` in place of a full rewrite; False if it cannot.
+
+    ``before``: the store folder's (mtime, inode) before this write changed it; it must be
+    the one our last write left (nobody else created, renamed or removed a file since, so
+    the index still lists every fact)."""
     recorded = _recorded(root)
-    if recorded is None or _stat(path) != recorded[0]:
+    if recorded is None or _stat(path) != recorded[0] or tuple(before) != recorded[2]:
         return False
-    st, (start, end) = recorded
+    st, (start, end), _ = recorded
     try:
         with open(path, "rb") as fh:
             data = fh.read(st[0] + 1)

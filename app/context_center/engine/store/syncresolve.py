@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from context_center.engine.errors import InvalidRequest, NotFound
 from context_center.engine.model import Fact, Scope, utc_now
-from context_center.engine.store import atomic, memory_index, syncfiles
+from context_center.engine.store import atomic, syncfiles
 from context_center.engine.store.archive import ARCHIVE_DIR, archive_name
 from context_center.engine.store.entries import Entry, mtime_of
 from context_center.engine.store.factcache import read_fact_bytes
@@ -132,7 +132,7 @@ def _write(store: FactStore, fact: Fact, target: Path, previous: str | None) -> 
     sha = hashlib.sha256(data).hexdigest()
     store.heads.record(fact.id, sha, previous=previous)
     atomic.write_bytes(target, data)
-    memory_index.apply_change(store.root, known=lambda: store.snapshot().entries, put=fact)
+    store.index_change(put=fact)
     store._remember(Entry(fact, target, sha), drop=fact.name)
 
 
