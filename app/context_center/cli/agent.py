@@ -12,23 +12,11 @@ import sys
 from typing import Any
 
 from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
-from context_center.engine import Changes, Controller, Engine, GateDecision, Outcome
+from context_center.engine import CREATE_FIELDS, Changes, Controller, Engine, GateDecision, Outcome
 
 CONTROLLERS = [c.value for c in Controller]
 DEFAULT_AGENT = "agent"
-INPUT_FIELDS = {
-    "operation",
-    "agent",
-    "name",
-    "title",
-    "description",
-    "type",
-    "scope",
-    "body",
-    "id",
-    "ref",
-    "expected_revision",
-}
+INPUT_FIELDS = {"operation", "agent", *CREATE_FIELDS, "id", "ref", "expected_revision"}
 
 
 def render_decision(decision: GateDecision) -> str:

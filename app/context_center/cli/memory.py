@@ -7,6 +7,7 @@ from typing import Any
 
 from context_center.cli.common import Output, add_command, json_object_arg, pad, read_text_arg
 from context_center.engine import (
+    CREATE_FIELDS,
     ContentConflict,
     Engine,
     EngineError,
@@ -86,16 +87,7 @@ def _save_fields(args: argparse.Namespace) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     if args.json_input:
         loaded = json_object_arg(read_text_arg(args.json_input), "--json-input")
-        allowed = {
-            "name",
-            "title",
-            "description",
-            "type",
-            "scope",
-            "body",
-            "expected_revision",
-            "expected_hash",
-        }
+        allowed = {*CREATE_FIELDS, "expected_revision", "expected_hash"}
         unknown = set(loaded) - allowed
         if unknown:
             raise InvalidRequest(f"unknown field(s) in --json-input: {', '.join(sorted(unknown))}")
@@ -104,15 +96,9 @@ def _save_fields(args: argparse.Namespace) -> dict[str, Any]:
             if value is not None and (not isinstance(value, wanted) or isinstance(value, bool)):
                 raise InvalidRequest(f"--json-input field {key!r} must be {wanted.__name__}")
         fields.update(loaded)
-    for key in (
-        "name",
-        "title",
-        "description",
-        "type",
-        "scope",
-        "expected_revision",
-        "expected_hash",
-    ):
+    for key in (*CREATE_FIELDS, "expected_revision", "expected_hash"):
+        if key == "body":
+            continue  # --body / --body-file below
         value = getattr(args, key)
         if value is not None:
             fields[key] = value

@@ -169,3 +169,11 @@ class Conflict(BaseModel):
             f"{self.global_ref} is left out of the stable guidance. Neither file is changed; "
             f"other workspaces still see {self.global_ref}."
         )
+
+
+# The fields a write sets, derived from the model (everything but the engine's own bookkeeping),
+# so a new fact field reaches the CLI, the gate and the store by being added to ``Fact``.
+SYSTEM_FIELDS = ("id", "revision", "created_at", "updated_at")
+CREATE_FIELDS: tuple[str, ...] = tuple(f for f in Fact.model_fields if f not in SYSTEM_FIELDS)
+# Moving a fact between scopes is not an update (it is a new fact in the other store).
+UPDATE_FIELDS: tuple[str, ...] = tuple(f for f in CREATE_FIELDS if f != "scope")

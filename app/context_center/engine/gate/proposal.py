@@ -23,13 +23,14 @@ from pydantic import (
     model_serializer,
 )
 
+from context_center.engine import model
 from context_center.engine.gate.reasons import GateReason, Outcome
 from context_center.engine.model import Fact, FactType, Scope
 
 DEFAULT_TYPE = FactType.PROJECT  # what an implicit type becomes when a person approves it
 
-CREATE_FIELDS = ("name", "title", "description", "type", "scope", "body")
-UPDATE_FIELDS = ("name", "title", "description", "type", "body")
+CREATE_FIELDS = model.CREATE_FIELDS
+UPDATE_FIELDS = model.UPDATE_FIELDS
 TEXT_FIELDS = ("name", "title", "description")
 
 
