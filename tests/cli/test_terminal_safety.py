@@ -19,13 +19,14 @@ def test_instruction_text_cannot_drive_the_terminal(home: Path, workspace: Path)
     assert "\\x1b[31mred" in out and "\\u202e" in out
 
 
-def test_json_escapes_c1_and_bidi_controls(home: Path, workspace: Path) -> None:
+def test_json_never_carries_raw_c1_or_bidi_controls(home: Path, workspace: Path) -> None:
     (workspace / "AGENTS.md").write_text("- rule \u202eevil \x9b2J\n")
     proc = run_inprocess([*_base(home, workspace), "--json", "memory", "instructions"])
     assert proc.returncode == 0, proc.stderr
     assert "\u202e" not in proc.stdout and "\x9b" not in proc.stdout
-    data = json.loads(proc.stdout)  # the same value: the characters are JSON escapes
-    assert "\u202eevil" in json.dumps(data, ensure_ascii=False)
+    data = json.loads(proc.stdout)
+    # the body itself is shown as the prefix shows it: each control as its visible escape
+    assert "\\u202eevil" in data["documents"][0]["body"]
 
 
 def test_a_rule_with_control_characters_is_refused(home: Path, workspace: Path) -> None:
@@ -71,3 +72,12 @@ def test_history_turns_shown_by_suggestions_are_escaped(home: Path, workspace: P
         ]
     ).stdout
     assert "\x1b" not in out
+
+
+def test_json_text_escapes_raw_controls_but_keeps_the_value() -> None:
+    from context_center.cli.common import json_text
+
+    value = {"t": "a\u202eb\x9bc 中文"}
+    text = json_text(value)
+    assert "\u202e" not in text and "\x9b" not in text and "中文" in text
+    assert json.loads(text) == value
