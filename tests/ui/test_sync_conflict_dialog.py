@@ -52,3 +52,28 @@ def test_keep_the_copy_makes_it_the_fact_and_archives_the_other_side(
     archived = [e for e in engine.archived() if e.fact and "100 per minute." in e.fact.body]
     assert archived, "the other side is recoverable from the archive"
     assert not dialog.keep_a.isEnabled() and "No sync conflicts" in dialog.explain.text()
+
+
+def test_the_memory_tab_offers_to_resolve_a_sync_conflict(
+    qtbot, ctx, engine: Engine, wait_idle
+) -> None:
+    from context_center.ui.tabs.memory import MemoryTab
+
+    engine.create_fact(
+        name="rate-limits", title="Rate limits", type=FactType.PROJECT, body="100 per minute."
+    )
+    _copy(engine, "rate-limits", "150 per minute (from the laptop).")
+    tab = MemoryTab(ctx)
+    qtbot.addWidget(tab)
+    tab.resize(1280, 800)
+    tab.show()
+    wait_idle()
+    banner = tab.diagnostics_banner
+    qtbot.waitUntil(lambda: banner.isVisible() and banner.resolve.isVisible())
+    assert "sync_conflict_copy" in banner.label.text()
+    banner.resolve.click()
+    qtbot.waitUntil(lambda: isinstance(ctx.last_dialog, SyncConflictsDialog))
+    dialog = ctx.last_dialog
+    qtbot.waitUntil(lambda: dialog.listing.count() == 1)
+    assert "conflict copy" in dialog.keep_b.text()
+    dialog.reject()

@@ -9,6 +9,7 @@ Archive tab.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -171,3 +172,18 @@ class SyncConflictsDialog(QDialog):
         self.ctx.status(f"Kept {side_label(side)}: {fact.ref} is at revision {fact.revision}")
         self.ctx.apply(changes, self)
         await self.reload()
+
+
+def open_sync_conflicts(ctx: AppContext, parent: QWidget | None) -> asyncio.Task[None]:
+    """Open the dialog over ``parent`` and load the conflicts (errors go to ``ctx.report``)."""
+
+    async def run() -> None:
+        dialog = SyncConflictsDialog(ctx, parent)
+        loading = asyncio.ensure_future(dialog.reload())
+        try:
+            await ctx.exec_dialog(dialog)
+            await loading
+        except Exception as exc:
+            ctx.report(exc, parent)
+
+    return asyncio.ensure_future(run())

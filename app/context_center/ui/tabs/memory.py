@@ -50,6 +50,7 @@ from context_center.engine import (
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
 from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
+from context_center.ui.dialogs.sync_conflict import open_sync_conflicts
 from context_center.ui.models.facts import FactFilter, FactRow, FactTableModel, build_rows
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.memory_actions import build_actions
@@ -139,6 +140,9 @@ class MemoryTab(Tab):
         self.banner_label = self.banner.label
         self.banner.sig_fact_link.connect(self._on_banner_link)
         self.diagnostics_banner = DiagnosticsBanner()
+        self.diagnostics_banner.sig_resolve_sync.connect(
+            lambda: open_sync_conflicts(self.ctx, self)
+        )
 
         self.table = self._build_table()
         left = QWidget()

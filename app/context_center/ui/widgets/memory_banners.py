@@ -18,6 +18,8 @@ from context_center.engine import Conflict, Diagnostic
 
 MAX_BANNER_CONFLICTS = 3
 MAX_DIAGNOSTICS_SHOWN = 3
+# Diagnostics a person can settle in the window (the sync-conflict dialog).
+SYNC_CODES = frozenset({"sync_conflict_copy", "git_conflict_markers"})
 
 TEXT = {
     "overrides_head": (
@@ -33,6 +35,7 @@ TEXT = {
     "diag_item": "<b>{code}</b> · <code>{file}</code> — {message}",
     "diag_line": "line {line}: ",
     "show_all": "Show all {n}",
+    "resolve_sync": "Resolve sync conflicts…",
     "show_fewer": "Show fewer",
 }
 
@@ -101,7 +104,10 @@ def diagnostic_html(d: Diagnostic) -> str:
 
 
 class DiagnosticsBanner(QFrame):
-    """Fact files the store left out, each with its code, file and message (word-wrapped)."""
+    """Fact files the store left out, each with its code, file and message (word-wrapped);
+    sync-tool leftovers get a button that opens the sync-conflict dialog."""
+
+    sig_resolve_sync = Signal()
 
     def __init__(self) -> None:
         super().__init__()
@@ -120,9 +126,13 @@ class DiagnosticsBanner(QFrame):
         self.toggle.setObjectName("diagnosticsToggle")
         self.toggle.setFlat(True)
         self.toggle.clicked.connect(self._on_toggle)
+        self.resolve = QPushButton(TEXT["resolve_sync"])
+        self.resolve.setObjectName("resolveSyncConflicts")
+        self.resolve.clicked.connect(self.sig_resolve_sync)
         row = QHBoxLayout(self)
         row.setContentsMargins(12, 8, 12, 8)
         row.addWidget(self.label, 1)
+        row.addWidget(self.resolve, 0, Qt.AlignmentFlag.AlignTop)
         row.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignTop)
         self.hide()
 
@@ -131,6 +141,7 @@ class DiagnosticsBanner(QFrame):
         if not self.diagnostics:
             self.hide()
             return
+        self.resolve.setVisible(any(d.code in SYNC_CODES for d in self.diagnostics))
         self._render()
         self.show()
 
