@@ -64,7 +64,7 @@ def side_by_side_html(a: str, b: str, a_label: str, b_label: str) -> str:
     la, lb = _lines(a), _lines(b)
     matcher = difflib.SequenceMatcher(None, la, lb, autojunk=False)
     cell = "white-space:pre-wrap; padding:1px 6px; vertical-align:top"
-    num = f"color:{tone('faint')}; padding:1px 4px; text-align:right; vertical-align:top"
+    num = f"color:{tone('faint')}; padding:1px 4px; text-align:right; vertical-align:top; white-space:nowrap"
     out = [
         f"<table width='100%' cellspacing='0' cellpadding='0' style='font-family:{MONO}'>",
         f"<tr><th colspan='2' style='text-align:left; padding:4px 6px'>{escape(a_label)}</th>"
