@@ -1,15 +1,26 @@
-"""The stores as recall sees them when it must answer for the disk as it is *now*.
+"""Recall over the stores as they are *now*, loading them only when nothing else can tell.
 
-``StoreSource`` gives ``Recaller.recall_current`` three things about a workspace's two stores:
+``StoreSource`` gives the recaller three things about a workspace's two stores: their
+generation stamps (``store/stamp.py``, O(1)), a full load through ``Memory`` (with its
+parsed-facts cache) with the conflicts and where each fact's file is, and the folders a cached
+fact's file is read from on demand.
 
-* ``stamps()``: their generation stamps (``store/stamp.py``), O(1);
-* ``load()``: a full load through ``Memory`` (with its parsed-facts cache), the conflicts,
-  and where each fact's file is and how the scan saw it;
-* ``roots``: the store folders, from which a cached fact's file is read on demand.
+``DiskState`` is what an index (and its cache file) says it describes: the stamps it was
+built at, whether they were racy, and per store whether it is *simple* (no legacy names, no
+two files with one id), which is what lets a few changed files be applied alone.
 
-``DiskState`` is what a recall index (and its cache file) says it describes: the stamps it
-was built at, and whether they were racy (``stamp.is_racy``): a racy state is never trusted
-without looking again.
+``CurrentRecall`` (a part of ``Recaller``) answers a turn in the cheapest way that is still
+exact, in this order:
+
+1. the index in memory, when the stamps equal the ones it describes;
+2. the cache file, opened without reading any fact, when its stamps are the current ones;
+3. the index (or the cache) brought up to date from the store journal: when every write since
+   its stamps is one of ours and lists its files (``stamp.journal_between``), only those
+   files are read (``catchup.apply_stems``);
+4. otherwise a full load of both stores, after which the cache is saved with the new stamps.
+
+A turn that reads a cached fact whose file changed in place (``lazyfact.StaleIndex``) is
+answered again from step 4.
 """
 
 from __future__ import annotations
@@ -17,32 +28,48 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from context_center.engine.model import Conflict, Fact, Scope
+from context_center.engine.recall import catchup
+from context_center.engine.recall.lazyfact import StaleIndex
+from context_center.engine.recall.policy import DEFAULT_MAX_CHARS, DEFAULT_MAX_FACTS
 from context_center.engine.store import stamp as stamps_mod
 from context_center.engine.store.paths import Layout
 
 if TYPE_CHECKING:
+    from context_center.engine.recall.index import RecallIndex
+    from context_center.engine.recall.pipeline import RecallResult
     from context_center.engine.store.memory import Memory
 
 DocKey = tuple[str, str]
 FileRow = tuple[str, int, int, int]
+Stamps = dict[str, tuple[int, int, int]]
+_DUPLICATES = frozenset({"duplicate_id", "duplicate_name"})
 
 
 @dataclass(frozen=True, slots=True)
 class DiskState:
-    """The store stamps an index describes; ``racy``: taken too close to a change to trust."""
+    """The store stamps an index describes; ``racy``: taken too close to a change to trust
+    alone; ``simple``: per store, no legacy names and no id used twice."""
 
-    stamps: dict[str, tuple[int, int, int]]
+    stamps: Stamps
     racy: bool = False
+    simple: dict[str, bool] = field(default_factory=dict)
 
-    def matches(self, now: dict[str, tuple[int, int, int]]) -> bool:
+    def matches(self, now: Stamps) -> bool:
         return not self.racy and self.stamps == now
 
     def to_meta(self) -> dict[str, Any]:
-        return {"stamps": {k: list(v) for k, v in self.stamps.items()}, "racy": self.racy}
+        return {
+            "stamps": {k: list(v) for k, v in self.stamps.items()},
+            "racy": self.racy,
+            "simple": dict(self.simple),
+        }
 
     @staticmethod
     def from_meta(meta: dict[str, Any] | None) -> DiskState | None:
@@ -50,11 +77,12 @@ class DiskState:
             return None
         try:
             st = {str(k): (int(v[0]), int(v[1]), int(v[2])) for k, v in meta["stamps"].items()}
+            simple = {str(k): bool(v) for k, v in dict(meta.get("simple") or {}).items()}
         except (TypeError, ValueError, IndexError):
             return None
         if set(st) != {s.value for s in Scope}:
             return None
-        return DiskState(st, bool(meta.get("racy", True)))
+        return DiskState(st, bool(meta.get("racy", True)), simple)
 
 
 @dataclass(slots=True)
@@ -64,6 +92,7 @@ class Loaded:
     facts: tuple[Fact, ...]
     conflicts: Sequence[Conflict]
     files: dict[DocKey, FileRow] = field(default_factory=dict)
+    simple: dict[str, bool] = field(default_factory=dict)
 
 
 class StoreSource:
@@ -77,25 +106,147 @@ class StoreSource:
             Scope.GLOBAL.value: layout.global_store,
         }
 
-    def stamps(self) -> dict[str, tuple[int, int, int]]:
+    def stamps(self) -> Stamps:
         return {scope: stamps_mod.store_stamp(root) for scope, root in self.roots.items()}
 
-    def state(self) -> DiskState:
+    def state(self, simple: dict[str, bool] | None = None) -> DiskState:
         """The stamps now, racy if a folder changed within ``stamp.RACY_NS``."""
         seen = stamps_mod.now_ns()
         st = self.stamps()
-        return DiskState(st, any(stamps_mod.is_racy(s, seen) for s in st.values()))
+        racy = any(stamps_mod.is_racy(s, seen) for s in st.values())
+        return DiskState(st, racy, dict(simple or {}))
 
     def load(self) -> Loaded:
         memory = self._memory()
         view = memory.load()
-        files: dict[DocKey, FileRow] = {}
+        out = Loaded(tuple(view.facts), view.conflicts)
         for store in (memory.project, memory.global_):
             snap = store.snapshot()
             scope = store.scope.value
+            simple = not snap.superseded and not any(d.code in _DUPLICATES for d in snap.diagnostics)
             for entry in snap.entries.values():
                 stem = os.path.basename(entry.location)[:-3]
+                simple = simple and stem == entry.fact.name
                 stat = snap.files.get(stem)
                 if stat is not None:
-                    files[(scope, entry.fact.id)] = (stem, *stat)
-        return Loaded(tuple(view.facts), view.conflicts, files)
+                    out.files[(scope, entry.fact.id)] = (stem, *stat)
+            out.simple[scope] = simple
+        return out
+
+
+class CurrentRecall:
+    """``Recaller.recall_current`` and the steps it takes (see the module docstring)."""
+
+    index: RecallIndex
+    use_cache: bool
+    last_source: str
+    _disk: DiskState | None
+    _saved_disk: DiskState | None
+    _cache_tried: bool
+    _unsaved_files: int
+
+    # provided by Recaller
+    cache_path: Path | None
+    _turn: Callable[..., RecallResult]
+    _save: Callable[[Path, DiskState | None], bool]
+    _overridden: Callable[[Sequence[Conflict]], np.ndarray]
+    sync: Callable[..., object]
+    _persist: Callable[..., None]
+    persist_trace: bool
+
+    def _answer_current(
+        self, message: str, source: StoreSource, now: datetime, limit: int, budget: int, t: float
+    ) -> RecallResult:
+        try:
+            return self._turn(message, self._current(source), now, limit, budget, t)
+        except StaleIndex:
+            self._disk = None
+            return self._turn(message, self._reload(source), now, limit, budget, t)
+
+    def _masked(self) -> np.ndarray:
+        alive = self.index.columns()[0]
+        return np.flatnonzero(self.index.column("masked") & alive)
+
+    def _current(self, source: StoreSource) -> np.ndarray:
+        """Ordinals of the overridden global facts, with the index proven current (or made
+        current by reading the changed files, or by a load)."""
+        now = source.stamps()
+        if self._disk is not None and self._disk.matches(now):
+            self.last_source = "index"
+            return self._masked()
+        path = self.cache_path
+        if self.use_cache and not self._cache_tried and self.index.size == 0 and path:
+            self._cache_tried = True
+            meta = self.index.open(path, source.roots)
+            if meta is not None:
+                self._saved_disk = self._disk = DiskState.from_meta(meta)
+                if self._disk is not None and self._disk.matches(now):
+                    self.last_source = "cache"
+                    return self._masked()
+        if self._disk is not None and self._catch_up(source):
+            self.last_source = "journal"
+            return self._masked()
+        return self._reload(source)
+
+    def _catch_up(self, source: StoreSource) -> bool:
+        """Apply our own writes since the index's stamps from the store journal; False when
+        that cannot be shown exact (then the caller loads the stores)."""
+        disk = self._disk
+        assert disk is not None
+        state = source.state(disk.simple)  # before reading: a later write moves it again
+        changed: dict[str, set[str]] = {}
+        for scope, root in source.roots.items():
+            old, new = disk.stamps[scope], state.stamps[scope]
+            if old == new:
+                if disk.racy and not catchup.files_match(self.index, Scope(scope), root):
+                    return False  # a rename within the same clock tick: look properly
+                continue
+            if not disk.simple.get(scope, False):
+                return False
+            entries = stamps_mod.journal_between(root, old, new)
+            if entries is None or any(e.stems is None for e in entries):
+                return False
+            changed[scope] = {s for e in entries for s in e.stems or ()}
+        if sum(len(v) for v in changed.values()) > catchup.MAX_FILES:
+            return False
+        self._disk = None  # until the files are applied
+        for scope, stems in changed.items():
+            if stems and not catchup.apply_stems(self.index, Scope(scope), source.roots[scope], stems):
+                return False
+        if changed:
+            self.index.set_masked(catchup.masked_by_keys(self.index))
+        self._disk = state
+        self._unsaved_files += sum(len(v) for v in changed.values())
+        path = self.cache_path
+        if self.use_cache and path is not None and self._unsaved_files >= catchup.SAVE_AFTER:
+            self._save(path, state)
+            self._unsaved_files = 0
+        return True
+
+    def _reload(self, source: StoreSource) -> np.ndarray:
+        """Load both stores, sync the index, remember (and save) the stamps it now describes."""
+        state = source.state()  # before loading: a write during the load moves it again
+        self.last_source = "stores"
+        loaded = source.load()
+        state = DiskState(state.stamps, state.racy, loaded.simple)
+        self.sync(loaded.facts, save=False)
+        self.index.set_files(loaded.files)
+        self.index.set_masked(self._overridden(loaded.conflicts))
+        self._disk = state
+        self._unsaved_files = 0
+        path = self.cache_path
+        if self.use_cache and path is not None and (
+            self.index.dirty() or self._saved_disk != state
+        ):
+            self._save(path, state)
+        return self._masked()
+
+
+__all__ = [
+    "DEFAULT_MAX_CHARS",
+    "DEFAULT_MAX_FACTS",
+    "CurrentRecall",
+    "DiskState",
+    "Loaded",
+    "StoreSource",
+]

@@ -341,6 +341,14 @@ class Ordinals:
             if isinstance(f, Fact) and not isinstance(f, LazyFact):
                 self._stems[o] = stem if stem != f.name else None
 
+    def set_file(self, o: int, stem: str, size: int, mtime_ns: int, ino: int) -> None:
+        """Where the fact of row ``o`` was just read from, and how its file looked."""
+        c = self.c
+        c["fsize"].data[o], c["fmtime"].data[o], c["fino"].data[o] = size, mtime_ns, ino
+        f = self._facts[o]
+        if isinstance(f, Fact) and not isinstance(f, LazyFact):
+            self._stems[o] = stem if stem != f.name else None
+
     def set_masked(self, ordinals: np.ndarray) -> None:
         m = self.c["masked"]
         m.data[: m.size] = False

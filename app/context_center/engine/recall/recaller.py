@@ -26,14 +26,13 @@ from context_center.engine.gate.visible import Visibility, visibility, visible_s
 from context_center.engine.model import Conflict, Fact, FactType, Freshness, Scope, utc_now
 from context_center.engine.recall import block as blk
 from context_center.engine.recall import pipeline, scoring
-from context_center.engine.recall.current import DiskState, StoreSource
+from context_center.engine.recall.current import CurrentRecall, DiskState, StoreSource
 from context_center.engine.recall.filters import ranked
 from context_center.engine.recall.index import (
     SCOPE_CODES,
     TYPE_CODES,
     LazyFact,
     RecallIndex,
-    StaleIndex,
     SyncStats,
 )
 from context_center.engine.recall.pipeline import RecallResult, Turn
@@ -95,7 +94,7 @@ class _PerState:
             self.generation = generation
 
 
-class Recaller:
+class Recaller(CurrentRecall):
     """Recall and search over one workspace's facts (both stores), kept indexed in memory.
 
     ``layout`` decides where the trace (its ``state_dir``) and the index cache (its
@@ -128,6 +127,7 @@ class Recaller:
         # where the last recall_current found its facts: "index" (already in memory and
         # current), "cache" (the cache file, current) or "stores" (loaded)
         self.last_source = ""
+        self._unsaved_files = 0
 
     # -- index maintenance -----------------------------------------------------------------
 
@@ -135,8 +135,9 @@ class Recaller:
     def cache_path(self) -> Path | None:
         return self.layout.cache_dir / CACHE_FILE if self.layout is not None else None
 
-    def sync(self, facts: Sequence[Fact]) -> SyncStats:
-        """Make the index hold exactly ``facts`` (active facts of both stores)."""
+    def sync(self, facts: Sequence[Fact], *, save: bool = True) -> SyncStats:
+        """Make the index hold exactly ``facts`` (active facts of both stores); ``save``:
+        write the cache when enough changed (the caller saves otherwise)."""
         with self._lock:
             if facts is not self.index._last_synced:
                 self._disk = None  # what the caller passed, not necessarily the disk now
@@ -146,11 +147,14 @@ class Recaller:
                 stats = self.index.load(path, facts)
                 if stats is not None:
                     self.last_sync = stats
-                    self._maybe_save()
+                    if save:
+                        self._maybe_save()
                     return stats
             self._cache_tried = True
             stats = self.index.sync(facts)
             self.last_sync = stats
+            if not save:
+                return stats
             if stats.rebuilt and len(self.index):
                 self.save_cache()
             else:
@@ -321,51 +325,10 @@ class Recaller:
         limit = clamp_max_facts(max_facts)
         budget = clamp_max_chars(max_chars)
         with self._lock, visible_scope(self.visibility()):
-            try:
-                result = self._turn(message, self._current(source), now, limit, budget, started)
-            except StaleIndex:
-                self._disk = None
-                result = self._turn(message, self._reload(source), now, limit, budget, started)
+            result = self._answer_current(message, source, now, limit, budget, started)
         if persist if persist is not None else self.persist_trace:
             self._persist(result.trace)
         return result
-
-    def _masked(self) -> np.ndarray:
-        alive = self.index.columns()[0]
-        return np.flatnonzero(self.index.column("masked") & alive)
-
-    def _current(self, source: StoreSource) -> np.ndarray:
-        """Ordinals of the overridden global facts, with the index proven current (or made
-        current by a load)."""
-        now = source.stamps()
-        if self._disk is not None and self._disk.matches(now):
-            self.last_source = "index"
-            return self._masked()
-        path = self.cache_path
-        if self.use_cache and not self._cache_tried and self.index.size == 0 and path:
-            self._cache_tried = True
-            meta = self.index.open(path, source.roots)
-            if meta is not None:
-                self._saved_disk = self._disk = DiskState.from_meta(meta)
-                if self._disk is not None and self._disk.matches(now):
-                    self.last_source = "cache"
-                    return self._masked()
-        return self._reload(source)
-
-    def _reload(self, source: StoreSource) -> np.ndarray:
-        """Load both stores, sync the index, remember (and save) the stamps it now describes."""
-        state = source.state()  # before loading: a write during the load moves it again
-        self.last_source = "stores"
-        loaded = source.load()
-        self.sync(loaded.facts)
-        self.index.set_files(loaded.files)
-        self.index.set_masked(self._overridden(loaded.conflicts))
-        self._disk = state
-        if self.use_cache and self.cache_path is not None and (
-            self.index.dirty() or self._saved_disk != state
-        ):
-            self._save(self.cache_path, state)
-        return self._masked()
 
     def _persist(self, trace: RecallTrace) -> None:
         if self.layout is None:

@@ -27,12 +27,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-
-from filelock import FileLock
 
 from context_center.engine.errors import (
     AlreadyExists,
@@ -40,7 +37,6 @@ from context_center.engine.errors import (
     InvalidRequest,
     NotFound,
     RevisionConflict,
-    StoreUnavailable,
 )
 from context_center.engine.model import Fact, FactType, Scope, new_fact_id, utc_now
 from context_center.engine.store import atomic, legacy, memory_index, stamp
@@ -72,8 +68,8 @@ from context_center.engine.store.guarded import (
     own_folder,
 )
 from context_center.engine.store.heads import HeadLedger
-from context_center.engine.store.loader import REVISIONS_DIR, Scan, check_index_file, scan_store
-from context_center.engine.store.locking import STORE_TIMEOUT_S, file_lock, hold, try_hold
+from context_center.engine.store.loader import REVISIONS_DIR, Scan, scan_store
+from context_center.engine.store.locking import STORE_TIMEOUT_S, try_hold
 from context_center.engine.store.repair import (
     apply,
     find_work,
@@ -82,6 +78,7 @@ from context_center.engine.store.repair import (
     record_pass,
 )
 from context_center.engine.store.revisions import list_snapshots, save_snapshot, top_revision
+from context_center.engine.store.storelock import LockedStore
 
 LOCK_TIMEOUT_S = STORE_TIMEOUT_S
 EDITABLE = frozenset({"name", "title", "description", "type", "body"})
@@ -103,47 +100,16 @@ __all__ = [
 ]
 
 
-class FactStore:
+class FactStore(LockedStore):
     """A store directory for one scope. Holds the last loaded snapshot in memory."""
 
     def __init__(self, root: Path, scope: Scope) -> None:
-        self.root = root
-        self.scope = scope
+        super().__init__(root, scope)
         self.heads = HeadLedger(root)
         # the engine's other folders whose orphan temp files this store's periodic pass sweeps:
         # (folder, with the folders directly inside it)
         self.sweep_also: tuple[tuple[Path, bool], ...] = ()
         self._snapshot: Snapshot | None = None
-        self._lock: FileLock | None = None
-        self._folder_at_lock: tuple[int, int] | None = None
-
-    # -- locking ---------------------------------------------------------------------------
-
-    def _file_lock(self) -> FileLock:
-        if self._lock is None:
-            self._lock = file_lock(self.root / ".lock")
-        return self._lock
-
-    @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
-        """Hold the store's lock; refuses a store whose index or lock file is unsafe."""
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreUnavailable(
-                f"cannot create the {self.scope.value} store: {exc.strerror}"
-            ) from exc
-        with hold(self._file_lock(), f"the {self.scope.value} store"):
-            check_index_file(self.root)
-            outer = self._folder_at_lock is None
-            if outer:  # the folder as the lock found it, before this write changes it
-                self._folder_at_lock = stamp.folder_stamp(self.root)
-            try:
-                yield
-            finally:
-                if outer:
-                    self._folder_at_lock = None
-                stamp.bump(self.root)  # readers holding a stamp of this store look again
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -194,7 +160,7 @@ class FactStore:
                 self.root, self.scope, scan, archive=archive, sweep=sweep, also=self.sweep_also
             )
             if apply(self.root, scan.snapshot, work):
-                stamp.bump(self.root)
+                stamp.bump(self.root, None, None)  # files went: readers load the store
                 scan = scan_store(self.root, self.scope, persist_cache=True)
         finally:
             lock.release()
@@ -241,18 +207,6 @@ class FactStore:
 
     def _known(self) -> dict[str, Entry]:
         return self.snapshot().entries
-
-    def index_change(self, *, put: Fact | None = None, remove: str | None = None) -> None:
-        """Update ``MEMORY.md`` for one change (lock held): one line spliced when nobody else
-        touched the folder or the index since our last write, else rewritten whole from the
-        store as it is now (``memory_index.apply_change``)."""
-        memory_index.apply_change(
-            self.root,
-            put=put,
-            remove=remove,
-            before=self._folder_at_lock,
-            current=lambda: [e.fact for e in self.load(persist_cache=False).entries.values()],
-        )
 
     def _remember(self, entry: Entry | None, *, drop: str | None = None) -> None:
         snap = self._snapshot
@@ -357,6 +311,7 @@ class FactStore:
         target = self.root / f"{new_name}.md"
         # a legacy file declaring another name than its stem moves to <name>.md on its save
         renamed = new_name != current.name or target.name != entry.path.name
+        self._touched.add(entry.path.name[:-3])  # a legacy file's stem may not be its name
         if renamed and os.path.lexists(target):
             raise AlreadyExists(f"{fact.ref} is already used by another fact")
         data = render_fact(fact)  # refuses an unrepresentable value before anything is written
@@ -432,6 +387,7 @@ class FactStore:
             while True:
                 dest = folder / archive_name(now, entry.fact.name, n)
                 try:
+                    self._touched.add(entry.path.name[:-3])
                     atomic.rename_noreplace(entry.path, dest)
                     break
                 except FileExistsError:

@@ -13,6 +13,14 @@ inode), and a stamp taken within ``RACY_NS`` of the folder's last change is *rac
 rename later in the same clock tick would not move the mtime, so a racy stamp is never trusted
 on its own (``is_racy``).
 
+Each write also appends one line to the store's *journal* (``journal`` beside the counter):
+its counter, the folder's (mtime, inode) before and after it, and the file stems it created,
+replaced or removed. A reader whose stamp no longer matches asks ``journal_between`` for the
+writes that took the store from its stamp to the current one: when every one of them is
+ours and each starts where the previous one left the folder, the changed files are exactly
+the stems listed, and only those need reading; anything else (another program's write, a
+gap, a write whose files are not known) means loading the store.
+
 ``folder_files`` lists a folder's fact files with their inode numbers without a ``stat`` per
 file (``readdir`` returns them), which is how a reader whose stamp no longer matches finds the
 few files that were replaced.
@@ -21,14 +29,19 @@ few files that were replaced.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat as stat_mod
 import time
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from context_center.engine.store.paths import store_cache_dir
 
 GENERATION_FILE = "generation"
+JOURNAL_FILE = "journal"
+JOURNAL_MAX_BYTES = 256 * 1024
 # A stamp observed this close to the folder's last change may miss a same-tick rename.
 RACY_NS = 2_000_000_000
 INDEX_NAME = "MEMORY.md"
@@ -59,11 +72,15 @@ def read_counter(root: Path) -> int:
         return 0
 
 
-def bump(root: Path) -> None:
-    """Count one more write to the store (call with the store lock held, after the write).
+def bump(
+    root: Path, before: tuple[int, int] | None = None, stems: Iterable[str] | None = None
+) -> None:
+    """Count one more write to the store (call with the store lock held, after the write),
+    and journal it: the folder's (mtime, inode) before and after it, and the file stems it
+    created, replaced or removed (None: not known -- a reader must load the store).
 
     Best effort: a counter that cannot be written leaves the folder mtime, which every write
-    moves anyway."""
+    moves anyway; a write missing from the journal makes readers load the store."""
     from context_center.engine.store.cachedirs import FILE_MODE, writable_store_cache
 
     if writable_store_cache(root) is None:
@@ -78,10 +95,87 @@ def bump(root: Path) -> None:
                 value = int(os.pread(fd, 32, 0).strip() or b"0")
             except ValueError:
                 value = 0
+            after = folder_stamp(root)
+            _journal(root, value + 1, before, after, stems)
             data = f"{value + 1:020d}\n".encode()
             os.pwrite(fd, data, 0)  # one small write at offset 0: never seen torn in practice
         finally:
             os.close(fd)
+
+
+def _journal(
+    root: Path,
+    counter: int,
+    before: tuple[int, int] | None,
+    after: tuple[int, int],
+    stems: Iterable[str] | None,
+) -> None:
+    from context_center.engine.store import atomic
+    from context_center.engine.store.cachedirs import FILE_MODE
+
+    path = store_cache_dir(root) / JOURNAL_FILE
+    known = sorted(set(stems)) if stems is not None else None
+    if known is not None and not known and before is not None and tuple(before) != after:
+        known = None  # the folder changed, and nothing says how
+    record = [counter, *(before or (-1, -1)), *after, known]
+    line = json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n"
+    with contextlib.suppress(OSError):
+        if os.lstat(path).st_size > JOURNAL_MAX_BYTES:  # keep the newest half
+            lines = path.read_bytes().splitlines(keepends=True)
+            atomic.write_bytes(
+                path, b"".join(lines[len(lines) // 2 :]), mode=FILE_MODE, durable=False
+            )
+    # not fsynced: a line lost in a crash only makes the next reader load the store
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_NOFOLLOW, FILE_MODE)
+    try:
+        if stat_mod.S_ISREG(os.fstat(fd).st_mode):
+            os.write(fd, line)
+    finally:
+        os.close(fd)
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    counter: int
+    before: tuple[int, int]
+    after: tuple[int, int]
+    stems: tuple[str, ...] | None  # None: unknown changes
+
+
+def journal_between(root: Path, old: Stamp, new: Stamp) -> list[JournalEntry] | None:
+    """Our writes that took the store from stamp ``old`` to stamp ``new``, in order; None
+    unless the journal shows every one of them and nothing else changed the folder (each
+    write starts where the previous one left it, from ``old`` to ``new``)."""
+    if new == old:
+        return []
+    first, last = old[2] + 1, new[2]
+    if last < first:
+        return None
+    try:
+        raw = (store_cache_dir(root) / JOURNAL_FILE).read_bytes()
+    except OSError:
+        return None
+    by_counter: dict[int, JournalEntry] = {}
+    for line in raw.splitlines():
+        try:
+            rec = json.loads(line)
+            counter = int(rec[0])
+            if first <= counter <= last:
+                stems = tuple(str(x) for x in rec[5]) if rec[5] is not None else None
+                by_counter[counter] = JournalEntry(
+                    counter, (int(rec[1]), int(rec[2])), (int(rec[3]), int(rec[4])), stems
+                )
+        except (ValueError, TypeError, IndexError, UnicodeDecodeError):
+            continue
+    out: list[JournalEntry] = []
+    at = (old[0], old[1])
+    for counter in range(first, last + 1):
+        entry = by_counter.get(counter)
+        if entry is None or entry.before != at:
+            return None
+        out.append(entry)
+        at = entry.after
+    return out if at == (new[0], new[1]) else None
 
 
 def folder_stamp(root: Path) -> tuple[int, int]:

@@ -131,6 +131,7 @@ def _write(store: FactStore, fact: Fact, target: Path, previous: str | None) -> 
     data = render_fact(fact)
     sha = hashlib.sha256(data).hexdigest()
     store.heads.record(fact.id, sha, previous=previous)
+    store.touched(target.name[:-3])
     atomic.write_bytes(target, data)
     store.index_change(put=fact)
     store._remember(Entry(fact, target, sha), drop=fact.name)
@@ -170,6 +171,7 @@ def _keep_copy_side(
         kept.model_copy(update={"revision": revision, "updated_at": now}).model_dump()
     )
     _write(store, kept, active.path, active.sha256)
+    store.touched(file.name[:-3])
     os.unlink(file)
     atomic.fsync_dir(store.root)
     return kept, dest

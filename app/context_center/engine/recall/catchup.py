@@ -1,0 +1,115 @@
+"""Bring a recall index up to date with a few files our own writes changed (no store load).
+
+``apply_stems`` takes the file stems the store journal lists (``store/stamp.py``) and, for
+each, reads the file as it is now: a fact file is indexed (replacing what was indexed for that
+stem or that id), a file that is gone or no fact is dropped. It gives up (False) whenever the
+full loader could decide differently from one file alone -- a legacy file (its name is not its
+stem), or an id that another file still present also holds -- and the caller loads the stores.
+
+``masked_by_keys`` recomputes which global facts a project twin overrides from the 64-bit
+conflict-key hashes every row carries (id, name slug, title key), the rule of
+``memory.find_conflicts``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from context_center.engine.model import Scope
+from context_center.engine.recall.index import SCOPE_CODES, RecallIndex
+
+# More changed files than this since the index's state: loading the stores is cheaper.
+MAX_FILES = 256
+# Files applied from the journal before the cache file is written again (until then every new
+# process reads them again: a few milliseconds).
+SAVE_AFTER = 64
+
+
+def _stems_of(index: RecallIndex, scope: Scope) -> dict[str, int]:
+    alive, scope_col, _, _ = index.columns()
+    code = SCOPE_CODES[scope]
+    return {index.stem_of(o): o for o in np.flatnonzero(alive & (scope_col == code)).tolist()}
+
+
+def _kill(index: RecallIndex, o: int | None) -> None:
+    if o is not None and bool(index.columns()[0][o]):
+        key = index.key_of(o)
+        index.remove(key[1], key[0])
+
+
+def apply_stems(index: RecallIndex, scope: Scope, root: Path, stems: Iterable[str]) -> bool:
+    """Index the files ``stems`` of the ``scope`` store as they are now; False: load instead."""
+    from context_center.engine.store.factcache import read_fact_file
+    from context_center.engine.store.factfile import FactFileError
+
+    wanted = sorted(set(stems))
+    by_stem = _stems_of(index, scope)
+    for stem in wanted:
+        if "/" in stem or "\\" in stem or stem.startswith(".") or not stem:
+            return False
+        old = by_stem.get(stem)
+        try:
+            parsed, _, st = read_fact_file(root / f"{stem}.md", stem=stem, scope=scope)
+        except FileNotFoundError:
+            _kill(index, old)
+            by_stem.pop(stem, None)
+            continue
+        except (FactFileError, OSError, ValueError):
+            _kill(index, old)  # not a fact (any more): the loader reports it and skips it
+            by_stem.pop(stem, None)
+            continue
+        fact = parsed.fact
+        if parsed.legacy or fact.name != stem:
+            return False  # legacy names: which file owns a name depends on the others
+        same = index.ordinal_of((scope.value, fact.id))
+        if same is not None and same != old:
+            other = index.stem_of(same)
+            if other not in wanted and os.path.lexists(root / f"{other}.md"):
+                return False  # two files, one id: the loader decides which one is shown
+            by_stem.pop(other, None)
+        if old is not None and old != same:
+            _kill(index, old)  # the file now holds another fact
+        index.upsert(fact)
+        o = index.ordinal_of((scope.value, fact.id))
+        assert o is not None
+        index.set_file(o, stem, st.st_size, st.st_mtime_ns, st.st_ino)
+        by_stem[stem] = o
+    return True
+
+
+def files_match(index: RecallIndex, scope: Scope, root: Path) -> bool:
+    """Whether the folder lists exactly the fact files the index holds for ``scope``, each
+    with the inode it was indexed from (a ``readdir``, no ``stat``): what a racy stamp,
+    which a rename in the same clock tick could have left unchanged, is checked with."""
+    from context_center.engine.store.stamp import folder_files
+
+    found = folder_files(root)
+    if found is None:
+        return False
+    ino = index.column("fino")
+    held = _stems_of(index, scope)
+    return len(found) == len(held) and all(
+        found.get(stem) == int(ino[o]) for stem, o in held.items()
+    )
+
+
+def masked_by_keys(index: RecallIndex) -> np.ndarray:
+    """Ordinals of the live global facts that share an id, a name slug or a (non-empty)
+    title key with a live project fact."""
+    alive, scope, _, _ = index.columns()
+    idh, nameh, titleh = (index.column(k) for k in ("idh", "nameh", "titleh"))
+    project = alive & (scope == SCOPE_CODES[Scope.PROJECT])
+    glob = alive & (scope == SCOPE_CODES[Scope.GLOBAL])
+    if not project.any() or not glob.any():
+        return np.zeros(0, dtype=np.int64)
+    titled = project & (titleh != 0)
+    hit = (
+        np.isin(idh, idh[project])
+        | np.isin(nameh, nameh[project])
+        | ((titleh != 0) & np.isin(titleh, titleh[titled]))
+    )
+    return np.flatnonzero(glob & hit)
