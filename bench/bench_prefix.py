@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.corpus import generate  # noqa: E402
+from bench.corpus import generate
 
-from context_center.engine.instructions.prefix import build_prefix  # noqa: E402
-from context_center.engine.instructions.resolve import resolve_instructions  # noqa: E402
+from context_center.engine.instructions.prefix import build_prefix
+from context_center.engine.instructions.resolve import resolve_instructions
 
 
 def run(n: int) -> dict[str, object]:
@@ -54,8 +54,10 @@ def main() -> None:
     args = parser.parse_args()
     for size in (int(s) for s in args.sizes.split(",")):
         result = run(size)
-        print(f"{result['facts']:>6,} facts: {result['chars']:>9,} characters in "
-              f"{result['seconds']} s; byte-stable: {result['stable']}")
+        print(
+            f"{result['facts']:>6,} facts: {result['chars']:>9,} characters in "
+            f"{result['seconds']} s; byte-stable: {result['stable']}"
+        )
         for name, (chars, budget, shown, total) in result["parts"].items():  # type: ignore[attr-defined]
             limit = f" / {budget:,}" if budget else ""
             print(f"        {name:<12} {chars:>7,}{limit} characters, {shown:,} of {total:,} shown")

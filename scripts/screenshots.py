@@ -194,7 +194,7 @@ async def _main(out: Path, dark: bool) -> int:
             ("suggestions", lambda: by_title("Suggestions")),
             ("approvals", lambda: by_title("Approvals")),
         ]
-        for width, height, size_suffix in SIZES:
+        for width, height, _size_suffix in SIZES:
             window.resize(width, height)
             await _settle(ctx, app)
             for name, prepare in steps:

@@ -36,6 +36,6 @@ def test_recover_under_a_new_name_keeps_id_and_history(engine: Engine) -> None:
 
 def test_a_new_name_that_is_taken_too_is_refused(engine: Engine) -> None:
     ref, _ = _archived_with_name_taken(engine)
-    with pytest.raises(ArchiveRefused, match="project/board.md"):
+    with pytest.raises(ArchiveRefused, match=r"project/board\.md"):
         engine.recover_fact(ref, name="board")
     assert len(engine.archived()) == 1

@@ -880,5 +880,5 @@ def test_large_adversarial_inputs_complete() -> None:
     assert spans_of("Bearer " + "a" * n, "bearer_token") == ["a" * n]
     # Inputs that were quadratic during development (a failed attempt restarting inside the
     # run it had just read): at this size quadratic work would take minutes.
-    for unit in ("a://", "a:", "a=", "A ", "aa ", "aa:", "k: \"a: ", "%41", "h:12:d:u:"):
+    for unit in ("a://", "a:", "a=", "A ", "aa ", "aa:", 'k: "a: ', "%41", "h:12:d:u:"):
         find_sensitive(unit * (100_000 // len(unit)))

@@ -14,11 +14,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from context_center.engine.watch import WatchGroup as WatchGroup
-    from context_center.engine.watch import chain_files as chain_files
-    from context_center.engine.watch import watch_groups as watch_groups
+    from context_center.engine.agents.caller import (
+        AgentCaller as AgentCaller,
+    )
     from context_center.engine.changes import (
         Area as Area,
+    )
+    from context_center.engine.changes import (
         Changes as Changes,
     )
     from context_center.engine.changes import (
@@ -27,8 +29,14 @@ if TYPE_CHECKING:
     from context_center.engine.changes import (
         FactChangeKind as FactChangeKind,
     )
-    from context_center.engine.agents.caller import (
-        AgentCaller as AgentCaller,
+    from context_center.engine.claude_memory import (
+        ClaudeMemoryFile as ClaudeMemoryFile,
+    )
+    from context_center.engine.claude_memory import (
+        ClaudeMemoryView as ClaudeMemoryView,
+    )
+    from context_center.engine.claude_memory import (
+        ImportReport as ImportReport,
     )
     from context_center.engine.errors import (
         AlreadyExists as AlreadyExists,
@@ -44,7 +52,6 @@ if TYPE_CHECKING:
     )
     from context_center.engine.errors import (
         EngineError as EngineError,
-        WorkspaceNotFound as WorkspaceNotFound,
     )
     from context_center.engine.errors import (
         InvalidName as InvalidName,
@@ -60,6 +67,9 @@ if TYPE_CHECKING:
     )
     from context_center.engine.errors import (
         StoreUnavailable as StoreUnavailable,
+    )
+    from context_center.engine.errors import (
+        WorkspaceNotFound as WorkspaceNotFound,
     )
     from context_center.engine.facade import (
         Engine as Engine,
@@ -84,6 +94,12 @@ if TYPE_CHECKING:
     )
     from context_center.engine.gate.approvals import (
         final_content as final_content,
+    )
+    from context_center.engine.gate.control import (
+        escape_controls as escape_controls,
+    )
+    from context_center.engine.gate.control import (
+        has_controls as has_controls,
     )
     from context_center.engine.gate.decision import (
         DEFAULT_TYPE as DEFAULT_TYPE,
@@ -114,12 +130,6 @@ if TYPE_CHECKING:
     )
     from context_center.engine.gate.secrets import (
         find_sensitive as find_sensitive,
-    )
-    from context_center.engine.gate.control import (
-        escape_controls as escape_controls,
-    )
-    from context_center.engine.gate.control import (
-        has_controls as has_controls,
     )
     from context_center.engine.gate.visible import (
         Visibility as Visibility,
@@ -295,15 +305,6 @@ if TYPE_CHECKING:
     from context_center.engine.store.syncresolve import (
         SyncConflict as SyncConflict,
     )
-    from context_center.engine.claude_memory import (
-        ClaudeMemoryFile as ClaudeMemoryFile,
-    )
-    from context_center.engine.claude_memory import (
-        ClaudeMemoryView as ClaudeMemoryView,
-    )
-    from context_center.engine.claude_memory import (
-        ImportReport as ImportReport,
-    )
     from context_center.engine.suggestions import (
         AcceptResult as AcceptResult,
     )
@@ -340,6 +341,9 @@ if TYPE_CHECKING:
     from context_center.engine.suggestions.service import (
         default_roots as default_roots,
     )
+    from context_center.engine.watch import WatchGroup as WatchGroup
+    from context_center.engine.watch import chain_files as chain_files
+    from context_center.engine.watch import watch_groups as watch_groups
 
 _EXPORTS: dict[str, str] = {
     "Area": "context_center.engine.changes",

@@ -109,9 +109,7 @@ class FactsAPI(EngineCore):
         )
         changed = [fact_change(fact, FactChangeKind.UPDATED)]
         if fact.name != before.name:  # a rename: the old file name is gone
-            changed.append(
-                FactChange(before.scope, before.name, before.id, FactChangeKind.RENAMED)
-            )
+            changed.append(FactChange(before.scope, before.name, before.id, FactChangeKind.RENAMED))
         return Changes(fact, facts=tuple(changed))
 
     def revisions(self, ref: str) -> list[RevisionEntry]:
