@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from context_center.engine.facade.core import EngineCore
 
 if TYPE_CHECKING:
-    from context_center.engine.model import FactType, Scope
+    from context_center.engine.model import Fact, FactType, Scope
     from context_center.engine.recall import Recaller, RecallResult, RecallTrace
     from context_center.engine.recall.current import StoreSource
     from context_center.engine.recall.recaller import Hit
@@ -47,8 +47,19 @@ class RecallAPI(EngineCore):
                 message, self._store_source(), persist=persist, **options
             )
         return self.recaller.recall(
-            message, tuple(view.facts), view.conflicts, persist=persist, **options
+            message, self._facts_of(view), view.conflicts, persist=persist, **options
         )
+
+    def _facts_of(self, view: MemoryView) -> tuple[Fact, ...]:
+        """The view's facts as one tuple, the same tuple while the view is the same object
+        (``Engine.view()`` returns the same view until something changes), so the recall
+        index sees the very same facts again at no cost."""
+        last = self.__dict__.get("_last_view_facts")
+        if last is not None and last[0] is view:
+            return last[1]  # type: ignore[no-any-return]
+        facts = tuple(view.facts)
+        self.__dict__["_last_view_facts"] = (view, facts)
+        return facts
 
     def _store_source(self) -> StoreSource:
         from context_center.engine.recall.current import StoreSource
@@ -69,14 +80,16 @@ class RecallAPI(EngineCore):
     ) -> list[Hit]:
         """The read-only memory tool: every active fact matching a searchable term, best first."""
         view = view if view is not None else self.memory.load()
-        return self.recaller.search(query, view.facts, scope=scope, type=type, limit=limit)
+        return self.recaller.search(
+            query, self._facts_of(view), scope=scope, type=type, limit=limit
+        )
 
     def subject_groups(self, *, view: MemoryView | None = None) -> list[SubjectGroup]:
         """Facts on the same subject (near-duplicate titles or a ``Supersedes:`` link): each
         group's current fact and the older ones recall leaves out as ``superseded``. The
         window shows them beside the project-over-global conflicts."""
         view = view if view is not None else self.memory.load()
-        return self.recaller.subject_groups(tuple(view.facts))
+        return self.recaller.subject_groups(self._facts_of(view))
 
     def last_trace(self) -> RecallTrace | None:
         """The trace of this workspace's last recorded recall, if any."""

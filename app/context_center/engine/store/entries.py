@@ -55,6 +55,7 @@ class Snapshot:
     # (size, mtime_ns, inode) of every fact file the scan considered, by file stem, as the
     # scan saw it (what the recall index cache keeps to check the files it reads later)
     files: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    version: int = 0  # bumped by every change this process makes to ``entries``
 
     def by_id(self) -> dict[str, Entry]:
         return {e.fact.id: e for e in self.entries.values()}

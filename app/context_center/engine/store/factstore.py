@@ -212,6 +212,7 @@ class FactStore(LockedStore):
         snap = self._snapshot
         if snap is None:
             return
+        snap.version += 1
         if drop is not None:
             snap.entries.pop(drop, None)
         if entry is not None:

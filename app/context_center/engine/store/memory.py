@@ -98,6 +98,7 @@ class Memory:
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
+        self._last_view: tuple[tuple[int, int, int, int], object, object, MemoryView] | None = None
         self.project = FactStore(layout.project_store, Scope.PROJECT)
         self.global_ = FactStore(layout.global_store, Scope.GLOBAL)
         # orphan temp files of the engine's other folders go with the project store's sweep:
@@ -121,10 +122,18 @@ class Memory:
             return self._view(p.entries.values(), g.entries.values(), p.diagnostics + g.diagnostics)
 
     def view(self) -> MemoryView:
-        """The last loaded state, updated by this process's own writes (no disk scan)."""
+        """The last loaded state, updated by this process's own writes (no disk scan). The
+        same object again while nothing changed, so a caller that passes it on each turn
+        (the window's recall) costs nothing to compare."""
         p = self.project.snapshot()
         g = self.global_.snapshot()
-        return self._view(p.entries.values(), g.entries.values(), p.diagnostics + g.diagnostics)
+        key = (id(p), p.version, id(g), g.version)
+        cached = self._last_view
+        if cached is not None and cached[0] == key and cached[1] is p and cached[2] is g:
+            return cached[3]
+        view = self._view(p.entries.values(), g.entries.values(), p.diagnostics + g.diagnostics)
+        self._last_view = (key, p, g, view)
+        return view
 
     @staticmethod
     def _view(
