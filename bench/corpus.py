@@ -10,11 +10,16 @@ each fact to a callback, e.g. to render it into a store directory::
 
 Text: word frequencies follow a Zipf law over a vocabulary of real words plus synthetic
 ones (about 12k English, 9k Chinese words), with identifiers (``AuthHandler7``,
-``release_v12``), ticket numbers (``#6928``) and home paths mixed in. About 45% of the facts
-are Chinese, 10% mixed, the rest English; 20% are global; types rotate.
+``release_v12``), ticket numbers (``#6928``), repository paths (``src/cache/queue_retry.py``)
+and home paths mixed in; bodies are about 80-1,300 characters. About 45% of the facts are
+Chinese, 10% mixed, the rest English; 20% are global, and 15% of those carry the title of the
+project fact before them, so project-over-global conflicts occur (about 3% of the facts);
+types rotate.
 
 ``QUERIES`` is a fixed query set over words every corpus size contains: identifier
 questions, English and Chinese questions, generic turns and common-word-only requests.
+``TURN_QUERIES`` (246 messages) adds identifiers, paths, head/torso/tail words in English,
+Chinese and mixed, titles of facts every size holds and generic turns.
 """
 
 from __future__ import annotations
@@ -219,6 +224,10 @@ def _english(rng: random.Random, v: _Vocab, words: int) -> str:
         out.insert(rng.randrange(len(out)), f"#{rng.randint(1000, 9999)}")
     if rng.random() < 0.05:
         out.insert(rng.randrange(len(out)), f"/home/user{rng.randint(1, 9)}/src/app.py")
+    if rng.random() < 0.15:  # a path in the repository
+        a, b, c = v.en.draw(rng, 3)
+        ext = rng.choice((".py", ".ts", ".yaml", ".go", ".md", ".toml"))
+        out.insert(rng.randrange(len(out)), rng.choice((f"src/{a}/{b}_{c}{ext}", f"{a}/{b}{ext}")))
     return " ".join(out) + "."
 
 
@@ -242,6 +251,7 @@ def generate(n: int, *, seed: int = 7) -> Iterator[Fact]:
     vocab = _Vocab(seed)
     base = datetime(2026, 1, 1, tzinfo=UTC)
     types = list(FactType)
+    previous = ""
     for i in range(n):
         rng = random.Random(seed * 1_000_003 + i)
         kind = rng.random()
@@ -259,6 +269,10 @@ def generate(n: int, *, seed: int = 7) -> Iterator[Fact]:
             title = _english(rng, vocab, 4).rstrip(".")
             desc = _english(rng, vocab, 10)
             body = _english(rng, vocab, rng.randint(40, 160))
+        scope = Scope.GLOBAL if i % 5 == 4 else Scope.PROJECT
+        if scope is Scope.GLOBAL and rng.random() < 0.15:
+            title = previous  # the same title in both stores: a project-over-global conflict
+        previous = title
         when = base + timedelta(minutes=37 * i % 400_000)
         yield Fact(
             id=fact_id(seed, i),
@@ -269,7 +283,7 @@ def generate(n: int, *, seed: int = 7) -> Iterator[Fact]:
             title=title,
             description=desc,
             type=types[i % 4],
-            scope=Scope.GLOBAL if i % 5 == 4 else Scope.PROJECT,
+            scope=scope,
             body=body,
         )
 
@@ -327,3 +341,54 @@ def _queries(seed: int = 7) -> list[str]:
 
 
 QUERIES = _queries()
+
+
+def _turn_queries(seed: int = 7) -> list[str]:
+    """At least 200 messages of mixed kinds, deterministic: the 26 above, identifiers,
+    paths, English, Chinese and mixed questions over head, torso and tail words, titles of
+    facts every corpus size holds (the first 100), and generic turns."""
+    v = _Vocab(seed)
+    rng = random.Random(seed * 31 + 5)
+    en, zh, idents = v.en_words, v.zh_words, v.idents
+    out = list(QUERIES)
+    for k in range(40):
+        ident = idents[(k * 37) % len(idents)]
+        out.append(
+            rng.choice(
+                (
+                    f"why does {ident} {en[rng.randrange(300)]} fail?",
+                    f"{ident}{rng.randint(1, 9)} {en[rng.randrange(2000)]} error",
+                    f"release_v{rng.randint(1, 40)} {en[rng.randrange(100)]}",
+                    f"what did we decide in #{rng.randint(1000, 9999)}",
+                    f"where is src/{en[rng.randrange(200)]}/{en[rng.randrange(200)]}_{en[rng.randrange(200)]}.py used",
+                )
+            )
+        )
+    for _ in range(50):
+        words = [en[int(rng.paretovariate(0.6)) % len(en)] for _ in range(rng.randint(1, 6))]
+        out.append(
+            rng.choice(("how do we ", "what is the ", "", "can you check the ")) + " ".join(words)
+        )
+    for _ in range(50):
+        words = [zh[int(rng.paretovariate(0.6)) % len(zh)] for _ in range(rng.randint(1, 4))]
+        out.append(
+            rng.choice(("", "如何", "为什么", ""))
+            + "的".join(words)
+            + rng.choice(("？", "", "怎么配置"))
+        )
+    for _ in range(30):
+        out.append(
+            f"{idents[rng.randrange(len(idents))]} 的 {zh[rng.randrange(3000)]} 和 {en[rng.randrange(3000)]}"
+        )
+    titles = [f.title for f in generate(100, seed=seed)]
+    for k in range(30):
+        out.append(titles[(k * 7) % len(titles)])
+    out += [
+        "continue", "go on", "thanks", "好的", "谢谢", "next", "yes", "do it", "looks good",
+        "please continue with the plan", "继续上一步", "what now?", "and then?", "ok, ship it",
+        "hmm", "sure", "fine", "再来一次", "let's go", "done?",
+    ]  # fmt: skip
+    return out
+
+
+TURN_QUERIES = _turn_queries()
