@@ -18,7 +18,8 @@ from context_center.engine.gate.reasons import GateReason, reason
 from context_center.engine.gate.secrets import KINDS, find_sensitive
 from context_center.engine.model import Scope
 from context_center.engine.store.factfile import MAX_FILE_BYTES
-from context_center.engine.store.memory import Memory, MemoryView, name_key
+from context_center.engine.store.keys import name_key
+from context_center.engine.store.memory import Memory, MemoryView
 
 AUTO_WRITE_BUDGET_CHARS = 6000
 # Room the front matter needs in a fact file; a body that cannot fit is refused outright.

@@ -62,7 +62,8 @@ def _plain_safe(value: str) -> bool:
         return False
     # YAML must read it as a string (so `true`, `12`, `null` or `~` are quoted for readers
     # that type their scalars; ours reads every scalar as text either way).
-    return bool(_RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR_TAG)
+    tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    return bool(tag == _STR_TAG)
 
 
 def render_value(field: str, value: str) -> str:
