@@ -74,7 +74,7 @@ def test_enter_edits_and_delete_forgets_after_asking(
 ) -> None:
     tab = window.memory_tab
     tab.table.setFocus()
-    tab.table.selectRow(0)
+    tab.select_fact(tab.model.rows[0].id)
     QTest.keyClick(tab.table, Qt.Key.Key_Return)
     editor = dialog_of(qtbot, ctx, FactEditorDialog)
     assert editor.fact is not None and editor.fact.name == "alpha"
@@ -133,7 +133,7 @@ def test_enter_in_a_field_never_creates_and_ctrl_s_saves(
 
 
 def test_escape_with_unsaved_text_asks_first(qtbot, ctx, window: MainWindow) -> None:
-    window.memory_tab.table.selectRow(0)
+    window.memory_tab.select_fact(window.memory_tab.model.rows[0].id)
     window.memory_tab.btn_edit.click()
     editor = dialog_of(qtbot, ctx, FactEditorDialog)
     editor.body_edit.setPlainText("typed but not saved")

@@ -108,7 +108,7 @@ def test_queued_agent_write_updates_badge(qtbot, window: MainWindow, engine: Eng
 
 
 def test_show_revisions_routes_to_the_revisions_tab(qtbot, window: MainWindow, wait_idle) -> None:
-    window.memory_tab.table.selectRow(0)
+    window.memory_tab.select_fact(window.memory_tab.model.rows[0].id)
     window.memory_tab.btn_revisions.click()
     wait_idle()
     assert window.current_tab() is window.revisions_tab

@@ -125,6 +125,10 @@ class AppContext(QObject):
     sig_status = Signal(str)
     """A short message for the status bar."""
 
+    sig_undo_offer = Signal(str, object)
+    """(message, undo) the last mutation can be undone: the window shows the message and an
+    "Undo" button for a while; ``undo`` is an async callable without arguments."""
+
     sig_busy = Signal(bool)
     """True when engine work starts while none was running; False when all work is done."""
 
@@ -265,6 +269,11 @@ class AppContext(QObject):
 
     def status(self, message: str) -> None:
         self.sig_status.emit(message)
+
+    def offer_undo(self, message: str, undo: Callable[[], Awaitable[None]]) -> None:
+        """Show ``message`` with an "Undo" button that runs ``undo`` (the window decides how
+        long it stays)."""
+        self.sig_undo_offer.emit(message, undo)
 
     # -- errors ---------------------------------------------------------------------------
 

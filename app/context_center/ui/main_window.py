@@ -46,6 +46,7 @@ from context_center.ui.tabs.instructions import InstructionsTab
 from context_center.ui.tabs.memory import MemoryTab
 from context_center.ui.tabs.revisions import RevisionsTab
 from context_center.ui.watcher import ChangeWatcher
+from context_center.ui.widgets.undo_offer import UndoOffer
 from context_center.ui.widgets.workspace_picker import WorkspacePicker
 
 log = logging.getLogger(__name__)
@@ -257,6 +258,8 @@ class MainWindow(QMainWindow):
         self.home_label.setObjectName("homeLabel")
         self.busy_label = QLabel("")
         self.busy_label.setObjectName("busyLabel")
+        self.undo_offer = UndoOffer(self.ctx)
+        status.addPermanentWidget(self.undo_offer)
         status.addPermanentWidget(self.busy_label)
         status.addPermanentWidget(self.home_label)
 

@@ -59,6 +59,12 @@ from context_center.ui.widgets.tables import make_table
 COMPARE_PANE = 2
 
 
+EMPTY_TEXT = (
+    "No instruction file applies here yet — add a standing rule above, "
+    "or write an AGENTS.md or CLAUDE.md in the workspace."
+)
+
+
 @dataclass(frozen=True)
 class ChainData:
     resolution: Resolution
@@ -174,6 +180,11 @@ class InstructionsTab(Tab):
         lt.setSpacing(6)
         lt.addWidget(chain_caption)
         lt.addWidget(self.chain_view, 1)
+        self.empty_hint = QLabel(EMPTY_TEXT)
+        self.empty_hint.setObjectName("instructionsEmpty")
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.hide()
+        lt.addWidget(self.empty_hint)
         left_bottom = QWidget()
         lb = QVBoxLayout(left_bottom)
         lb.setContentsMargins(0, 0, 0, 0)
@@ -246,6 +257,7 @@ class InstructionsTab(Tab):
         self.data = data
         self._fill_targets(data.targets)
         build_chain_model(self.chain_model, data.resolution)
+        self.empty_hint.setVisible(not data.resolution.documents)
         self.chain_view.expandAll()
         header = self.chain_view.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

@@ -54,12 +54,12 @@ from context_center.ui.dialogs.sync_conflict import open_sync_conflicts
 from context_center.ui.models.facts import FactFilter, FactRow, FactTableModel, build_rows
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.memory_actions import build_actions
+from context_center.ui.tabs.memory_forget import forget_selected
 from context_center.ui.tabs.memory_text import TEXT
 from context_center.ui.tabs.memory_work import (
     MemoryData,
     create_fact,
     current_entry,
-    forget_fact,
     hand_edits,
     load_conflicts,
     load_memory,
@@ -172,6 +172,7 @@ class MemoryTab(Tab):
 
     def _build_table(self) -> QTableView:
         table = make_fact_table(self.model, self.fontMetrics())
+        table.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)  # bulk forget
         table.selectionModel().selectionChanged.connect(self._on_selection)
         table.doubleClicked.connect(lambda _i: self.act_edit.trigger())
         table.addAction(self.act_edit)  # Enter edits while the table has focus
@@ -317,7 +318,7 @@ class MemoryTab(Tab):
         if keep is not None and self.select_fact(keep):
             return
         if rows:
-            self.table.selectRow(0)
+            self.select_fact(rows[0].id)
         else:
             self._selected_id = None
             self._show_fact(None)
@@ -360,7 +361,9 @@ class MemoryTab(Tab):
         has = row is not None
         for action in (self.act_edit, self.act_forget, self.act_revisions):
             action.setEnabled(has)
-        self.detail.show_row(row, self.conflicts)
+        self.detail.show_row(
+            row, self.conflicts, empty=self.data is not None and not self.filter.rows
+        )
 
     def _on_banner_link(self, fact_id: str) -> None:
         if not self.select_fact(fact_id):
@@ -480,21 +483,16 @@ class MemoryTab(Tab):
     @asyncSlot()
     @busy("act_edit", "act_forget")
     async def on_forget(self) -> None:
-        row = self.current_row()
-        if row is None:
-            return
-        fact = row.fact
-        ok = await self.ctx.confirm(
-            self,
-            TEXT["forget_title"],
-            TEXT["forget_text"].format(ref=fact.ref),
-            informative=TEXT["forget_info"].format(title=fact.display_title),
-            ok_text=TEXT["forget_ok"],
-            destructive=True,
-        )
-        if not ok:
-            return
-        changes = await self.ctx.run(forget_fact, self.ctx.engine, fact)
-        self._selected_id = None
-        self.ctx.status(TEXT["forgot"].format(ref=fact.ref, archived=changes.value[1].name))
-        self.ctx.apply(changes, self)
+        """Forget the selected fact(s) after one confirmation (``memory_forget``)."""
+        await forget_selected(self)
+
+    def selected_rows(self) -> list[FactRow]:
+        """The selected rows in table order (the current row when none is selected)."""
+        picked = sorted(i.row() for i in self.table.selectionModel().selectedRows())
+        rows = [self.model.rows[i] for i in picked if i < len(self.model.rows)]
+        current = self.current_row()
+        return rows or ([current] if current is not None else [])
+
+    def keep_selected(self, fact_id: str | None) -> None:
+        """The fact to select after the next refresh (None: the first row)."""
+        self._selected_id = fact_id

@@ -29,6 +29,13 @@ TEXT = {
         "the Archive tab as a new revision."
     ),
     "forget_ok": "Forget",
+    "forget_many_text": "Forget {n} facts?",
+    "forget_many_info": (
+        "They leave active recall and move to the archive ({refs}). You can recover them "
+        "from the Archive tab, or press Undo in the status bar right away."
+    ),
+    "forgot_many": "Forgot {n} facts (archived)",
+    "recovered": "Recovered {n} fact(s) from the archive",
     "forgot": "Forgot {ref} (archived as {archived})",
     "link_blocked": "Link not opened: {url}",
     "link_title": "Open link?",

@@ -79,6 +79,14 @@ PICK_COLUMNS: list[Column[PickRow]] = [
     Column("Fact", lambda r: r.title, tooltip=lambda r: r.ref),
     Column("Rev", lambda r: str(r.revision), numeric=True),
 ]
+TEXT = {
+    "pick": "Pick a fact on the left to see its revisions",
+    "pick_diff": "Pick a fact on the left: its revisions are listed above, and any two "
+    "of them are compared here. Restore brings an older revision back as a new one.",
+    "no_facts": "No facts yet — write one in the Memory tab (Ctrl+N); every save of it "
+    "becomes a revision here.",
+}
+
 REV_COLUMNS: list[Column[RevRow]] = [
     Column("Rev", lambda r: str(r.revision), numeric=True),
     Column("Updated", lambda r: r.updated),
@@ -125,7 +133,7 @@ class RevisionsTab(Tab):
         ll.addWidget(self.search)
         ll.addWidget(self.pick_table, 1)
 
-        self.heading = QLabel("Pick a fact")
+        self.heading = QLabel(TEXT["pick"])
         self.heading.setObjectName("detailTitle")
         self.heading.setWordWrap(True)
         self.rev_model: RowTableModel[RevRow] = RowTableModel(
@@ -214,6 +222,8 @@ class RevisionsTab(Tab):
         self._apply_search()
         if self.fact_id is not None:
             await self._load_revisions(self.fact_id)
+        elif not self.revs:
+            self._show_revisions([])  # the empty state depends on whether any fact exists
 
     def _apply_search(self) -> None:
         words = self.search.text().lower().split()
@@ -287,8 +297,8 @@ class RevisionsTab(Tab):
                 )
             combo.blockSignals(False)
         if not revs:
-            self.heading.setText("Pick a fact to see its revisions")
-            self.diff.clear_diff("No fact selected.")
+            self.heading.setText(TEXT["pick"] if self.all_facts else TEXT["no_facts"])
+            self.diff.clear_diff(TEXT["pick_diff"] if self.all_facts else "")
             self.btn_restore.setEnabled(False)
             self.restore_hint.setText("")
             return

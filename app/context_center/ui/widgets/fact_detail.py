@@ -47,6 +47,11 @@ TEXT = {
         "Select a fact to see its body and where it comes from, or create one with "
         "<b>New fact…</b> (Ctrl+N)."
     ),
+    "empty_title": "No facts yet",
+    "empty_body": (
+        "No facts yet — press <b>Ctrl+N</b> to write one, or accept a suggestion in the "
+        "<b>Suggestions</b> tab. Facts you or an agent save appear here."
+    ),
     "meta": "type {type} · scope {scope}",
     "meta_revision": " · revision {revision}",
     "times_tip": "In UTC: {created} / {updated}",
@@ -178,14 +183,20 @@ class FactDetail(QFrame):
             self.prov_path,
         ]
 
-    def show_row(self, row: FactRow | None, conflicts: list[Conflict]) -> None:
-        """Show ``row`` (None: the empty state), with the overrides that concern it."""
+    def show_row(
+        self, row: FactRow | None, conflicts: list[Conflict], *, empty: bool = False
+    ) -> None:
+        """Show ``row`` (None: the empty state), with the overrides that concern it.
+
+        ``empty``: the store holds no fact at all, so the pane says how to write the first one.
+        """
         self.prov_box.setVisible(row is not None)
         if row is None:
-            self.detail_title.setText(TEXT["none_title"])
+            title, body = ("empty_title", "empty_body") if empty else ("none_title", "none_body")
+            self.detail_title.setText(TEXT[title])
             self.detail_meta.setText("")
             self.detail_desc.setText("")
-            self.body_view.setHtml(f"<p style='color:{tone('muted')}'>{TEXT['none_body']}</p>")
+            self.body_view.setHtml(f"<p style='color:{tone('muted')}'>{TEXT[body]}</p>")
             return
         fact = row.fact
         muted = tone("muted")
