@@ -137,10 +137,11 @@ def policy_mask(pool: Pool, overridden: np.ndarray, subjects: SubjectMap) -> np.
     _, scope, type_, _ = pool.index.columns()
     g = scope[pool.ords] == _GLOBAL
     t = type_[pool.ords]
-    mask = g & ((t == _GUIDANCE[0]) | (t == _GUIDANCE[1]))
+    mask: np.ndarray = g & ((t == _GUIDANCE[0]) | (t == _GUIDANCE[1]))
     if len(overridden):
         mask |= g & np.isin(pool.ords, overridden)
-    return mask | subjects.maybe_superseded(pool.ords)
+    mask |= subjects.maybe_superseded(pool.ords)
+    return mask
 
 
 def pre_cut(pool: Pool, policy: np.ndarray) -> None:
