@@ -203,6 +203,7 @@ class MemoryTab(Tab):
     def _build_detail(self) -> FactDetail:
         self.detail = FactDetail((self.btn_edit, self.btn_revisions, self.btn_forget))
         self.detail.body_view.sig_link_clicked.connect(self.on_link)
+        self.detail.sig_copied.connect(self.ctx.status)
         # The parts tests and other views read directly.
         self.body_view = self.detail.body_view
         self.prov_id = self.detail.prov_id

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
@@ -32,6 +32,7 @@ from context_center.ui.models.facts import (
     utc_offset,
 )
 from context_center.ui.style import tone
+from context_center.ui.widgets.bare_links import render_with_links
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser
 
@@ -42,6 +43,9 @@ TEXT = {
     "times": "Created / updated\n(local, {offset})",
     "stored": "Stored at",
     "provenance": "Provenance",
+    "copy": "Copy",
+    "copy_tip": "Copy the {what} to the clipboard",
+    "copied": "Copied {what}",
     "none_title": "No fact selected",
     "none_body": (
         "Select a fact to see its body and where it comes from, or create one with "
@@ -71,6 +75,9 @@ _KEYBOARD_SELECTABLE = (
 class FactDetail(QFrame):
     """Shows one fact (or the empty state); ``buttons`` sit beside the title."""
 
+    sig_copied = Signal(str)
+    """(message) a provenance field was copied to the clipboard."""
+
     def __init__(self, buttons: Iterable[QPushButton]) -> None:
         super().__init__()
         self.setObjectName("detailPane")
@@ -91,6 +98,7 @@ class FactDetail(QFrame):
         self.body_view.setMinimumHeight(60)
         self.body_view.setTabChangesFocus(True)
 
+        self.copy_buttons: list[QToolButton] = []
         self.prov_id = self._ro_field("provId")
         self.prov_ref = self._ro_field("provRef")
         self.prov_path = self._ro_field("provPath")
@@ -107,12 +115,12 @@ class FactDetail(QFrame):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setHorizontalSpacing(12)
         form.setVerticalSpacing(4)
-        form.addRow(TEXT["reference"], self.prov_ref)
-        form.addRow(TEXT["id"], self.prov_id)
+        form.addRow(TEXT["reference"], self._with_copy(self.prov_ref, "copyRef", "reference"))
+        form.addRow(TEXT["id"], self._with_copy(self.prov_id, "copyId", "ID"))
         form.addRow(TEXT["revision"], self.prov_revision)
         self.times_caption = QLabel(TEXT["times"].format(offset=utc_offset()))
         form.addRow(self.times_caption, self.prov_times)
-        form.addRow(TEXT["stored"], self.prov_path)
+        form.addRow(TEXT["stored"], self._with_copy(self.prov_path, "copyPath", "path"))
         self.prov_box = QFrame()
         self.prov_box.setObjectName("provenance")
         prov_layout = QVBoxLayout(self.prov_box)
@@ -164,6 +172,27 @@ class FactDetail(QFrame):
         if not self._prov_chosen:
             self.set_provenance_open(event.size().height() >= FOLD_BELOW)
 
+    def _with_copy(self, field: ElidedLabel, name: str, what: str) -> QWidget:
+        """``field`` with a Copy button that puts its full (unelided) text on the clipboard."""
+        button = QToolButton()
+        button.setObjectName(name)
+        button.setText(TEXT["copy"])
+        button.setToolTip(TEXT["copy_tip"].format(what=what))
+        button.setAutoRaise(True)
+        button.clicked.connect(lambda: self._copy(field, what))
+        self.copy_buttons.append(button)
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(field, 1)
+        layout.addWidget(button)
+        return row
+
+    def _copy(self, field: ElidedLabel, what: str) -> None:
+        QGuiApplication.clipboard().setText(field.full_text())
+        self.sig_copied.emit(TEXT["copied"].format(what=what))
+
     @staticmethod
     def _ro_field(name: str) -> ElidedLabel:
         field = ElidedLabel()
@@ -178,9 +207,12 @@ class FactDetail(QFrame):
             self.body_view,
             self.prov_toggle,
             self.prov_ref,
+            self.copy_buttons[0],
             self.prov_id,
+            self.copy_buttons[1],
             self.prov_times,
             self.prov_path,
+            self.copy_buttons[2],
         ]
 
     def show_row(
@@ -210,7 +242,7 @@ class FactDetail(QFrame):
         )
         self.detail_desc.setText(fact.description)
         self.detail_desc.setVisible(bool(fact.description))
-        self.body_view.set_markdown(fact.body)
+        self.body_view.setHtml(render_with_links(fact.body))  # bare http(s) URLs as links
         self.prov_ref.set_full_text(fact.ref)
         self.prov_id.set_full_text(fact.id)
         self.prov_revision.setText(str(fact.revision))
