@@ -81,10 +81,12 @@ class DeferredTab(QWidget):
         super().showEvent(event)
 
 
-def _activity_tab(ctx: AppContext) -> QWidget:
+def _activity_tab(ctx: AppContext, show_fact: Callable[[str], None]) -> QWidget:
     from context_center.ui.tabs.activity import ActivityTab
 
-    return ActivityTab(ctx)
+    tab = ActivityTab(ctx)
+    tab.sig_show_fact.connect(show_fact)
+    return tab
 
 
 def _suggestions_tab(ctx: AppContext) -> QWidget:
@@ -142,7 +144,7 @@ class MainWindow(QMainWindow):
         self._add_page(self.instructions_tab, self.instructions_tab.title, scroll=True)
         for tab in (self.revisions_tab, self.archive_tab):
             self._add_page(tab, tab.title)
-        self.activity_page = DeferredTab("Activity", lambda: _activity_tab(ctx))
+        self.activity_page = DeferredTab("Activity", lambda: _activity_tab(ctx, self.show_fact))
         self.suggestions_page = DeferredTab("Suggestions", lambda: _suggestions_tab(ctx))
         self.approvals_tab = ApprovalsTab(ctx)  # built at once: it keeps the badge count
         for page in (self.activity_page, self.suggestions_page):
@@ -330,6 +332,11 @@ class MainWindow(QMainWindow):
         """Close without asking (a signal asked the process to end)."""
         self._close_confirmed = True
         self.close()
+
+    def show_fact(self, fact_id: str) -> None:
+        """The Memory tab with ``fact_id`` selected (filters cleared if they hide it)."""
+        self.show_tab(self.memory_tab)
+        self.memory_tab.reveal_fact(fact_id)
 
     def show_revisions(self, fact_id: str) -> None:
         self.show_tab(self.revisions_tab)

@@ -39,6 +39,8 @@ from context_center.ui.widgets.tables import WrappedTable
 
 TEXT = {
     "recalled": "Recalled",
+    "show_fact": "Show in Memory",
+    "show_fact_tip": "Open the selected recalled fact in the Memory tab (or double-click it)",
     "left_out": "Left out, and why",
     "model_sees": "What the model sees",
     "block_empty": "(empty: nothing is added to the user turn)",
@@ -135,6 +137,9 @@ def describe(trace: RecallTrace) -> tuple[str, str]:
 class TraceView(QWidget):
     """One recall trace: query, recalled facts, what was left out and why, the block."""
 
+    sig_show_fact = Signal(str)
+    """(fact id) the person asked to see a recalled fact in the Memory tab."""
+
     def __init__(self, parent: QWidget | None = None, *, name: str = "trace") -> None:
         super().__init__(parent)
         self.setObjectName(name)
@@ -146,6 +151,15 @@ class TraceView(QWidget):
         self.outcome = plain_label(name="traceOutcome")
         self.hits_model = HitsModel(self)
         self.hits = _table(self.hits_model, "hitsTable", 4)
+        self.hits.doubleClicked.connect(lambda index: self._show_hit(index.row()))
+        self.show_fact_button = QPushButton(TEXT["show_fact"])
+        self.show_fact_button.setObjectName("showInMemory")
+        self.show_fact_button.setToolTip(TEXT["show_fact_tip"])
+        self.show_fact_button.setEnabled(False)  # the tab places it in its button row
+        self.show_fact_button.clicked.connect(self._show_current_hit)
+        self.hits.selectionModel().selectionChanged.connect(
+            lambda *_a: self.show_fact_button.setEnabled(self._current_hit() >= 0)
+        )
         self.suppressions_model = SuppressionsModel(self)
         self.suppressions = _table(self.suppressions_model, "suppressionsTable", 1)
         self.more = plain_label(name="suppressedMore")
@@ -185,6 +199,17 @@ class TraceView(QWidget):
         layout.addWidget(self.parts, 1)
         self.set_trace(None, "")
 
+    def _current_hit(self) -> int:
+        rows = self.hits.selectionModel().selectedRows()
+        return rows[0].row() if rows else -1
+
+    def _show_current_hit(self) -> None:
+        self._show_hit(self._current_hit())
+
+    def _show_hit(self, row: int) -> None:
+        if 0 <= row < len(self.hits_model.rows):
+            self.sig_show_fact.emit(self.hits_model.rows[row].id)
+
     def set_trace(self, trace: RecallTrace | None, empty_text: str) -> None:
         self.trace = trace
         has = trace is not None
@@ -217,6 +242,9 @@ class ActivityTab(Tab):
     sig_trace_loaded = Signal(object)
     """(RecallTrace | None) the persisted trace was (re)loaded."""
 
+    sig_show_fact = Signal(str)
+    """(fact id) show this recalled fact in the Memory tab."""
+
     def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.setObjectName("activityTab")
@@ -234,6 +262,7 @@ class ActivityTab(Tab):
         last_layout.setSpacing(6)
         bar = QHBoxLayout()
         bar.addWidget(plain_label(TEXT["last_hint"], "hint"), 1)
+        bar.addWidget(self.last.show_fact_button, 0, Qt.AlignmentFlag.AlignTop)
         bar.addWidget(self.reload_button, 0, Qt.AlignmentFlag.AlignTop)
         last_layout.addLayout(bar)
         last_layout.addWidget(self.last, 1)
@@ -249,6 +278,8 @@ class ActivityTab(Tab):
         self.try_button.clicked.connect(self._on_try)
         self.tried = TraceView(name="triedTrace")
         self.tried.set_trace(None, TEXT["try_empty"])
+        for view in (self.last, self.tried):
+            view.sig_show_fact.connect(self.sig_show_fact)
         try_page = QWidget()
         try_layout = QVBoxLayout(try_page)
         try_layout.setContentsMargins(8, 8, 8, 8)
@@ -257,6 +288,7 @@ class ActivityTab(Tab):
         row.setSpacing(6)
         row.addWidget(self.message, 1)
         row.addWidget(self.try_button)
+        row.addWidget(self.tried.show_fact_button)
         try_layout.addLayout(row)
         try_layout.addWidget(self.tried, 1)
 

@@ -138,7 +138,7 @@ class MemoryTab(Tab):
 
         self.banner = ConflictBanner()
         self.banner_label = self.banner.label
-        self.banner.sig_fact_link.connect(self._on_banner_link)
+        self.banner.sig_fact_link.connect(self.reveal_fact)
         self.diagnostics_banner = DiagnosticsBanner()
         self.diagnostics_banner.sig_resolve_sync.connect(
             lambda: open_sync_conflicts(self.ctx, self)
@@ -366,7 +366,7 @@ class MemoryTab(Tab):
             row, self.conflicts, empty=self.data is not None and not self.filter.rows
         )
 
-    def _on_banner_link(self, fact_id: str) -> None:
+    def reveal_fact(self, fact_id: str) -> None:
         if not self.select_fact(fact_id):
             # hidden by a filter: clear the filters and try again
             self.search.clear()
