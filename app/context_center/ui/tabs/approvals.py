@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -43,6 +43,8 @@ from context_center.ui.models.approval_models import (
     target_label,
 )
 from context_center.ui.models.row_table import ROW_ROLE
+from context_center.ui.tabs.approvals_bulk import TEXT as BULK_TEXT
+from context_center.ui.tabs.approvals_bulk import reject_selected
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.labels import tab_heading
 from context_center.ui.widgets.tables import WrappedTable
@@ -113,12 +115,18 @@ class ApprovalsTab(Tab):
         self.review_button.setObjectName("reviewButton")
         self.review_button.setToolTip("Open the selected write to approve, edit or reject it")
         self.review_button.clicked.connect(self._on_review)
+        self.reject_button = QPushButton(BULK_TEXT["reject_selected"])
+        self.reject_button.setObjectName("rejectSelected")
+        self.reject_button.setToolTip(BULK_TEXT["reject_selected_tip"])
+        self.reject_button.setProperty("destructive", True)
+        self.reject_button.clicked.connect(self._on_reject_selected)
         top = QHBoxLayout()
         top.setSpacing(10)
         top.addWidget(heading)
         top.addWidget(self.count_label)
         top.addStretch(1)
         top.addWidget(self.refresh_button)
+        top.addWidget(self.reject_button)
         top.addWidget(self.review_button)
 
         intro = QLabel(
@@ -134,7 +142,7 @@ class ApprovalsTab(Tab):
         self.table.setObjectName("pendingTable")
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
@@ -142,6 +150,7 @@ class ApprovalsTab(Tab):
         header.setSectionResizeMode(REASONS_COLUMN, QHeaderView.ResizeMode.Stretch)
         self.table.activated.connect(self._on_review)
         self.table.selectionModel().currentRowChanged.connect(self._update_buttons)
+        self.table.selectionModel().selectionChanged.connect(self._update_buttons)
 
         self.empty = QLabel(
             "No writes are waiting for you.\n\nWhen an agent proposes a memory write that "
@@ -210,6 +219,18 @@ class ApprovalsTab(Tab):
 
     def _update_buttons(self, *_: Any) -> None:
         self.review_button.setEnabled(self.current is not None)
+        self.reject_button.setEnabled(bool(self.table.selectionModel().selectedRows()))
+
+    def selected_records(self) -> list[ApprovalRecord]:
+        """The selected writes, in table order."""
+        rows = sorted(i.row() for i in self.table.selectionModel().selectedRows())
+        return [self.model.rows[r] for r in rows if r < len(self.model.rows)]
+
+    @asyncSlot()
+    @busy("reject_button", "review_button")
+    async def _on_reject_selected(self) -> None:
+        if await reject_selected(self):
+            await self._reload()
 
     async def refresh(self) -> None:
         records = await self.ctx.run(list_pending, self.ctx.engine)
@@ -220,8 +241,12 @@ class ApprovalsTab(Tab):
         row = self.model.row_of(lambda r: r.id == selected) if selected else -1
         if row < 0 and records:
             row = 0
-        if row >= 0:
-            self.table.selectRow(row)
+        if row >= 0:  # ClearAndSelect: selectRow would toggle an already selected row
+            self.table.selectionModel().setCurrentIndex(
+                self.model.index(row, 0),
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows,
+            )
         self.stack.setCurrentIndex(1 if records else 0)
         n = len(records)
         self.count_label.setText(
