@@ -46,8 +46,14 @@ def archive_stem(name: str) -> str:
 
 
 def archive_name(now: datetime, name: str, n: int) -> str:
+    """``<YYYYMMDD-HHMMSS.mmm>-<name>[-n].md``, the name cut (at a character boundary) so the
+    whole file name fits in ``NAME_MAX`` bytes: a fact whose name is already 252 bytes can be
+    forgotten too. The archived file keeps its frontmatter name, which is what recover uses."""
     stamp = now.astimezone(UTC).strftime("%Y%m%d-%H%M%S.") + f"{now.microsecond // 1000:03d}"
-    return f"{stamp}-{name}{'' if n == 0 else f'-{n}'}.md"
+    suffix = ("" if n == 0 else f"-{n}") + ".md"
+    room = NAME_MAX - len(stamp.encode()) - 1 - len(suffix.encode())
+    cut = name.encode("utf-8")[:room].decode("utf-8", errors="ignore").rstrip("-")
+    return f"{stamp}-{cut or 'fact'}{suffix}"
 
 
 def _is_leftover(

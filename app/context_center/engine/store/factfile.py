@@ -22,6 +22,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 from pydantic import ValidationError
 
+from context_center.engine.errors import InvalidRequest
 from context_center.engine.model import Fact, FactType, Scope, format_time
 from context_center.engine.store import fmvalue, legacy, syncfiles
 
@@ -378,4 +379,35 @@ def render_fact(fact: Fact) -> bytes:
     lines.append("---")
     body = fact.body.strip("\n")
     text = "\n".join(lines) + "\n\n" + (body + "\n" if body else "")
-    return text.encode("utf-8")
+    return _loadable(text)
+
+
+def _loadable(text: str) -> bytes:
+    """``text`` as the file's bytes, refused (coded, before anything is written) when the
+    loader would not read it back: every save must leave a fact that can be read, forgotten
+    and restored, never one that vanishes into a diagnostic."""
+    if "\0" in text:
+        raise InvalidRequest(
+            "a fact cannot hold NUL characters; nothing was written", code="nul_bytes"
+        )
+    if syncfiles.has_conflict_markers(text):
+        raise InvalidRequest(
+            "the text holds git conflict markers (<<<<<<< … >>>>>>> lines): resolve the merge "
+            "first; nothing was written",
+            code="git_conflict_markers",
+        )
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidRequest(
+            "the text is not valid Unicode (a lone surrogate); nothing was written",
+            code="invalid_utf8",
+        ) from exc
+    if len(data) > MAX_FILE_BYTES:
+        raise InvalidRequest(
+            f"the fact would be {len(data):,} bytes; a fact file holds at most "
+            f"{MAX_FILE_BYTES:,} (keep long material in a file and reference it); nothing was "
+            "written",
+            code="too_large",
+        )
+    return data
