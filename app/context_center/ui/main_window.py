@@ -46,6 +46,7 @@ from context_center.ui.tabs.instructions import InstructionsTab
 from context_center.ui.tabs.memory import MemoryTab
 from context_center.ui.tabs.revisions import RevisionsTab
 from context_center.ui.watcher import ChangeWatcher
+from context_center.ui.widgets.tray_notifier import ApprovalNotifier
 from context_center.ui.widgets.undo_offer import UndoOffer
 from context_center.ui.widgets.workspace_picker import WorkspacePicker
 
@@ -275,6 +276,8 @@ class MainWindow(QMainWindow):
         self.badge.clicked.connect(lambda: self.show_tab(self.approvals_tab))
         self.memory_tab.sig_show_revisions.connect(self.show_revisions)
         self.approvals_tab.sig_pending_count.connect(self._set_pending)
+        self.notifier = ApprovalNotifier(self, self.windowIcon(), self._show_approvals)
+        self.approvals_tab.sig_pending_count.connect(self.notifier.on_pending_count)
 
     # -- behaviour ------------------------------------------------------------------------
 
@@ -332,6 +335,12 @@ class MainWindow(QMainWindow):
         """Close without asking (a signal asked the process to end)."""
         self._close_confirmed = True
         self.close()
+
+    def _show_approvals(self) -> None:
+        self.showNormal()
+        self.raise_()
+        self.activateWindow()
+        self.show_tab(self.approvals_tab)
 
     def show_fact(self, fact_id: str) -> None:
         """The Memory tab with ``fact_id`` selected (filters cleared if they hide it)."""
