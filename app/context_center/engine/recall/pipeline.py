@@ -26,6 +26,7 @@ from context_center.engine.recall.filters import LIST_CAP, Pool, Ranked, ranked,
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.policy import PROJECT_BOOST, STALE_FACTOR, Reason, reason_text
 from context_center.engine.recall.scoring import Match, Scored
+from context_center.engine.recall.secretmatch import secret_only
 from context_center.engine.recall.subjects import SubjectMap
 from context_center.engine.recall.terms import Plan, plan
 from context_center.engine.recall.trace import RecallTrace, SelectedFact, Suppression
@@ -165,6 +166,9 @@ def _budget(
     turn: Turn, sc: Scored, pool: Pool
 ) -> tuple[blk.Packed, list[Suppression], int, dict[int, list[Match]]]:
     ranked_all = ranked(turn.index, pool.ords, pool.scores, turn.limit + LIST_CAP)
+    # A fact matched only inside a withheld secret is no candidate (its match would tell the
+    # model the secret's value).
+    ranked_all = [r for r in ranked_all if _shown_matches(sc, r)]
     chosen, over_limit = ranked_all[: turn.limit], ranked_all[turn.limit :]
     over_count = len(pool.ords) - len(chosen)
     over = [suppression(Reason.OVER_BUDGET, r) for r in over_limit]
@@ -189,10 +193,15 @@ def _budget(
     return packed, over[:LIST_CAP], more, matched
 
 
+def _shown_matches(sc: Scored, r: Ranked) -> list[Match]:
+    """The matches of ``r`` a model may be told of: none that lies only inside a secret."""
+    return [m for m in sc.matched(r.ordinal) if not secret_only(r.fact, m.find)]
+
+
 def _entry(
     turn: Turn, sc: Scored, pool: Pool, r: Ranked, matched: dict[int, list[Match]]
 ) -> blk.Entry:
-    found = sc.matched(r.ordinal)
+    found = _shown_matches(sc, r)
     matched[id(r.fact)] = found
     reason = reason_text([m.text() for m in found], r.fact.scope.value)
     note = pool.notes.get(r.ordinal)

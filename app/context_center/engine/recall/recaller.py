@@ -42,12 +42,15 @@ from context_center.engine.recall.policy import (
     clamp_max_chars,
     clamp_max_facts,
 )
+from context_center.engine.recall.secretmatch import secret_only
 from context_center.engine.recall.subjects import SubjectGroup, SubjectMap, Target
 from context_center.engine.recall.terms import plan
 from context_center.engine.recall.trace import RecallTrace, load_trace, save_trace
 from context_center.engine.store.paths import Layout
 
 __all__ = ["CACHE_FILE", "Hit", "RecallResult", "Recaller", "search"]
+
+SECRET_SLACK = 8  # extra hits read so that dropping secret-only matches still fills the page
 
 CACHE_FILE = "recall-index.cache"
 # Save the cache once this many changes (or this share of the facts) are not yet saved.
@@ -384,8 +387,12 @@ class Recaller(CurrentRecall):
             cand = np.flatnonzero(ok)
             s, _ = scoring.adjusted(self.index, sc, cand, now)
             hits = []
-            for r in ranked(self.index, cand, s, limit):
-                found = sc.matched(r.ordinal)
+            for r in ranked(self.index, cand, s, limit + SECRET_SLACK):
+                found = [m for m in sc.matched(r.ordinal) if not secret_only(r.fact, m.find)]
+                if not found:  # matched only inside a withheld secret: no hit (no oracle)
+                    continue
+                if len(hits) == limit:
+                    break
                 hits.append(
                     Hit(
                         fact=_real(r.fact),

@@ -1,0 +1,56 @@
+"""A match that lies only inside a secret does not count.
+
+Fact text is indexed as written, so a secret the gate did not catch at write time (a password
+stated in a body) is a searchable term. Showing that it matched — a hit for `hunter2`, or a
+recall reason "matched … hunter2" — would tell a model the secret's value even though the
+snippet withholds it. So a match whose every occurrence in the fact falls inside a span the
+provider-visible sanitizer withholds is dropped, and a fact matched only that way is no hit.
+The spans are computed only for facts that reach the output, once per fact revision.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from threading import Lock
+
+from context_center.engine.model import Fact
+
+_CACHE: OrderedDict[tuple[str, str, int], tuple[str, tuple[tuple[int, int], ...]]] = OrderedDict()
+_CACHE_SIZE = 4096
+_LOCK = Lock()
+
+
+def _spans(fact: Fact) -> tuple[str, tuple[tuple[int, int], ...]]:
+    key = (fact.scope.value, fact.id, fact.revision)
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+            return hit
+    from context_center.engine.gate.secrets import find_sensitive
+    from context_center.engine.gate.visible import KEPT_KINDS
+
+    text = f"{fact.name}\n{fact.title}\n{fact.description}\n{fact.body}"
+    spans = tuple((s.start, s.end) for s in find_sensitive(text) if s.kind not in KEPT_KINDS)
+    value = (text, spans)
+    with _LOCK:
+        _CACHE[key] = value
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return value
+
+
+def secret_only(fact: Fact, find: str) -> bool:
+    """True when ``find`` occurs in the fact only inside withheld spans."""
+    if not find:
+        return False
+    text, spans = _spans(fact)
+    if not spans:
+        return False
+    seen = False
+    for m in re.finditer(re.escape(find), text, re.IGNORECASE):
+        seen = True
+        if not any(start <= m.start() and m.end() <= end for start, end in spans):
+            return False
+    return seen
