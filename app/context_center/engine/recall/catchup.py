@@ -30,9 +30,7 @@ SAVE_AFTER = 64
 
 
 def _stems_of(index: RecallIndex, scope: Scope) -> dict[str, int]:
-    alive, scope_col, _, _ = index.columns()
-    code = SCOPE_CODES[scope]
-    return {index.stem_of(o): o for o in np.flatnonzero(alive & (scope_col == code)).tolist()}
+    return index.stems_of_scope(SCOPE_CODES[scope])
 
 
 def _kill(index: RecallIndex, o: int | None) -> None:

@@ -204,16 +204,43 @@ class Ordinals:
         f = self._facts[o]
         if f is UNMADE_FACT or isinstance(f, LazyFact):
             assert self._packed is not None
-            return (SCOPES[int(self.c["scope"].data[o])].value, self._packed.ids[int(self.c["src"].data[o])])
+            return (
+                SCOPES[int(self.c["scope"].data[o])].value,
+                self._packed.ids[int(self.c["src"].data[o])],
+            )
         assert isinstance(f, Fact)
         return doc_key(f)
 
     def _ords(self) -> dict[DocKey, int]:
         if self._ordmap is None:
-            self._ordmap = {
-                self.key_of(o): o for o in range(self.size) if self._facts[o] is not None
-            }
+            c = self.c
+            alive, src, scope = c["alive"].view(), c["src"].view(), c["scope"].view()
+            out: dict[DocKey, int] = {}
+            if self._packed is not None:  # rows still described by the cache: no Fact needed
+                rows = np.flatnonzero(alive & (src >= 0))
+                ids, names = self._packed.ids.all(), [s.value for s in SCOPES]
+                cols = (rows.tolist(), scope[rows].tolist(), src[rows].tolist())
+                for o, sc, r in zip(*cols, strict=True):
+                    out[(names[sc], ids[r])] = o
+            for o in np.flatnonzero(alive & (src < 0)).tolist():
+                out[doc_key(self._facts[o])] = o  # type: ignore[arg-type]
+            self._ordmap = out
         return self._ordmap
+
+    def stems_of_scope(self, code: int) -> dict[str, int]:
+        """{file stem: ordinal} of the live facts of one scope (cached rows unread)."""
+        c = self.c
+        alive, src, scope = c["alive"].view(), c["src"].view(), c["scope"].view()
+        mine = alive & (scope == code)
+        out: dict[str, int] = {}
+        if self._packed is not None:
+            rows = np.flatnonzero(mine & (src >= 0))
+            stems = self._packed.stems.all()
+            for o, r in zip(rows.tolist(), src[rows].tolist(), strict=True):
+                out[stems[r]] = o
+        for o in np.flatnonzero(mine & (src < 0)).tolist():
+            out[self.stem_of(o)] = o
+        return out
 
     def ordinal(self, scope: Scope | str, fact_id: str) -> int | None:
         return self._ords().get((Scope(scope).value, fact_id))

@@ -90,6 +90,51 @@ def write_bytes(
         fsync_dir(directory)
 
 
+def _copy_range(src: int, dst: int, offset: int, count: int) -> None:
+    """Copy ``count`` bytes of ``src`` from ``offset`` to the end of ``dst`` in the kernel
+    (``copy_file_range``; ``pread``/``write`` where the system has no such call)."""
+    while count > 0:
+        try:
+            done = os.copy_file_range(src, dst, count, offset)
+        except (AttributeError, OSError):
+            done = -1
+        if done <= 0:
+            chunk = os.pread(src, min(count, 1 << 20), offset)
+            if not chunk:
+                raise OSError(errno.EIO, "the file being copied became shorter")
+            _write_all(dst, chunk)
+            done = len(chunk)
+        offset += done
+        count -= done
+
+
+def write_spliced(
+    path: Path, source: int, size: int, cuts: list[tuple[int, int, bytes]], *, mode: int = 0o644
+) -> None:
+    """Atomically replace ``path`` with the first ``size`` bytes of the open file ``source``
+    in which each ``(start, end, text)`` of ``cuts`` (in order, not overlapping) replaces the
+    bytes ``start:end``. The unchanged ranges are copied by the kernel, so a one-line change
+    to a large derived file costs no copy through Python. Not fsynced (derived files only)."""
+    tmp = temp_path(path.parent)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW, mode)
+    try:
+        at = 0
+        for start, end, text in cuts:
+            _copy_range(source, fd, at, start - at)
+            _write_all(fd, text)
+            at = end
+        _copy_range(source, fd, at, size - at)
+        os.close(fd)
+        fd = -1
+        os.replace(tmp, path)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def write_text(path: Path, text: str, *, mode: int = 0o644, encoding: str = "utf-8") -> None:
     write_bytes(path, text.encode(encoding), mode=mode)
 

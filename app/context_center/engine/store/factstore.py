@@ -110,6 +110,7 @@ class FactStore(LockedStore):
         # (folder, with the folders directly inside it)
         self.sweep_also: tuple[tuple[Path, bool], ...] = ()
         self._snapshot: Snapshot | None = None
+        self._ids: tuple[tuple[int, int], Snapshot, dict[str, Entry]] | None = None
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -195,7 +196,7 @@ class FactStore(LockedStore):
         only a hint, checked against the file; a stale or missing hint rescans the store."""
         snap = self._snapshot
         if snap is not None:
-            hint = next((e for e in snap.entries.values() if e.fact.id == fact_id), None)
+            hint = self._by_id(snap).get(fact_id)
             if hint is not None:
                 with contextlib.suppress(NotFound, InvalidRequest):
                     entry = self.read_fresh(hint.fact.name)
@@ -205,6 +206,13 @@ class FactStore(LockedStore):
         found = next((e for e in fresh.entries.values() if e.fact.id == fact_id), None)
         return self.read_fresh(found.fact.name) if found is not None else None
 
+    def _by_id(self, snap: Snapshot) -> dict[str, Entry]:
+        """The snapshot's entries by id, kept while the snapshot is unchanged."""
+        key = (id(snap), snap.version)
+        if self._ids is None or self._ids[0] != key or self._ids[1] is not snap:
+            self._ids = (key, snap, {e.fact.id: e for e in snap.entries.values()})
+        return self._ids[2]
+
     def _known(self) -> dict[str, Entry]:
         return self.snapshot().entries
 
@@ -212,11 +220,21 @@ class FactStore(LockedStore):
         snap = self._snapshot
         if snap is None:
             return
+        ids = self._by_id(snap) if self._ids is not None else None  # kept up to date below
         snap.version += 1
         if drop is not None:
-            snap.entries.pop(drop, None)
+            gone = snap.entries.pop(drop, None)
+            if ids is not None and gone is not None and ids.get(gone.fact.id) is gone:
+                del ids[gone.fact.id]
         if entry is not None:
+            old = snap.entries.get(entry.fact.name)
+            if ids is not None and old is not None and ids.get(old.fact.id) is old:
+                del ids[old.fact.id]
             snap.entries[entry.fact.name] = entry
+            if ids is not None:
+                ids[entry.fact.id] = entry
+        if ids is not None:
+            self._ids = ((id(snap), snap.version), snap, ids)
 
     # -- writing ---------------------------------------------------------------------------
 

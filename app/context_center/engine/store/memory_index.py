@@ -102,8 +102,10 @@ def _store(path: Path, parsed: _Parsed) -> None:
 def _render_bytes(parsed: _Parsed) -> tuple[bytes, tuple[int, int] | None]:
     """The file and the byte range of its managed block (None when there is none)."""
     data = _render(parsed).encode("utf-8")
-    if not parsed.order:
-        return data, None
+    if not parsed.order or not all(
+        memory_splice.reads_back(k, parsed.managed[k]) for k in parsed.order
+    ):
+        return data, None  # nothing to splice into, or a line a search could misread
     keep = parsed.keep
     where = parsed.where if parsed.where is not None else len(keep)
     pre = list(keep[:where])

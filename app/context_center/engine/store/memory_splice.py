@@ -5,20 +5,23 @@ and inode and the byte range of its managed block (sorted by file name, one line
 ``memory-index.json`` in the store's private cache folder. ``splice`` then applies one change
 -- replace, insert or remove the line of one file -- when the file on disk is still exactly
 that one: it finds the place by a binary search over the block's lines (each probed line is
-parsed, about 17 at 50,000 facts), checks that the file is named nowhere else in the block,
-and replaces the whole file atomically with the spliced bytes. Anything unexpected (another
-writer, a line that is not an index line, a name found twice) returns False, and the caller
-parses and rewrites the file whole.
+parsed, about 17 at 50,000 facts; the file is mapped, not read) and replaces the file
+atomically, the kernel copying the bytes around the changed line. A block is remembered only
+when every line of it reads back as the index line of its own file, so the search cannot be
+misled. Anything unexpected (another writer, a line that is not an index line) returns False,
+and the caller parses and rewrites the file whole.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
+import mmap
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from context_center.engine.store import atomic
 from context_center.engine.store.cachedirs import (
@@ -32,6 +35,16 @@ if TYPE_CHECKING:
     from context_center.engine.model import Fact
 
 SIDE_FILE = "memory-index.json"
+
+
+class Buffer(Protocol):
+    """What ``_find`` reads: ``bytes`` or a read-only ``mmap``."""
+
+    def find(self, sub: bytes, start: int = ..., end: int = ...) -> int: ...
+    def rfind(self, sub: bytes, start: int = ..., end: int = ...) -> int: ...
+    def __getitem__(self, key: slice) -> bytes: ...
+
+
 # Reasonix's own pattern: any line "- [Title](name.md) — …", tagged "[scope/type]" or not, is
 # an index line (so an older untagged or Claude-style line for a file is replaced, not kept
 # beside the new one, and goes away with the fact).
@@ -102,7 +115,7 @@ def _stem(line: bytes) -> str:
     return m.group("file")
 
 
-def _find(data: bytes, start: int, end: int, stem: str) -> tuple[int, int | None]:
+def _find(data: Buffer, start: int, end: int, stem: str) -> tuple[int, int | None]:
     """(where the line of ``stem`` is or would go, the end of that line if it is there)."""
     lo, hi = start, end
     while lo < hi:
@@ -124,32 +137,38 @@ def _find(data: bytes, start: int, end: int, stem: str) -> tuple[int, int | None
     return lo, None
 
 
-def _mentions(data: bytes, start: int, end: int, stem: str) -> int:
-    return data.count(f"({stem}.md)".encode("utf-8", "surrogatepass"), start, end)
+def reads_back(key: str, line: str) -> bool:
+    """Whether ``line`` is read back as one index line for the file ``key`` (a title can hold
+    ``](`` or a character ``splitlines`` breaks at): only a block of such lines is spliced."""
+    m = MANAGED.match(line)
+    return m is not None and m.group("file") == key and len(line.splitlines()) == 1
 
 
-def _apply(
-    data: bytes, start: int, end: int, put: Fact | None, remove: str | None
-) -> tuple[bytes, int]:
+def _line(put: Fact) -> bytes:
+    text = index_line(put)
+    if not reads_back(put.name, text):
+        raise _Unexpected  # leave it to a whole rewrite
+    return text.encode("utf-8", "surrogatepass") + b"\n"
+
+
+def _edits(
+    data: Buffer, start: int, end: int, put: Fact | None, remove: str | None
+) -> tuple[list[tuple[int, int, bytes]], int]:
+    """The byte ranges to replace (in order, not overlapping) and the block's new end."""
+    cuts: list[tuple[int, int, bytes]] = []
     if remove is not None and (put is None or put.name != remove):
         pos, line_end = _find(data, start, end, remove)
-        if _mentions(data, start, end, remove) != (line_end is not None):
-            raise _Unexpected
         if line_end is not None:
-            data = data[:pos] + data[line_end:]
-            end -= line_end - pos
+            cuts.append((pos, line_end, b""))
     if put is not None:
         pos, line_end = _find(data, start, end, put.name)
-        if _mentions(data, start, end, put.name) != (line_end is not None):
-            raise _Unexpected
-        text = index_line(put)
-        if len(text.splitlines()) != 1:  # would read back as two lines: leave it to a rewrite
-            raise _Unexpected
-        line = text.encode("utf-8", "surrogatepass") + b"\n"
-        cut = line_end if line_end is not None else pos
-        data = data[:pos] + line + data[cut:]
-        end += len(line) - (cut - pos)
-    return data, end
+        cuts.append((pos, line_end if line_end is not None else pos, _line(put)))
+    cuts.sort()
+    for (_, a_end, _), (b_start, _, _) in itertools.pairwise(cuts):
+        if b_start < a_end:
+            raise _Unexpected  # cannot happen for two different names; never splice blindly
+    new_end = end + sum(len(text) - (b - a) for a, b, text in cuts)
+    return cuts, new_end
 
 
 def splice(
@@ -159,26 +178,31 @@ def splice(
 
     ``before``: the store folder's (mtime, inode) before this write changed it; it must be
     the one our last write left (nobody else created, renamed or removed a file since, so
-    the index still lists every fact)."""
+    the index still lists every fact). The file is mapped, not read: only the pages of the
+    probed lines are touched, and the new file is copied by the kernel around the changed
+    line (``atomic.write_spliced``)."""
     recorded = _recorded(root)
     if recorded is None or _stat(path) != recorded[0] or tuple(before) != recorded[2]:
         return False
     st, (start, end), _ = recorded
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(st[0] + 1)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return False
-    if len(data) != st[0] or not 0 <= start < end <= len(data):
-        return False
-    if (start and data[start - 1 : start] != b"\n") or data[end - 1 : end] != b"\n":
-        return False
     try:
-        new, new_end = _apply(data, start, end, put, remove)
-    except _Unexpected:
-        return False
-    if new_end <= start:
-        return False  # the last line went: the full form decides how an empty index looks
-    atomic.write_bytes(path, new, durable=False)
+        if os.fstat(fd).st_size != st[0] or not 0 <= start < end <= st[0]:
+            return False
+        with mmap.mmap(fd, st[0], access=mmap.ACCESS_READ) as data:
+            if (start and data[start - 1 : start] != b"\n") or data[end - 1 : end] != b"\n":
+                return False
+            try:
+                cuts, new_end = _edits(data, start, end, put, remove)
+            except _Unexpected:
+                return False
+            if new_end <= start:
+                return False  # the last line went: the full form decides how it looks
+        atomic.write_spliced(path, fd, st[0], cuts)
+    finally:
+        os.close(fd)
     remember(root, path, (start, new_end))
     return True
