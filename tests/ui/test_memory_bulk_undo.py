@@ -51,6 +51,8 @@ def test_bulk_forget_asks_once_then_undo_recovers_all(
 ) -> None:
     undo = UndoOffer(ctx)
     qtbot.addWidget(undo)
+    messages: list[str] = []
+    ctx.sig_status.connect(messages.append)
     _select(tab, ["alpha", "gamma"])
     assert [r.fact.name for r in tab.selected_rows()] == sorted(
         ["alpha", "gamma"],
@@ -63,11 +65,13 @@ def test_bulk_forget_asks_once_then_undo_recovers_all(
     qtbot.waitUntil(lambda: len(tab.model.rows) == 1)
     assert sorted(a.fact.name for a in engine.memory.archived() if a.fact) == ["alpha", "gamma"]
     assert undo.offered and not undo.isHidden()
+    assert messages[-1] == "Forgot 2 facts (archived)"
     undo.click()
     wait_idle()
     qtbot.waitUntil(lambda: len(tab.model.rows) == 3)
     assert sorted(e.fact.name for e in engine.open().entries) == ["alpha", "beta", "gamma"]
     assert not undo.offered and undo.isHidden()
+    assert messages[-1] == "Recovered 2 fact(s) from the archive"
     assert ctx.errors == []
 
 

@@ -272,7 +272,8 @@ class AppContext(QObject):
 
     def offer_undo(self, message: str, undo: Callable[[], Awaitable[None]]) -> None:
         """Show ``message`` with an "Undo" button that runs ``undo`` (the window decides how
-        long it stays)."""
+        long it stays); the message goes to the status bar even where no button listens."""
+        self.status(message)
         self.sig_undo_offer.emit(message, undo)
 
     # -- errors ---------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The status bar's "Undo" button: shown right after a forget or a dismissal, for ~10 s.
 
-``AppContext.offer_undo(message, undo)`` puts the message in the status bar and shows the
+``AppContext.offer_undo(message, undo)`` puts the message in the status bar and this shows the
 button; pressing it runs ``undo`` once (errors go to ``ctx.report``). A newer offer replaces
 an older one; the button hides when its time is up.
 """
@@ -41,7 +41,6 @@ class UndoOffer(QPushButton):
     def offer(self, message: str, undo: Callable[[], Awaitable[None]]) -> None:
         self._undo = undo
         self.setToolTip(TEXT["undo_tip"].format(message=message))
-        self.ctx.status(message)
         self.show()
         self.timer.start()
 
