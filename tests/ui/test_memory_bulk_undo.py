@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from context_center.engine.facade import Engine
 from context_center.engine.model import FactType
+from context_center.ui.main_window import MainWindow
 from context_center.ui.tabs.memory import MemoryTab
 from context_center.ui.widgets.undo_offer import UndoOffer
 
@@ -96,3 +97,27 @@ def test_undo_offer_expires(qtbot, ctx, tab: MemoryTab, wait_idle) -> None:
         _confirm(qtbot, ctx, accept=True)
     qtbot.waitUntil(lambda: not undo.offered and undo.isHidden())
     wait_idle()
+
+
+def test_the_window_status_bar_offers_undo_after_a_forget(
+    qtbot, ctx, settings, engine: Engine, wait_idle
+) -> None:
+    engine.memory.create(name="solo", title="Solo", type=FactType.PROJECT, body="solo")
+    win = MainWindow(ctx, settings)
+    qtbot.addWidget(win)
+    win.show()
+    wait_idle()
+    tab = win.memory_tab
+    assert win.undo_offer.isHidden()
+    assert tab.select_fact(engine.memory.resolve("project/solo.md").fact.id)
+    tab.act_forget.trigger()
+    _confirm(qtbot, ctx, accept=True)
+    wait_idle()
+    qtbot.waitUntil(lambda: win.undo_offer.isVisible())
+    assert win.statusBar().currentMessage().startswith("Forgot project/solo.md")
+    win.undo_offer.click()
+    wait_idle()
+    qtbot.waitUntil(lambda: len(tab.model.rows) == 1)
+    assert not win.undo_offer.isVisible()
+    assert ctx.errors == []
+    win.close()
