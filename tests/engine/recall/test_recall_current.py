@@ -175,7 +175,16 @@ def test_a_warm_engine_stays_current_without_loading(seeded: tuple[Path, Path]) 
 def _cli(home: Path, workspace: Path, *argv: str) -> str:
     env = dict(os.environ)
     out = subprocess.run(
-        [sys.executable, "-m", "context_center", "--home", str(home), "--workspace", str(workspace), *argv],
+        [
+            sys.executable,
+            "-m",
+            "context_center",
+            "--home",
+            str(home),
+            "--workspace",
+            str(workspace),
+            *argv,
+        ],
         capture_output=True,
         text=True,
         env=env,

@@ -386,7 +386,7 @@ class Recaller(CurrentRecall):
                 ok &= type_col == TYPE_CODES[FactType(type)]
             cand = np.flatnonzero(ok)
             s, _ = scoring.adjusted(self.index, sc, cand, now)
-            hits = []
+            hits: list[Hit] = []
             for r in ranked(self.index, cand, s, limit + SECRET_SLACK):
                 found = [m for m in sc.matched(r.ordinal) if not secret_only(r.fact, m.find)]
                 if not found:  # matched only inside a withheld secret: no hit (no oracle)

@@ -28,8 +28,6 @@ _ARCHIVE_REF = re.compile(r"^(project|global)/\.archive/([^/\\]+)$")
 _REF = re.compile(r"^(?P<scope>project|global)/(?P<name>[^/\\]+?)(?:\.md)?$")
 
 
-
-
 def find_conflicts(project: list[Fact], global_: list[Fact]) -> list[Conflict]:
     """Project/global pairs that are equivalent by id, name slug or normalised title.
 

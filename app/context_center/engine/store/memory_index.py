@@ -30,6 +30,8 @@ from context_center.engine.store.memory_splice import index_line
 
 INDEX_NAME = "MEMORY.md"
 HEADER = "# Memory index\n\nDerived from the fact files in this folder; the list is rebuilt after every change.\n"
+
+
 @dataclass
 class _Parsed:
     keep: list[str]  # hand-written lines, in order

@@ -57,8 +57,6 @@ def index_line(fact: Fact) -> str:
     return f"- [{title}]({fact.name}.md) — [{fact.scope.value}/{fact.type.value}] {desc}".rstrip()
 
 
-
-
 class _Unexpected(Exception):
     """The block is not what ``remember`` recorded: rewrite the file whole."""
 
