@@ -88,23 +88,23 @@ _FIELDS_SET = frozenset(Fact.model_fields)
 
 
 def fact_from_cache(row: list[Any], scope: Scope) -> Fact:
-    """Rebuild a fact that was validated when its file was parsed.
+    """Rebuild a fact that was validated when its file was parsed (from a ``fact_to_cache``
+    row)."""
+    keys = ("id", "revision", "created_at", "updated_at", "name", "title", "description")
+    values = dict(zip(keys, row, strict=False))
+    values["type"] = row[7]
+    values["body"] = row[8]
+    return fact_from_values(values, scope)
+
+
+def fact_from_values(values: dict[str, Any], scope: Scope) -> Fact:
+    """A fact from fields validated when its file was parsed (``type`` as its value).
 
     Equivalent to ``Fact.model_construct`` (no validation), without its per-call overhead,
     which dominated opening a 50k-fact store.
     """
-    values = {
-        "id": row[0],
-        "revision": row[1],
-        "created_at": row[2],
-        "updated_at": row[3],
-        "name": row[4],
-        "title": row[5],
-        "description": row[6],
-        "type": _TYPES[row[7]],
-        "scope": scope,
-        "body": row[8],
-    }
+    values["type"] = _TYPES[values["type"]]
+    values["scope"] = scope
     fact = Fact.__new__(Fact)
     object.__setattr__(fact, "__dict__", values)
     object.__setattr__(fact, "__pydantic_fields_set__", _FIELDS_SET)
@@ -129,15 +129,16 @@ def _cache_bytes(root: Path) -> bytes | None:
         return None
 
 
-def load_cache(root: Path) -> dict[str, list[Any]]:
-    """The cached rows by file name; empty when missing, damaged, old or behind a symlink."""
+def load_cache(root: Path) -> factpack.Packed:
+    """The cached rows (by file name: ``get``); empty when missing, damaged, old or behind a
+    symlink."""
     data = _cache_bytes(root)
     if data is None:
-        return {}
+        return factpack.EMPTY
     try:
         return factpack.decode(data, CACHE_VERSION)
     except (ValueError, KeyError, IndexError, TypeError, OverflowError, UnicodeDecodeError):
-        return {}
+        return factpack.EMPTY
 
 
 def summary(root: Path) -> factpack.Summary | None:
@@ -163,10 +164,11 @@ def _no_follow(path: str, flags: int) -> int:
     return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
 
 
-def write_cache(root: Path, files: dict[str, list[Any]]) -> None:
+def write_cache(root: Path, files: dict[str, Any], packed: factpack.Packed | None = None) -> None:
+    """Write the cache: per file a row, or the index of an unchanged row of ``packed``."""
     if writable_store_cache(root) is None:
         return
-    payload = factpack.encode(files, CACHE_VERSION)
+    payload = factpack.encode(files, CACHE_VERSION, packed)
     path = cache_path(root)
     with contextlib.suppress(OSError):  # a cache that cannot be written only costs speed
         atomic.write_bytes(path, payload, mode=FILE_MODE, sync_dir=False)

@@ -46,10 +46,20 @@ def _text(value: str) -> str:
     return value.replace("\x00", "\ufffd") if "\x00" in value else value
 
 
-def _columns(files: dict[str, list[Any]]) -> tuple[dict[str, list[int]], dict[str, list[str]]]:
+def _columns(
+    files: dict[str, Any], packed: Packed | None
+) -> tuple[dict[str, list[int]], dict[str, list[str]]]:
     ints: dict[str, list[int]] = {k: [] for k in _INTS}
     strs: dict[str, list[str]] = {k: [] for k in _STRS}
-    for file, (size, mtime, ino, sha, legacy, row, diag) in files.items():
+    for file, value in files.items():
+        if isinstance(value, int):  # an unchanged row of the cache that was read
+            assert packed is not None
+            for k in _INTS:
+                ints[k].append(packed.ints[k][value])
+            for k in _STRS:
+                strs[k].append(packed.strs[k][value])
+            continue
+        size, mtime, ino, sha, legacy, row, diag = value
         if "\x00" in file or (row is not None and any("\x00" in str(x) for x in row)):
             continue  # cannot be a fact; simply parsed again next time
         flags = (_LEGACY if legacy else 0) | (_SHA if sha is not None else 0)
@@ -72,10 +82,10 @@ def _columns(files: dict[str, list[Any]]) -> tuple[dict[str, list[int]], dict[st
     return ints, strs
 
 
-def encode(files: dict[str, list[Any]], version: int) -> bytes:
-    """The cache file for ``files`` (``loader`` rows: size, mtime_ns, inode, sha256, legacy,
-    fact row, diagnostic)."""
-    ints, strs = _columns(files)
+def encode(files: dict[str, Any], version: int, packed: Packed | None = None) -> bytes:
+    """The cache file for ``files``: per file name a ``loader`` row (size, mtime_ns, inode,
+    sha256, legacy, fact row, diagnostic) or the index of an unchanged row of ``packed``."""
+    ints, strs = _columns(files, packed)
     n = len(ints["size"])
     parts: list[bytes] = []
     for k in _INTS:
@@ -127,50 +137,85 @@ def _time(us: int) -> datetime | None:
     return None if us == NO_TIME else _EPOCH + timedelta(microseconds=us)
 
 
-def decode(data: bytes, version: int) -> dict[str, list[Any]]:
-    """The rows of a cache file; ``{}`` for another version. Raises ValueError (or another
+class Packed:
+    """The rows of a cache file as columns (nothing built per row until asked for)."""
+
+    def __init__(self, ints: dict[str, list[int]], strs: dict[str, list[str]]) -> None:
+        self.ints = ints
+        self.strs = strs
+        self.index = {name: i for i, name in enumerate(strs["file"])}
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def get(self, name: str) -> int | None:
+        return self.index.get(name)
+
+    def same_file(self, i: int, size: int, mtime_ns: int, ino: int) -> bool:
+        c = self.ints
+        return c["size"][i] == size and c["mtime"][i] == mtime_ns and c["ino"][i] == ino
+
+    def diag(self, i: int) -> tuple[str, str] | None:
+        if not self.ints["flags"][i] & _DIAG:
+            return None
+        return self.strs["dcode"][i], self.strs["dmsg"][i]
+
+    def sha(self, i: int) -> str | None:
+        return self.strs["sha"][i] if self.ints["flags"][i] & _SHA else None
+
+    def legacy(self, i: int) -> bool:
+        return bool(self.ints["flags"][i] & _LEGACY)
+
+    def fact_values(self, i: int) -> dict[str, Any] | None:
+        """The fact's fields but its scope (``factcache.fact_from_values`` adds it)."""
+        f = self.ints["flags"][i]
+        if not f & _FACT:
+            return None
+        s, c = self.strs, self.ints
+        created, updated = c["created"][i], c["updated"][i]
+        created_at = _time(created)
+        return {
+            "id": s["id"][i],
+            "revision": c["revision"][i],
+            "created_at": created_at,
+            "updated_at": created_at if updated == created else _time(updated),
+            "name": s["name"][i],
+            "title": s["title"][i],
+            "description": s["description"][i],
+            "type": _TYPES[f >> _TYPE_SHIFT & 15],
+            "body": s["body"][i],
+        }
+
+
+EMPTY = Packed({k: [] for k in _INTS}, {k: [] for k in _STRS})
+
+
+def decode(data: bytes, version: int) -> Packed:
+    """The rows of a cache file; empty for another version. Raises ValueError (or another
     error of bad data) for a damaged file."""
     got = _header(data, version)
     if got is None:
-        return {}
+        return EMPTY
     header, pos = got
     n = int(header["rows"])
     lens = [int(x) for x in header["text_bytes"]]
     if len(lens) != len(_STRS) or pos + 8 * n * len(_INTS) + sum(lens) != len(data):
         raise ValueError("damaged cache")
-    cols: list[array[int]] = []
-    for _ in _INTS:
+    ints: dict[str, list[int]] = {}
+    for k in _INTS:
         a = array("q")
         a.frombytes(data[pos : pos + 8 * n])
         if sys.byteorder == "big":
             a.byteswap()
-        cols.append(a)
+        ints[k] = a.tolist()
         pos += 8 * n
-    texts: list[list[str]] = []
-    for length in lens:
+    strs: dict[str, list[str]] = {}
+    for k, length in zip(_STRS, lens, strict=True):
         values = data[pos : pos + length].decode("utf-8", "surrogatepass").split("\x00")
         if len(values) != n and n:
             raise ValueError("damaged cache")
-        texts.append(values if n else [])
+        strs[k] = values if n else []
         pos += length
-    out: dict[str, list[Any]] = {}
-    size, mtime, ino, rev, cre, upd, flags = cols
-    file, sha, fid, name, title, desc, body, dcode, dmsg = texts
-    for i in range(n):
-        f = flags[i]
-        row = (
-            [fid[i], rev[i], _time(cre[i]), _time(upd[i]), name[i], title[i], desc[i],
-             _TYPES[f >> _TYPE_SHIFT & 15], body[i]]
-            if f & _FACT
-            else None
-        )  # fmt: skip
-        out[file[i]] = [
-            size[i],
-            mtime[i],
-            ino[i],
-            sha[i] if f & _SHA else None,
-            bool(f & _LEGACY),
-            row,
-            [dcode[i], dmsg[i]] if f & _DIAG else None,
-        ]
-    return out
+    if any(f >> _TYPE_SHIFT & 15 >= len(_TYPES) for f in ints["flags"]):
+        raise ValueError("damaged cache")
+    return Packed(ints, strs)

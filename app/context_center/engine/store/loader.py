@@ -26,13 +26,14 @@ from context_center.engine.model import Diagnostic, Scope
 from context_center.engine.store import atomic, legacy, memory_index
 from context_center.engine.store.entries import Entry, Snapshot
 from context_center.engine.store.factcache import (
-    fact_from_cache,
+    fact_from_values,
     fact_to_cache,
     load_cache,
     read_fact_file,
     write_cache,
 )
 from context_center.engine.store.factfile import FactFileError
+from context_center.engine.store.factpack import Packed
 from context_center.engine.store.guarded import UnsafeStoreFile, is_link, read_regular
 
 REVISIONS_DIR = ".revisions"
@@ -119,18 +120,18 @@ def scan_store(root: Path, scope: Scope, *, persist_cache: bool) -> Scan:
         scan.exists = False
         return scan
     cache = load_cache(root)
-    new_cache: dict[str, list[Any]] = {}
+    new_cache: dict[str, Any] = {}  # a row, or the index of an unchanged row of ``cache``
     inodes: dict[str, tuple[int, int]] = {}
     dirty = False
     for de in dir_entries:
         if _scan_one(de, root, scope, cache, new_cache, snap, scan, inodes):
             dirty = True
-    if set(cache) != set(new_cache):
+    if len(cache) != len(new_cache) or cache.index.keys() != new_cache.keys():
         dirty = True
     resolve_duplicates(snap, inodes)
     legacy.key_by_name(snap)  # entries by fact name; two files claiming one name: diagnostics
     if dirty and persist_cache:
-        write_cache(root, new_cache)
+        write_cache(root, new_cache, cache)
     return scan
 
 
@@ -138,8 +139,8 @@ def _scan_one(
     de: os.DirEntry[str],
     root: Path,
     scope: Scope,
-    cache: dict[str, list[Any]],
-    new_cache: dict[str, list[Any]],
+    cache: Packed,
+    new_cache: dict[str, Any],
     snap: Snapshot,
     scan: Scan,
     inodes: dict[str, tuple[int, int]],
@@ -155,16 +156,19 @@ def _scan_one(
     if st.st_nlink > 1 and stat.S_ISREG(st.st_mode):
         scan.linked.add((st.st_dev, st.st_ino))
     inodes[stem] = (st.st_dev, st.st_ino)
-    key = [st.st_size, st.st_mtime_ns, st.st_ino]
-    snap.files[stem] = (st.st_size, st.st_mtime_ns, st.st_ino)
-    cached = cache.get(name)
-    if cached is not None and cached[:3] == key:
-        new_cache[name] = cached
-        sha, legacy, row, diag = cached[3], cached[4], cached[5], cached[6]
-        if diag is not None:
-            snap.diagnostics.append(_diag(scope, diag[0], name, diag[1]))
+    size, mtime, ino = st.st_size, st.st_mtime_ns, st.st_ino
+    snap.files[stem] = (size, mtime, ino)
+    i = cache.get(name)
+    if i is not None and cache.same_file(i, size, mtime, ino):
+        diag = cache.diag(i)
+        values = cache.fact_values(i)
+        if diag is not None or values is None:
+            code, message = diag or ("unreadable", "")
+            snap.diagnostics.append(_diag(scope, code, name, message))
         else:
-            snap.entries[stem] = Entry(fact_from_cache(row, scope), de.path, sha, legacy)
+            fact = fact_from_values(values, scope)
+            snap.entries[stem] = Entry(fact, de.path, cache.sha(i) or "", cache.legacy(i))
+        new_cache[name] = i
         return False
     if stat.S_ISLNK(st.st_mode):
         snap.diagnostics.append(
@@ -178,7 +182,7 @@ def _scan_one(
         parsed, _, fst = read_fact_file(root / name, stem=stem, scope=scope)
     except FactFileError as exc:
         snap.diagnostics.append(_diag(scope, exc.code, name, str(exc)))
-        new_cache[name] = [*key, None, False, None, [exc.code, str(exc)]]
+        new_cache[name] = [size, mtime, ino, None, False, None, [exc.code, str(exc)]]
         return True
     except OSError as exc:
         snap.diagnostics.append(_diag(scope, "unreadable", name, str(exc.strerror)))
