@@ -123,7 +123,9 @@ class StoreSource:
         for store in (memory.project, memory.global_):
             snap = store.snapshot()
             scope = store.scope.value
-            simple = not snap.superseded and not any(d.code in _DUPLICATES for d in snap.diagnostics)
+            simple = not snap.superseded and not any(
+                d.code in _DUPLICATES for d in snap.diagnostics
+            )
             for entry in snap.entries.values():
                 stem = os.path.basename(entry.location)[:-3]
                 simple = simple and stem == entry.fact.name
@@ -198,8 +200,6 @@ class CurrentRecall:
         for scope, root in source.roots.items():
             old, new = disk.stamps[scope], state.stamps[scope]
             if old == new:
-                if disk.racy and not catchup.files_match(self.index, Scope(scope), root):
-                    return False  # a rename within the same clock tick: look properly
                 continue
             if not disk.simple.get(scope, False):
                 return False
@@ -211,8 +211,15 @@ class CurrentRecall:
             return False
         self._disk = None  # until the files are applied
         for scope, stems in changed.items():
-            if stems and not catchup.apply_stems(self.index, Scope(scope), source.roots[scope], stems):
+            if stems and not catchup.apply_stems(
+                self.index, Scope(scope), source.roots[scope], stems
+            ):
                 return False
+        if disk.racy and not all(
+            catchup.files_match(self.index, Scope(scope), root)
+            for scope, root in source.roots.items()
+        ):
+            return False  # a rename within the same clock tick as the stamp: look properly
         if changed:
             self.index.set_masked(catchup.masked_by_keys(self.index))
         self._disk = state
@@ -235,8 +242,10 @@ class CurrentRecall:
         self._disk = state
         self._unsaved_files = 0
         path = self.cache_path
-        if self.use_cache and path is not None and (
-            self.index.dirty() or self._saved_disk != state
+        if (
+            self.use_cache
+            and path is not None
+            and (self.index.dirty() or self._saved_disk != state)
         ):
             self._save(path, state)
         return self._masked()
