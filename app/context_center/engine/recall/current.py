@@ -148,7 +148,11 @@ class CurrentRecall:
     _unsaved_files: int
 
     # provided by Recaller
-    cache_path: Path | None
+    if TYPE_CHECKING:
+
+        @property
+        def cache_path(self) -> Path | None: ...
+
     _turn: Callable[..., RecallResult]
     _save: Callable[[Path, DiskState | None], bool]
     _overridden: Callable[[Sequence[Conflict]], np.ndarray]

@@ -382,11 +382,11 @@ class RecallIndex(PostingsStore):
                 return None
             self._adopt_cache(loaded, {})
             src = self.c["src"].data
-            for o, f in enumerate(reuse.kept):
-                if f is None:
+            for o, kept in enumerate(reuse.kept):
+                if kept is None:
                     self._kill(o)
                     continue
-                fact = cast(Fact, f)
+                fact = cast(Fact, kept)
                 stem = self._packed.stems[o] if self._packed is not None else fact.name
                 self._facts[o] = fact
                 self._objects.add(id(fact))

@@ -50,7 +50,7 @@ class PackedFacts:
         self.n = len(digest)
 
     def digest_of(self, row: int) -> bytes:
-        return self.digest[row].tobytes()
+        return bytes(self.digest[row].tobytes())
 
     def read(self, row: int, expect: Fact) -> Fact:
         """The fact file of ``row``, parsed, if it is still exactly what the cache holds."""

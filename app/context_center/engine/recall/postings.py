@@ -222,11 +222,11 @@ class PostingsStore(Ordinals):
 
                     raise StaleIndex("the cached postings are damaged")
                 parts.append((docs, self._b_tf[s:e]))
-        docs = self._d_docs.get(tid)
-        if docs:
+        delta = self._d_docs.get(tid)
+        if delta:
             parts.append(
                 (
-                    np.frombuffer(docs, dtype=np.uint32).copy(),
+                    np.frombuffer(delta, dtype=np.uint32).copy(),
                     np.frombuffer(self._d_tf[tid], dtype=np.uint16).copy(),
                 )
             )

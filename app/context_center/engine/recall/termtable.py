@@ -21,7 +21,11 @@ class Strings:
 
     def __init__(self, blob: bytes | memoryview | np.ndarray, off: np.ndarray) -> None:
         # a memoryview over the cache's mapping: nothing is copied until a string is asked for
-        self._blob = memoryview(blob).cast("B") if not isinstance(blob, bytes) else blob
+        self._blob = (
+            memoryview(blob).cast("B")  # type: ignore[arg-type]  # an ndarray is a buffer
+            if not isinstance(blob, bytes)
+            else blob
+        )
         self._off = off.tolist() if len(off) < 4096 else off
         self.n = len(off) - 1
 

@@ -63,7 +63,7 @@ def _columns(
         if "\x00" in file or (row is not None and any("\x00" in str(x) for x in row)):
             continue  # cannot be a fact; simply parsed again next time
         flags = (_LEGACY if legacy else 0) | (_SHA if sha is not None else 0)
-        fact = ["", 0, None, None, "", "", "", "", ""] if row is None else row
+        fact: list[Any] = ["", 0, None, None, "", "", "", "", ""] if row is None else list(row)
         if row is not None:
             flags |= _FACT | (_TYPES.index(row[7]) << _TYPE_SHIFT)
         if diag is not None:
