@@ -21,7 +21,7 @@ def test_a_reasonix_home_is_migrated_before_the_first_write(home: Path, workspac
     assert engine.memory.needs_migration()  # no cache yet: cannot tell, so yes
     engine.open(persist_cache=True)  # the cache now counts the legacy files
     assert engine.memory.needs_migration()
-    assert engine.prepare_write()  # migrated
+    assert engine.prepare_write().value  # migrated
     assert not Engine(home=home, workspace=workspace).memory.needs_migration()
 
 
@@ -36,7 +36,7 @@ def test_a_canonical_store_is_not_loaded_before_a_write(
         raise AssertionError("migrated")
 
     monkeypatch.setattr(migrate_mod, "migrate", boom)
-    assert fresh.prepare_write() == []
+    assert fresh.prepare_write().value == []
     done = fresh.create_fact(name="two", type=FactType.PROJECT, body="2")
     assert done.value.name == "two"
     assert fresh.memory.project._snapshot is None  # nothing was loaded for the write

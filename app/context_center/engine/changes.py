@@ -142,3 +142,14 @@ def merge(first: Changes[Any], *others: Changes[Any]) -> Changes[None]:
         outside=frozenset().union(*(s.outside for s in sets)),
         origin=first.origin,
     )
+
+
+def migrated(refs: list[str]) -> Changes[list[str]]:
+    """The change-set of a migration: each rewritten fact by its ref (the value is the refs)."""
+    facts = []
+    for ref in refs:
+        scope, _, file = ref.partition("/")
+        facts.append(
+            FactChange(Scope(scope), file.removesuffix(".md"), "", FactChangeKind.MIGRATED)
+        )
+    return Changes(refs, facts=tuple(facts))

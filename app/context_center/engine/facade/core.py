@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from context_center.engine.store.paths import Layout, resolve_home
 
 if TYPE_CHECKING:
+    from context_center.engine.changes import Changes
     from context_center.engine.model import Fact, Scope
     from context_center.engine.store.memory import Memory
 
@@ -41,11 +42,13 @@ class EngineCore:
             self._memory = Memory(self.layout)
         return self._memory
 
-    def prepare_write(self) -> list[str]:
+    def prepare_write(self) -> Changes[list[str]]:
         """Before a person's write from a one-shot command: upgrade legacy facts when the
         stores' caches say there are any (``Memory.migrate_if_needed``; no store is loaded
-        otherwise). Returns the refs migrated."""
-        return self.memory.migrate_if_needed()
+        otherwise). The value is the refs migrated."""
+        from context_center.engine.changes import migrated
+
+        return migrated(self.memory.migrate_if_needed())
 
     def require_workspace(self) -> None:
         """Refuse a workspace that does not exist (``workspace_not_found``): every command

@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from context_center.engine.changes import Changes, FactChange, FactChangeKind
+from context_center.engine.changes import Changes, FactChange, FactChangeKind, migrated
 from context_center.engine.facade.core import EngineCore
 from context_center.engine.model import Diagnostic, Fact, FactType, Scope
 
@@ -146,14 +146,7 @@ class FactsAPI(EngineCore):
 
     def migrate(self) -> Changes[list[str]]:
         """Rewrite legacy facts in canonical form (idempotent). The value lists changed refs."""
-        refs = self.memory.migrate()
-        changed = []
-        for ref in refs:
-            scope, _, file = ref.partition("/")
-            changed.append(
-                FactChange(Scope(scope), file.removesuffix(".md"), "", FactChangeKind.MIGRATED)
-            )
-        return Changes(refs, facts=tuple(changed))
+        return migrated(self.memory.migrate())
 
     def sync_conflicts(self) -> list[SyncConflict]:
         """Conflict copies and files with git conflict markers in the loaded stores, each
