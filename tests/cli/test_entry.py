@@ -133,3 +133,30 @@ def test_a_recall_process_imports_only_what_recall_needs(tmp_path: Path) -> None
         "context_center.cli.approvals",
     ):
         assert heavy not in loaded, heavy
+
+
+def test_a_memory_subcommand_imports_only_its_module(tmp_path: Path) -> None:
+    from context_center.cli import MEMORY_SUBCOMMANDS, build_parser
+
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from context_center.cli import main; "
+            "main(['--home', sys.argv[1], '--workspace', sys.argv[1], 'memory', 'list']); "
+            "print(' '.join(sorted(sys.modules)))",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(proc.stdout.split())
+    assert "context_center.cli.instructions" not in loaded
+    assert "context_center.cli.recall" not in loaded
+    # the table names every memory subcommand the full parser has
+    full = build_parser()
+    memory = next(a for a in full._actions if getattr(a, "choices", None) and "memory" in a.choices)
+    sub = next(a for a in memory.choices["memory"]._actions if getattr(a, "choices", None))
+    assert set(sub.choices) == MEMORY_SUBCOMMANDS

@@ -58,8 +58,17 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
 GLOBAL_OPTIONS_WITH_VALUE = ("--home", "--workspace")
 
 
-def command_word(argv: Sequence[str]) -> str | None:
-    """The first word after the global options (None: no command, or only options)."""
+# `memory` subcommands registered by another module than cli/memory.py.
+MEMORY_SUBCOMMAND_MODULES = {"instructions": "instructions", "recall": "recall", "search": "recall"}
+MEMORY_SUBCOMMANDS = frozenset(
+    {"list", "read", "save", "revisions", "restore", "forget", "archived", "recover", "migrate"}
+    | set(MEMORY_SUBCOMMAND_MODULES)
+)
+
+
+def command_words(argv: Sequence[str], count: int = 2) -> list[str]:
+    """The first ``count`` words after the global options."""
+    words: list[str] = []
     skip = False
     for word in argv:
         if skip:
@@ -67,12 +76,22 @@ def command_word(argv: Sequence[str]) -> str | None:
         elif word in GLOBAL_OPTIONS_WITH_VALUE:
             skip = True
         elif not word.startswith("-"):
-            return word
-    return None
+            words.append(word)
+            if len(words) == count:
+                break
+    return words
 
 
-def _modules(command: str | None = None) -> list[ModuleType]:
+def command_word(argv: Sequence[str]) -> str | None:
+    """The first word after the global options (None: no command, or only options)."""
+    words = command_words(argv, 1)
+    return words[0] if words else None
+
+
+def _modules(command: str | None = None, sub: str | None = None) -> list[ModuleType]:
     names = COMMAND_MODULES.get(command or "") or GROUPS
+    if command == "memory" and sub in MEMORY_SUBCOMMANDS:  # a known one: only its module
+        names = (MEMORY_SUBCOMMAND_MODULES.get(sub, "memory"),)
     found = []
     for name in GROUPS:
         full = f"context_center.cli.{name}"
@@ -81,7 +100,9 @@ def _modules(command: str | None = None) -> list[ModuleType]:
     return found
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(
+    command: str | None = None, subcommand: str | None = None
+) -> argparse.ArgumentParser:
     """The parser; with ``command``, only that command's modules are imported and registered
     (an unknown command gets the full parser, so argparse can list every choice)."""
     parser = argparse.ArgumentParser(
@@ -123,7 +144,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         "memory", help="facts, instructions, recall trace, revisions and the archive"
     )
     memory_sub = memory.add_subparsers(dest="memory_command", metavar="SUBCOMMAND", required=True)
-    for module in _modules(command):
+    for module in _modules(command, subcommand):
         if hasattr(module, "register_memory"):
             module.register_memory(memory_sub)
         if hasattr(module, "register"):
@@ -138,7 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     global MAIN_STARTED_AT
     MAIN_STARTED_AT = time.perf_counter()
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(command_word(argv))
+    words = command_words(argv)
+    parser = build_parser(*words[:2])
     args, extras = parser.parse_known_args(argv)
     if extras:  # the usage of the command that was given, not the top-level one
         command_parser = getattr(args, "command_parser", None) or parser
