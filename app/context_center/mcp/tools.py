@@ -24,6 +24,11 @@ from context_center.mcp.state import ServerState, client_name
 ScopeName = Literal["project", "global"]
 AgentName = Literal["reasonix", "claude-code", "codex"]
 TypeName = Literal["user", "feedback", "project", "reference"]
+# Arguments two tools share (the SDK builds each tool's schema from these annotations).
+TargetArg = Annotated[
+    str | None, Field(description="a folder relative to the workspace root (default: the root)")
+]
+AgentArg = Annotated[AgentName | None, Field(description="whose loading rules (default: reasonix)")]
 
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
@@ -163,13 +168,8 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
     async def instructions(
         ctx: Context,
         roots: Roots,
-        target: Annotated[
-            str | None,
-            Field(description="a folder relative to the workspace root (default: the root)"),
-        ] = None,
-        agent: Annotated[
-            AgentName | None, Field(description="whose loading rules (default: reasonix)")
-        ] = None,
+        target: TargetArg = None,
+        agent: AgentArg = None,
     ) -> CallToolResult:
         return serve(ctx, roots, lambda e, c: e.agent_instructions(target, agent=agent, caller=c))
 
@@ -183,13 +183,8 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
     async def prefix(
         ctx: Context,
         roots: Roots,
-        target: Annotated[
-            str | None,
-            Field(description="a folder relative to the workspace root (default: the root)"),
-        ] = None,
-        agent: Annotated[
-            AgentName | None, Field(description="whose loading rules (default: reasonix)")
-        ] = None,
+        target: TargetArg = None,
+        agent: AgentArg = None,
     ) -> CallToolResult:
         return serve(ctx, roots, lambda e, c: e.agent_prefix(target, agent=agent, caller=c))
 
