@@ -14,6 +14,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from context_center.engine.store.paths import (
+        resolve_home as resolve_home,
+    )
     from context_center.engine.agents.caller import (
         AgentCaller as AgentCaller,
     )
@@ -341,12 +344,15 @@ if TYPE_CHECKING:
     from context_center.engine.suggestions.service import (
         default_roots as default_roots,
     )
+    from context_center.engine.facade.history import HistoryRow as HistoryRow
     from context_center.engine.watch import WatchGroup as WatchGroup
     from context_center.engine.watch import chain_files as chain_files
     from context_center.engine.watch import watch_groups as watch_groups
 
 _EXPORTS: dict[str, str] = {
+    "HistoryRow": "context_center.engine.facade.history",
     "Area": "context_center.engine.changes",
+    "resolve_home": "context_center.engine.store.paths",
     "Changes": "context_center.engine.changes",
     "WatchGroup": "context_center.engine.watch",
     "chain_files": "context_center.engine.watch",

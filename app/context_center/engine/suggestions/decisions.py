@@ -68,3 +68,24 @@ def record(layout: Layout, decision: Decision) -> None:
         # replaced whole, so a file an older version left 0644 comes back 0600
         text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
         atomic.write_text(path, text, mode=FILE_MODE)
+
+
+def remove(layout: Layout, decision_id: str) -> Decision | None:
+    """Drop the decision recorded for ``decision_id`` (a person's undo of a dismissal): the
+    candidate may be proposed again. Returns the decision removed, None when there was none."""
+    path = decisions_path(layout)
+    if not path.exists():
+        return None
+    lock = file_lock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S, mode=FILE_MODE)
+    with hold(lock, f"the suggestion decisions ({path.name})"):
+        rows = load_decisions(layout, strict=True)
+        gone = next((d for d in rows if d.id == decision_id), None)
+        if gone is None:
+            return None
+        payload = {
+            "v": DECISIONS_VERSION,
+            "decisions": [d.model_dump(mode="json") for d in rows if d.id != decision_id],
+        }
+        text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+        atomic.write_text(path, text, mode=FILE_MODE)
+        return gone
