@@ -14,9 +14,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from context_center.engine.store.paths import (
-        resolve_home as resolve_home,
-    )
     from context_center.engine.agents.caller import (
         AgentCaller as AgentCaller,
     )
@@ -77,6 +74,7 @@ if TYPE_CHECKING:
     from context_center.engine.facade import (
         Engine as Engine,
     )
+    from context_center.engine.facade.history import HistoryRow as HistoryRow
     from context_center.engine.gate.approvals import (
         CREATE_FIELDS as CREATE_FIELDS,
     )
@@ -305,6 +303,9 @@ if TYPE_CHECKING:
     from context_center.engine.store.factstore import (
         gc_paused as gc_paused,
     )
+    from context_center.engine.store.paths import (
+        resolve_home as resolve_home,
+    )
     from context_center.engine.store.syncresolve import (
         SyncConflict as SyncConflict,
     )
@@ -344,7 +345,6 @@ if TYPE_CHECKING:
     from context_center.engine.suggestions.service import (
         default_roots as default_roots,
     )
-    from context_center.engine.facade.history import HistoryRow as HistoryRow
     from context_center.engine.watch import WatchGroup as WatchGroup
     from context_center.engine.watch import chain_files as chain_files
     from context_center.engine.watch import watch_groups as watch_groups
