@@ -19,6 +19,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenuBar, QMessageBox
 
 from context_center import APP_DISPLAY_NAME
+from context_center.ui.tabs.memory_bulk import bulk_of
 from context_center.ui.widgets.actions import make_action, shortcut_text
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ class WindowMenus:
         file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
         edit_menu = bar.addMenu(TEXT["edit"])
-        for action in (memory.act_edit, memory.act_forget):
+        for action in (memory.act_edit, memory.act_forget, *bulk_of(memory).actions):
             edit_menu.addAction(action)
             # from the menu the Memory command acts on the Memory tab: show it
             action.triggered.connect(lambda _c=False: window.show_tab(memory))

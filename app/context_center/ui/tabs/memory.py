@@ -53,7 +53,7 @@ from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
 from context_center.ui.dialogs.sync_conflict import open_sync_conflicts
 from context_center.ui.models.facts import FactFilter, FactRow, FactTableModel, build_rows
 from context_center.ui.tabs.base import Tab
-from context_center.ui.tabs.memory_actions import build_actions
+from context_center.ui.tabs.memory_actions import build_actions, install_table_menu
 from context_center.ui.tabs.memory_forget import forget_selected
 from context_center.ui.tabs.memory_text import TEXT
 from context_center.ui.tabs.memory_work import (
@@ -175,7 +175,7 @@ class MemoryTab(Tab):
         table.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)  # bulk forget
         table.selectionModel().selectionChanged.connect(self._on_selection)
         table.doubleClicked.connect(lambda _i: self.act_edit.trigger())
-        table.addAction(self.act_edit)  # Enter edits while the table has focus
+        install_table_menu(self, table)  # Enter edits; context menu; retype/move/rename
         return table
 
     def _tab_order(self) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QPushButton, QTableView
 
 from context_center.ui.tabs.memory_text import TEXT
 from context_center.ui.widgets.actions import add_actions, bind_button, make_action
@@ -72,3 +72,12 @@ def build_actions(tab: MemoryTab) -> None:
     tab.btn_revisions = _button(TEXT["revisions"], "showRevisions", tab.act_revisions)
     # Delete and Ctrl+R anywhere in the tab; Enter only in the table (the tab adds it there).
     add_actions(tab, [tab.act_forget, tab.act_revisions])
+
+
+def install_table_menu(tab: MemoryTab, table: QTableView) -> None:
+    """Enter edits while ``table`` has focus; the table's context menu and the selection's
+    rename / change type / move commands (``memory_bulk.MemoryBulk``)."""
+    from context_center.ui.tabs.memory_bulk import MemoryBulk
+
+    table.addAction(tab.act_edit)
+    MemoryBulk(tab, table)
