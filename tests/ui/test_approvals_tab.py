@@ -125,7 +125,7 @@ def test_inbox_lists_pending_writes_and_counts_them(
         "interactive",
         "Create",
         "project/deploy-bot.md",
-        "project · user",
+        "type: user · scope: project",
         "this workspace",
     ]
     assert "need a person's confirmation" in m.index(row, 6).data()
@@ -390,7 +390,7 @@ def test_a_write_queued_by_another_process_appears(
     assert any(APPROVALS in flags for flags in watcher.emitted)
     assert [r.id for r in tab.model.rows] == [pending_id]
     assert tab.model.index(0, 1).data() == "codex"
-    assert tab.model.index(0, 5).data() == "global · feedback"
+    assert tab.model.index(0, 5).data() == "type: feedback · scope: global"
 
 
 def test_highlighter_maps_offsets_past_astral_characters(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -49,6 +49,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from context_center.engine import Area, Changes, Engine, EngineError
+from context_center.ui.error_text import BUG, error_explanation, error_title
 
 log = logging.getLogger(__name__)
 
@@ -63,18 +64,6 @@ TRACE = Area.TRACE
 SUGGESTIONS = Area.SUGGESTIONS
 WORKSPACE = Area.WORKSPACE
 ALL_FLAGS: frozenset[Area] = frozenset(Area)
-
-_ERROR_TITLES = {
-    "revision_conflict": "Someone else changed this first",
-    "content_conflict": "The file changed on disk",
-    "recover_refused": "Cannot recover",
-    "already_exists": "Already exists",
-    "not_found": "Not found",
-    "invalid_name": "Invalid name",
-    "invalid_request": "Cannot do that",
-    "store_unavailable": "Store unavailable",
-    "approval_refused": "Approval refused",
-}
 
 
 def _resolve(future: asyncio.Future[None]) -> None:
@@ -283,7 +272,7 @@ class AppContext(QObject):
         self.sig_error.emit(exc)
         if isinstance(exc, EngineError):
             log.info("engine refused: %s (%s)", exc, exc.code)
-            title = _ERROR_TITLES.get(exc.code, "Cannot do that")
+            title = error_title(exc.code)
             text = " ".join(str(exc).split())
             self.status(text if text.lower().startswith(title.lower()) else f"{title}: {text}")
         else:
@@ -294,13 +283,13 @@ class AppContext(QObject):
         box.setObjectName("errorDialog")
         if isinstance(exc, EngineError):
             box.setIcon(QMessageBox.Icon.Warning)
-            box.setWindowTitle(_ERROR_TITLES.get(exc.code, "Cannot do that"))
-            box.setText(_ERROR_TITLES.get(exc.code, "Cannot do that"))
+            box.setWindowTitle(error_title(exc.code))
+            box.setText(error_explanation(exc.code))
             box.setInformativeText(" ".join(str(exc).split()))
         else:
             box.setIcon(QMessageBox.Icon.Critical)
-            box.setWindowTitle("Context Center hit a bug")
-            box.setText("Something went wrong inside Context Center. This is a bug.")
+            box.setWindowTitle(BUG["title"])
+            box.setText(BUG["text"])
             box.setInformativeText(f"{type(exc).__name__}: {exc}")
             box.setDetailedText(
                 "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
@@ -348,7 +337,7 @@ class AppContext(QObject):
         text: str,
         *,
         informative: str = "",
-        ok_text: str = "OK",
+        ok_text: str = "",
         destructive: bool = False,
     ) -> bool:
         """Ask a yes/no question; True when the person accepted."""
@@ -359,7 +348,7 @@ class AppContext(QObject):
         box.setText(text)
         if informative:
             box.setInformativeText(informative)
-        ok = box.addButton(ok_text, QMessageBox.ButtonRole.AcceptRole)
+        ok = box.addButton(ok_text or BUG["ok"], QMessageBox.ButtonRole.AcceptRole)
         ok.setObjectName("confirmOk")
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)

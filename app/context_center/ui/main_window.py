@@ -38,6 +38,7 @@ from qasync import asyncSlot
 from context_center import APP_DISPLAY_NAME
 from context_center.engine import Changes, Engine
 from context_center.ui.context import APPROVALS, WORKSPACE, AppContext
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
 from context_center.ui.menus import WindowMenus
 from context_center.ui.tabs.approvals import ApprovalsTab
 from context_center.ui.tabs.archive import ArchiveTab
@@ -62,7 +63,7 @@ class DeferredTab(QWidget):
 
     def __init__(self, title: str, factory: Callable[[], QWidget]) -> None:
         super().__init__()
-        self.title = title
+        self.title = title  # the English source (object names); shown as lookup(...)
         self.setObjectName(f"deferred{title}")
         self._factory = factory
         self.widget: QWidget | None = None
@@ -145,15 +146,21 @@ class MainWindow(QMainWindow):
         self._add_page(self.instructions_tab, self.instructions_tab.title, scroll=True)
         for tab in (self.revisions_tab, self.archive_tab):
             self._add_page(tab, tab.title)
-        self.activity_page = DeferredTab("Activity", lambda: _activity_tab(ctx, self.show_fact))
-        self.suggestions_page = DeferredTab("Suggestions", lambda: _suggestions_tab(ctx))
+        self.activity_page = DeferredTab(
+            QT_TRANSLATE_NOOP("MainWindow", "Activity"), lambda: _activity_tab(ctx, self.show_fact)
+        )
+        self.suggestions_page = DeferredTab(
+            QT_TRANSLATE_NOOP("MainWindow", "Suggestions"), lambda: _suggestions_tab(ctx)
+        )
         self.approvals_tab = ApprovalsTab(ctx)  # built at once: it keeps the badge count
         for page in (self.activity_page, self.suggestions_page):
             self._add_page(page, page.title)
-        self._add_page(self.approvals_tab, "Approvals")
+        self._add_page(self.approvals_tab, self.approvals_tab.title)
         self._add_page(ClaudeMemoryTab(ctx), ClaudeMemoryTab.title)
-        self.connections_page = DeferredTab("Connections", lambda: _connections_tab(ctx))
-        self._add_page(self.connections_page, "Connections", scroll=True)
+        self.connections_page = DeferredTab(
+            QT_TRANSLATE_NOOP("MainWindow", "Connections"), lambda: _connections_tab(ctx)
+        )
+        self._add_page(self.connections_page, self.connections_page.title, scroll=True)
         self.setCentralWidget(self.tabs)
 
         self._build_toolbar()
@@ -173,7 +180,8 @@ class MainWindow(QMainWindow):
     def _add_page(self, widget: QWidget, title: str, *, scroll: bool = False) -> None:
         """A tab page. The tabs built here fit 900×600 and lay out to the window's size, so
         nothing they show is below a fold and no scroll bar nests in another; a tab built
-        elsewhere may sit in a scroll area instead (``scroll``)."""
+        elsewhere may sit in a scroll area instead (``scroll``). ``title`` is the English
+        source (``QT_TRANSLATE_NOOP("MainWindow", …)``); the tab shows its translation."""
         page = widget
         if scroll:
             area = QScrollArea()
@@ -183,7 +191,7 @@ class MainWindow(QMainWindow):
             area.setWidget(widget)
             page = area
         self._pages[widget] = page
-        self.tabs.addTab(page, title)
+        self.tabs.addTab(page, lookup("MainWindow", title))
 
     def show_tab(self, widget: QWidget) -> None:
         for page in (self.activity_page, self.suggestions_page, self.connections_page):
@@ -233,11 +241,11 @@ class MainWindow(QMainWindow):
         return self.suggestions_page.materialise()
 
     def _build_toolbar(self) -> None:
-        bar = QToolBar("Workspace")
+        bar = QToolBar(translate("MainWindow", "Workspace"))
         bar.setObjectName("mainToolbar")
         bar.setMovable(False)
         bar.setFloatable(False)
-        caption = QLabel("Workspace")
+        caption = QLabel(translate("MainWindow", "Workspace"))
         caption.setObjectName("toolbarCaption")
         bar.addWidget(caption)
         self.picker = WorkspacePicker(self.settings, transient_roots=self.transient_roots)
@@ -269,7 +277,11 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         ctx = self.ctx
         ctx.sig_status.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        ctx.sig_busy.connect(lambda busy: self.busy_label.setText("Working…" if busy else ""))
+        ctx.sig_busy.connect(
+            lambda busy: self.busy_label.setText(
+                translate("MainWindow", "Working…") if busy else ""
+            )
+        )
         ctx.sig_changed.connect(self._on_changed)
         ctx.sig_engine_changed.connect(self._show_engine)
         self.picker.sig_workspace_chosen.connect(self._on_workspace_chosen)
@@ -284,7 +296,7 @@ class MainWindow(QMainWindow):
     def _show_engine(self, engine: Engine) -> None:
         self.picker.set_current(engine.workspace)
         self.setWindowTitle(f"{engine.workspace.name or engine.workspace} — {APP_DISPLAY_NAME}")
-        self.home_label.setText(f"Home: {engine.home}")
+        self.home_label.setText(translate("MainWindow", "Home: {home}").format(home=engine.home))
         self.home_label.setToolTip(str(engine.home))
         self._refresh_badge()
 
@@ -292,7 +304,7 @@ class MainWindow(QMainWindow):
         """Switch now (the caller has asked about unsaved text; see ``_on_workspace_chosen``)."""
         engine = Engine(home=self.ctx.engine.home, workspace=Path(path))
         self.ctx.set_engine(engine)
-        self.ctx.status(f"Workspace: {engine.workspace}")
+        self.ctx.status(translate("MainWindow", "Workspace: {path}").format(path=engine.workspace))
 
     @asyncSlot(str)
     async def _on_workspace_chosen(self, path: str) -> None:
@@ -366,18 +378,21 @@ class MainWindow(QMainWindow):
 
     def _set_pending(self, count: int) -> None:
         self.pending_count = count
-        self.badge.setText(f"Approvals  {count}" if count else "Approvals")
-        self.badge.setToolTip(
-            f"{count} agent write{'s' if count != 1 else ''} waiting for your decision"
-            if count
-            else "No agent writes are waiting"
-        )
+        title = lookup("MainWindow", self.approvals_tab.title)
+        self.badge.setText(f"{title}  {count}" if count else title)
+        if count == 1:
+            tip = translate("MainWindow", "1 agent write waiting for your decision")
+        elif count:
+            tip = translate("MainWindow", "{n} agent writes waiting for your decision")
+        else:
+            tip = translate("MainWindow", "No agent writes are waiting")
+        self.badge.setToolTip(tip.format(n=count))
         self.badge.setProperty("pending", bool(count))
         self.badge.style().unpolish(self.badge)
         self.badge.style().polish(self.badge)
         index = self.tabs.indexOf(self._pages.get(self.approvals_tab, self.approvals_tab))
         if index >= 0:
-            self.tabs.setTabText(index, f"Approvals ({count})" if count else "Approvals")
+            self.tabs.setTabText(index, f"{title} ({count})" if count else title)
 
     def _restore_geometry(self) -> None:
         geometry = self.settings.value("window/geometry")

@@ -19,37 +19,49 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenuBar, QMessageBox
 
 from context_center import APP_DISPLAY_NAME
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.tabs.memory_bulk import bulk_of
 from context_center.ui.widgets.actions import make_action, shortcut_text
 
 if TYPE_CHECKING:
     from context_center.ui.main_window import MainWindow
 
-TEXT = {
-    "file": "&File",
-    "edit": "&Edit",
-    "view": "&View",
-    "help": "&Help",
-    "switch": "Switch &workspace…",
-    "quit": "&Quit",
-    "find": "&Find…",
-    "shortcuts": "&Keyboard shortcuts",
-    "about": "&About Context Center",
-    "about_title": "About Context Center",
-    "about_text": "<b>{name}</b> {version}",
-    "about_info": (
-        "See, edit and govern the context AI coding agents carry: memory facts, standing "
-        "instructions, recall and the approval of agent writes.\n\n"
-        "Home: {home}\nQt {qt} · PySide6 {pyside} · Python {python}"
-    ),
-    "shortcuts_title": "Keyboard shortcuts",
-    "shortcuts_text": "Every command of the window and its shortcut",
-    "shortcuts_extra": (
-        "Tab / Shift+Tab\tmove between the parts of a tab\n"
-        "Ctrl+S\tsave in the fact editor, accept in the Suggestions editor\n"
-        "Escape\tclose a dialog (asks first when text would be lost)"
-    ),
-}
+TEXT = Texts(
+    "Menus",
+    {
+        "file": QT_TRANSLATE_NOOP("Menus", "&File"),
+        "edit": QT_TRANSLATE_NOOP("Menus", "&Edit"),
+        "view": QT_TRANSLATE_NOOP("Menus", "&View"),
+        "help": QT_TRANSLATE_NOOP("Menus", "&Help"),
+        "switch": QT_TRANSLATE_NOOP("Menus", "Switch &workspace…"),
+        "quit": QT_TRANSLATE_NOOP("Menus", "&Quit"),
+        "find": QT_TRANSLATE_NOOP("Menus", "&Find…"),
+        "shortcuts": QT_TRANSLATE_NOOP("Menus", "&Keyboard shortcuts"),
+        "about": QT_TRANSLATE_NOOP("Menus", "&About Context Center"),
+        "about_title": QT_TRANSLATE_NOOP("Menus", "About Context Center"),
+        "about_text": QT_TRANSLATE_NOOP("Menus", "<b>{name}</b> {version}"),
+        "about_info": (
+            QT_TRANSLATE_NOOP(
+                "Menus",
+                "See, edit and govern the context AI coding agents carry: memory facts, standing "
+                "instructions, recall and the approval of agent writes.\n\n"
+                "Home: {home}\nQt {qt} · PySide6 {pyside} · Python {python}",
+            )
+        ),
+        "shortcuts_title": QT_TRANSLATE_NOOP("Menus", "Keyboard shortcuts"),
+        "shortcuts_text": QT_TRANSLATE_NOOP(
+            "Menus", "Every command of the window and its shortcut"
+        ),
+        "shortcuts_extra": (
+            QT_TRANSLATE_NOOP(
+                "Menus",
+                "Tab / Shift+Tab\tmove between the parts of a tab\n"
+                "Ctrl+S\tsave in the fact editor, accept in the Suggestions editor\n"
+                "Escape\tclose a dialog (asks first when text would be lost)",
+            )
+        ),
+    },
+)
 
 
 class WindowMenus:

@@ -58,7 +58,16 @@ from context_center.ui.dialogs.approval_content import (
     text_view,
     without_generic_advice,
 )
-from context_center.ui.models.approval_models import OPERATION_LABELS, queued_at, target_label
+from context_center.ui.dialogs.approval_text import (
+    heading_text,
+    meta_rows,
+    missing_text,
+    moved_text,
+    sensitive_text,
+)
+from context_center.ui.i18n import lookup, translate
+from context_center.ui.models.approval_models import OPERATION_LABELS, target_label
+from context_center.ui.terms import scope_label, type_label
 from context_center.ui.widgets.diff_view import DiffView
 from context_center.ui.widgets.discard import ask_discard
 from context_center.ui.widgets.labels import plain_label
@@ -100,11 +109,15 @@ class ApprovalDialog(QDialog):
         self.blocked = False  # approving is known to be refused (the base moved)
         self._conflict_message = ""
         self.discard_box: QMessageBox | None = None
-        self.setWindowTitle(f"Review: {OPERATION_LABELS[record.operation]} {target_label(record)}")
+        self.setWindowTitle(
+            translate("ApprovalDialog", "Review: {operation} {target}").format(
+                operation=OPERATION_LABELS[record.operation], target=target_label(record)
+            )
+        )
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.resize(900, 720)
 
-        heading = QLabel(self._heading())
+        heading = QLabel(heading_text(self.review))
         heading.setObjectName("approvalHeading")
         heading.setTextFormat(Qt.TextFormat.PlainText)
         heading.setWordWrap(True)
@@ -118,9 +131,9 @@ class ApprovalDialog(QDialog):
         meta.setHorizontalSpacing(16)
         meta.setVerticalSpacing(4)
         self.meta_values: dict[str, QLabel] = {}
-        for i, (key, value) in enumerate(self._meta_rows()):
+        for i, (key, value) in enumerate(meta_rows(self.review)):
             row, col = divmod(i, 2)
-            name = QLabel(key)
+            name = QLabel(lookup("ApprovalDialog", key))
             name.setObjectName("metaKey")
             name.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
             val = plain_label(value, f"meta_{key.lower().replace(' ', '_')}")
@@ -130,13 +143,14 @@ class ApprovalDialog(QDialog):
         meta.setColumnStretch(1, 1)
         meta.setColumnStretch(3, 1)
 
-        reasons_title = QLabel("Why the gate asks you")
+        reasons_title = QLabel(translate("ApprovalDialog", "Why the gate asks you"))
         reasons_title.setObjectName("sectionCaption")
         bold = reasons_title.font()
         bold.setBold(True)
         reasons_title.setFont(bold)
         self.reasons = plain_label(
-            "\n".join(f"•  {r.message}" for r in record.reasons) or "•  (no reason recorded)",
+            "\n".join(f"•  {r.message}" for r in record.reasons)
+            or "•  " + translate("ApprovalDialog", "(no reason recorded)"),
             "gateReasons",
         )
 
@@ -152,29 +166,41 @@ class ApprovalDialog(QDialog):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("approvalTabs")
         self.tabs.setDocumentMode(True)
-        self.content_tab = self.tabs.addTab(self.content_view, "Proposed content")
+        self.content_tab = self.tabs.addTab(
+            self.content_view, translate("ApprovalDialog", "Proposed content")
+        )
         self.diff_tab = -1
         if record.operation is Operation.UPDATE:
-            self.diff_tab = self.tabs.addTab(self.diff_view, "Changes")
+            self.diff_tab = self.tabs.addTab(self.diff_view, translate("ApprovalDialog", "Changes"))
         self.edit_tab = -1
 
         # decisions
         self.reject_reason = QLineEdit()
         self.reject_reason.setObjectName("rejectReason")
-        self.reject_reason.setPlaceholderText("Reason for rejecting (optional)")
+        self.reject_reason.setPlaceholderText(
+            translate("ApprovalDialog", "Reason for rejecting (optional)")
+        )
         self.reject_reason.setMaxLength(500)
-        self.reject_button = self._button("Reject", "rejectButton")
+        self.reject_button = self._button(translate("ApprovalDialog", "Reject"), "rejectButton")
         self.reject_button.setProperty("destructive", True)
-        self.reject_button.setToolTip("Nothing is written; the agent's write is dropped")
-        self.close_button = self._button("Close", "closeButton")
-        self.close_button.setToolTip("Decide later; the write stays pending")
-        self.edit_button = self._button("Edit…", "editButton")
-        self.edit_button.setToolTip("Change a copy of the proposal; your edited content is written")
-        self.approve_button = self._button("Approve", "approveButton")
+        self.reject_button.setToolTip(
+            translate("ApprovalDialog", "Nothing is written; the agent's write is dropped")
+        )
+        self.close_button = self._button(translate("ApprovalDialog", "Close"), "closeButton")
+        self.close_button.setToolTip(
+            translate("ApprovalDialog", "Decide later; the write stays pending")
+        )
+        self.edit_button = self._button(translate("ApprovalDialog", "Edit…"), "editButton")
+        self.edit_button.setToolTip(
+            translate(
+                "ApprovalDialog", "Change a copy of the proposal; your edited content is written"
+            )
+        )
+        self.approve_button = self._button(translate("ApprovalDialog", "Approve"), "approveButton")
         self.approve_button.setProperty("primary", True)
         if record.operation is Operation.FORGET:
             self.edit_button.hide()
-            self.approve_button.setText("Approve forget")
+            self.approve_button.setText(translate("ApprovalDialog", "Approve forget"))
 
         buttons = QHBoxLayout()
         buttons.setSpacing(8)
@@ -219,43 +245,6 @@ class ApprovalDialog(QDialog):
         button.setDefault(False)
         return button
 
-    def _heading(self) -> str:
-        r = self.review.record
-        verb = {Operation.CREATE: "create", Operation.UPDATE: "update", Operation.FORGET: "forget"}
-        return f"{r.agent} wants to {verb[r.operation]} {target_label(r)}"
-
-    def _meta_rows(self) -> list[tuple[str, str]]:
-        r = self.review.record
-        rows = [
-            ("Operation", OPERATION_LABELS[r.operation]),
-            ("Agent", r.agent),
-            ("Controller", r.controller.value),
-            ("Queued", queued_at(r)),
-        ]
-        content = r.content
-        if r.operation is Operation.CREATE:
-            rows.append(("Scope", content.fact_scope.value))
-            rows.append(
-                (
-                    "Type",
-                    content.type.value
-                    if content.type
-                    else f"{content.fact_type.value} (not given by the agent)",
-                )
-            )
-        else:
-            current = self.review.current
-            scope = (r.target_ref or "").split("/", 1)[0]
-            rows.append(("Scope", scope or "?"))
-            kind = current.type.value if current else (content.type.value if content.type else "?")
-            rows.append(("Type", kind))
-            rows.append(("Target", f"{r.target_ref} (id {r.target_id})"))
-            rows.append(("Based on", f"revision {r.expected_revision}"))
-        where = "this workspace" if self.review.this_workspace else r.workspace
-        rows.append(("Workspace", where))
-        rows.append(("Item", r.id))
-        return rows
-
     def _build_editor(self) -> QWidget:
         r = self.review.record
         page = QWidget()
@@ -274,27 +263,27 @@ class ApprovalDialog(QDialog):
         self.edit_type = QComboBox()
         self.edit_type.setObjectName("editType")
         for t in FactType:
-            self.edit_type.addItem(t.value, t.value)
+            self.edit_type.addItem(type_label(t.value), t.value)
         self.edit_type.setCurrentIndex(max(0, self.edit_type.findData(fields.get("type", ""))))
         self.edit_scope = QComboBox()
         self.edit_scope.setObjectName("editScope")
         for s in Scope:
-            self.edit_scope.addItem(s.value, s.value)
+            self.edit_scope.addItem(scope_label(s.value), s.value)
         self.edit_scope.setCurrentIndex(max(0, self.edit_scope.findData(fields.get("scope", ""))))
         self.edit_body = QPlainTextEdit(plain_lines(body))
         self.edit_body.setObjectName("editBody")
         self.edit_body.setTabChangesFocus(True)
         self.edit_body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.edit_highlighter = SensitiveHighlighter(self.edit_body.document())
-        form.addRow("Name", self.edit_name)
-        form.addRow("Title", self.edit_title)
-        form.addRow("Description", self.edit_description)
-        form.addRow("Type", self.edit_type)
+        form.addRow(translate("ApprovalDialog", "Name"), self.edit_name)
+        form.addRow(translate("ApprovalDialog", "Title"), self.edit_title)
+        form.addRow(translate("ApprovalDialog", "Description"), self.edit_description)
+        form.addRow(translate("ApprovalDialog", "Type"), self.edit_type)
         if r.operation is Operation.CREATE:
-            form.addRow("Scope", self.edit_scope)
+            form.addRow(translate("ApprovalDialog", "Scope"), self.edit_scope)
         else:
             self.edit_scope.hide()
-        form.addRow("Body", self.edit_body)
+        form.addRow(translate("ApprovalDialog", "Body"), self.edit_body)
         for line in (self.edit_name, self.edit_title, self.edit_description):
             line.textChanged.connect(self._schedule_refresh)
         for combo in (self.edit_type, self.edit_scope):
@@ -311,21 +300,10 @@ class ApprovalDialog(QDialog):
         r = self.review.record
         self.blocked = base_moved(self.review)
         if r.operation is not Operation.CREATE and current is None:
-            self.stale_banner.setText(
-                f"{r.target_ref} cannot be read now ({missing or 'it is no longer active'}). "
-                "Approving would fail, with or without edits. Reject this write; if the fact "
-                "should still change, ask the agent to propose it again."
-            )
+            self.stale_banner.setText(missing_text(r.target_ref, missing))
             self.stale_banner.show()
         elif current is not None and self.blocked:
-            self.stale_banner.setText(
-                f"{current.ref} has moved on: it is at revision {current.revision}, and this "
-                f"write was proposed against revision {r.expected_revision}. It cannot be "
-                "approved (nothing newer is overwritten, and editing the proposal does not "
-                "change what it was based on). Reject it, or ask the agent to propose it "
-                f"again against revision {current.revision}; the changes below are against "
-                "the current revision."
-            )
+            self.stale_banner.setText(moved_text(current, r))
             self.stale_banner.show()
         else:
             self.stale_banner.hide()
@@ -343,7 +321,9 @@ class ApprovalDialog(QDialog):
     def _show_conflict_text(self) -> None:
         message = self._conflict_message
         text = without_generic_advice(message) if self.blocked else " ".join(message.split())
-        self.conflict_banner.setText(f"Not approved: {text}")
+        self.conflict_banner.setText(
+            translate("ApprovalDialog", "Not approved: {reason}").format(reason=text)
+        )
         self.conflict_banner.show()
 
     def set_working(self, working: bool) -> None:
@@ -358,9 +338,12 @@ class ApprovalDialog(QDialog):
         self.approve_button.setEnabled(not self.working and not self.blocked)
         self.edit_button.setEnabled(not self.working and not self.editing and not self.blocked)
         self.approve_button.setToolTip(
-            "It would be refused: the fact moved on since the agent proposed this"
+            translate(
+                "ApprovalDialog",
+                "It would be refused: the fact moved on since the agent proposed this",
+            )
             if self.blocked
-            else "Write it now"
+            else translate("ApprovalDialog", "Write it now")
         )
 
     # -- content -------------------------------------------------------------------------
@@ -396,37 +379,44 @@ class ApprovalDialog(QDialog):
                 text = document(fields, body)
             else:
                 text = ""
-            self.tabs.setTabText(self.content_tab, "Fact to forget (it is archived, not deleted)")
+            self.tabs.setTabText(
+                self.content_tab,
+                translate("ApprovalDialog", "Fact to forget (it is archived, not deleted)"),
+            )
         else:
             fields, body = effective_fields(self.review, self.result_content())
             text = document(fields, body)
             self.tabs.setTabText(
-                self.content_tab, "Edited content" if self.edited_content() else "Proposed content"
+                self.content_tab,
+                translate("ApprovalDialog", "Edited content")
+                if self.edited_content()
+                else translate("ApprovalDialog", "Proposed content"),
             )
         if self.content_view.toPlainText() != text:
             self.content_view.setPlainText(text)
         spans = self.content_highlighter.spans
         if spans:
-            self.sensitive_banner.setText(
-                "Sensitive information detected, highlighted below: "
-                + sensitive_summary(text, spans)
-                + ". Approving writes it into memory as it is; edit it out first if it "
-                "should not be kept."
-            )
+            self.sensitive_banner.setText(sensitive_text(sensitive_summary(text, spans)))
             self.sensitive_banner.show()
         else:
             self.sensitive_banner.hide()
         if self.diff_tab >= 0:
             current = self.review.current
             if current is None:
-                self.diff_view.clear_diff("The current revision cannot be read.")
+                self.diff_view.clear_diff(
+                    translate("ApprovalDialog", "The current revision cannot be read.")
+                )
             else:
                 cf, cb = current_fields(current)
                 self.diff_view.set_texts(
                     document(cf, cb),
                     text,
-                    f"{current.ref} (revision {current.revision}, current)",
-                    "edited proposal" if self.edited_content() else "proposed",
+                    translate("ApprovalDialog", "{ref} (revision {n}, current)").format(
+                        ref=current.ref, n=current.revision
+                    ),
+                    translate("ApprovalDialog", "edited proposal")
+                    if self.edited_content()
+                    else translate("ApprovalDialog", "proposed"),
                 )
 
     def _schedule_refresh(self, *_: Any) -> None:
@@ -440,13 +430,13 @@ class ApprovalDialog(QDialog):
             return
         self.editing = True
         self.editor.show()
-        self.edit_tab = self.tabs.insertTab(0, self.editor, "Edit")
+        self.edit_tab = self.tabs.insertTab(0, self.editor, translate("ApprovalDialog", "Edit"))
         self.content_tab = self.tabs.indexOf(self.content_view)
         self.diff_tab = self.tabs.indexOf(self.diff_view)
         self.tabs.setCurrentIndex(self.edit_tab)
-        self.edit_button.setText("Editing")
+        self.edit_button.setText(translate("ApprovalDialog", "Editing"))
         self.edit_button.setEnabled(False)
-        self.approve_button.setText("Approve edited")
+        self.approve_button.setText(translate("ApprovalDialog", "Approve edited"))
         self.edit_body.setFocus()
 
     def reject(self) -> None:
@@ -459,7 +449,9 @@ class ApprovalDialog(QDialog):
             return
         if self.discard_box is None:
             self.discard_box = ask_discard(
-                self, "You edited this proposal without approving it.", self.discard
+                self,
+                translate("ApprovalDialog", "You edited this proposal without approving it."),
+                self.discard,
             )
             self.discard_box.finished.connect(lambda _c: setattr(self, "discard_box", None))
 

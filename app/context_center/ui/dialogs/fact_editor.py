@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from context_center.engine import Fact, FactType, Scope
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.widgets.discard import ask_discard
 
 TYPE_HELP = {
@@ -36,30 +37,44 @@ TYPE_HELP = {
 }
 
 # Every user-visible string of this dialog, in one place.
-TEXT = {
-    "title_new": "New fact",
-    "title_edit": "Edit {ref}",
-    "name_placeholder": "release-branch (becomes the file name)",
-    "description_placeholder": "one line: when is this useful?",
-    "scope_project": "project — this workspace only (the safe default)",
-    "scope_global": "global — every workspace",
-    "body_placeholder": "The fact, in Markdown.",
-    "name": "Name",
-    "title": "Title",
-    "description": "Description",
-    "type": "Type",
-    "scope": "Scope",
-    "body": "Body (Markdown)",
-    "save": "Save",
-    "cancel": "Cancel",
-    "save_tip": "Save (Ctrl+S)",
-    "editing_note": (
-        "Editing revision {revision}. Saving writes revision {next}; if someone else saved "
-        "first you will see what changed instead."
-    ),
-    "name_fixed": "The name is the file name; it does not change on edit.",
-    "discard_text": "You have unsaved changes to this fact.",
-}
+TEXT = Texts(
+    "FactEditor",
+    {
+        "title_new": QT_TRANSLATE_NOOP("FactEditor", "New fact"),
+        "title_edit": QT_TRANSLATE_NOOP("FactEditor", "Edit {ref}"),
+        "name_placeholder": QT_TRANSLATE_NOOP(
+            "FactEditor", "release-branch (becomes the file name)"
+        ),
+        "description_placeholder": QT_TRANSLATE_NOOP(
+            "FactEditor", "one line: when is this useful?"
+        ),
+        "scope_project": QT_TRANSLATE_NOOP(
+            "FactEditor", "project — this workspace only (the safe default)"
+        ),
+        "scope_global": QT_TRANSLATE_NOOP("FactEditor", "global — every workspace"),
+        "body_placeholder": QT_TRANSLATE_NOOP("FactEditor", "The fact, in Markdown."),
+        "name": QT_TRANSLATE_NOOP("FactEditor", "Name"),
+        "title": QT_TRANSLATE_NOOP("FactEditor", "Title"),
+        "description": QT_TRANSLATE_NOOP("FactEditor", "Description"),
+        "type": QT_TRANSLATE_NOOP("FactEditor", "Type"),
+        "scope": QT_TRANSLATE_NOOP("FactEditor", "Scope"),
+        "body": QT_TRANSLATE_NOOP("FactEditor", "Body (Markdown)"),
+        "save": QT_TRANSLATE_NOOP("FactEditor", "Save"),
+        "cancel": QT_TRANSLATE_NOOP("FactEditor", "Cancel"),
+        "save_tip": QT_TRANSLATE_NOOP("FactEditor", "Save (Ctrl+S)"),
+        "editing_note": (
+            QT_TRANSLATE_NOOP(
+                "FactEditor",
+                "Editing revision {revision}. Saving writes revision {next}; if someone else saved "
+                "first you will see what changed instead.",
+            )
+        ),
+        "name_fixed": QT_TRANSLATE_NOOP(
+            "FactEditor", "The name is the file name; it does not change on edit."
+        ),
+        "discard_text": QT_TRANSLATE_NOOP("FactEditor", "You have unsaved changes to this fact."),
+    },
+)
 
 DEFAULT_TYPE = FactType.PROJECT
 DEFAULT_SCOPE = Scope.PROJECT

@@ -7,13 +7,19 @@ from pathlib import Path
 from typing import Any
 
 from context_center.engine import ApprovalRecord, Operation
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.terms import scope_label, type_and_scope, type_label
 
-OPERATION_LABELS = {
-    Operation.CREATE: "Create",
-    Operation.UPDATE: "Update",
-    Operation.FORGET: "Forget",
-}
+# keyed by Operation's values (a StrEnum: OPERATION_LABELS[Operation.CREATE] works)
+OPERATION_LABELS = Texts(
+    "Approvals",
+    {
+        Operation.CREATE.value: QT_TRANSLATE_NOOP("Approvals", "Create"),
+        Operation.UPDATE.value: QT_TRANSLATE_NOOP("Approvals", "Update"),
+        Operation.FORGET.value: QT_TRANSLATE_NOOP("Approvals", "Forget"),
+    },
+)
 
 
 def queued_at(record: ApprovalRecord) -> str:
@@ -31,12 +37,21 @@ def target_label(record: ApprovalRecord) -> str:
 
 
 def scope_and_type(record: ApprovalRecord) -> str:
+    """ "type: project · scope: global" (the type a create left out: "project (implicit)")."""
     content = record.content
     if record.operation is Operation.CREATE:
-        kind_text = content.type.value if content.type else f"{content.fact_type.value} (implicit)"
-        return f"{content.fact_scope.value} · {kind_text}"
+        if content.type:
+            return type_and_scope(content.type.value, content.fact_scope.value)
+        implicit = translate("Approvals", "{type} (implicit)").format(
+            type=type_label(content.fact_type.value)
+        )
+        return translate("Terms", "type: {type} · scope: {scope}").format(
+            type=implicit, scope=scope_label(content.fact_scope.value)
+        )
     scope = (record.target_ref or "").split("/", 1)[0] or "?"
-    return f"{scope} · {content.type.value}" if content.type else scope
+    if content.type:
+        return type_and_scope(content.type.value, scope)
+    return translate("Terms", "scope: {scope}").format(scope=scope_label(scope))
 
 
 def reasons_summary(record: ApprovalRecord) -> str:
@@ -65,19 +80,28 @@ class PendingWritesModel(RowTableModel[ApprovalRecord]):
 
         def where(record: ApprovalRecord) -> str:
             if self.workspace is not None and record.workspace == str(self.workspace):
-                return "this workspace"
+                return translate("Approvals", "this workspace")
             return Path(record.workspace).name or record.workspace
 
         super().__init__(
             [
-                Column("Queued", queued_at),
-                Column("Agent", lambda r: r.agent),
-                Column("Controller", lambda r: r.controller.value),
-                Column("Operation", lambda r: OPERATION_LABELS.get(r.operation, r.operation.value)),
-                Column("Fact", target_label),
-                Column("Scope · type", scope_and_type),
-                Column("Why it needs you", reasons_summary, tooltip=reasons_tooltip),
-                Column("Workspace", where, tooltip=lambda r: r.workspace),  # WORKSPACE_COLUMN
+                Column(QT_TRANSLATE_NOOP("Columns", "Queued"), queued_at),
+                Column(QT_TRANSLATE_NOOP("Columns", "Agent"), lambda r: r.agent),
+                Column(QT_TRANSLATE_NOOP("Columns", "Controller"), lambda r: r.controller.value),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Operation"),
+                    lambda r: OPERATION_LABELS.get(r.operation, r.operation.value),
+                ),
+                Column(QT_TRANSLATE_NOOP("Columns", "Fact"), target_label),
+                Column(QT_TRANSLATE_NOOP("Columns", "Type · scope"), scope_and_type),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Why it needs you"),
+                    reasons_summary,
+                    tooltip=reasons_tooltip,
+                ),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Workspace"), where, tooltip=lambda r: r.workspace
+                ),  # WORKSPACE_COLUMN
             ],
             parent,
         )

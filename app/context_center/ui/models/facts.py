@@ -13,14 +13,29 @@ from datetime import UTC, datetime
 from operator import attrgetter
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QBrush, QColor
 
 from context_center.engine import Entry, Fact
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
 from context_center.ui.style import tone
+from context_center.ui.terms import freshness_label, scope_label, type_label
 
-COLUMNS = ("Title", "Type", "Scope", "Freshness", "Rev", "Updated")
-UPDATED_TIP = "Last update, in local time ({offset})"
+COLUMNS = (
+    QT_TRANSLATE_NOOP("Columns", "Title"),
+    QT_TRANSLATE_NOOP("Columns", "Type"),
+    QT_TRANSLATE_NOOP("Columns", "Scope"),
+    QT_TRANSLATE_NOOP("Columns", "Freshness"),
+    QT_TRANSLATE_NOOP("Columns", "Rev"),
+    QT_TRANSLATE_NOOP("Columns", "Updated"),
+)  # English sources; headerData shows them translated
+UPDATED_TIP = QT_TRANSLATE_NOOP("Columns", "Last update, in local time ({offset})")
 COL_TITLE, COL_TYPE, COL_SCOPE, COL_FRESHNESS, COL_REVISION, COL_UPDATED = range(6)
 
 
@@ -230,9 +245,9 @@ class FactTableModel(QAbstractTableModel):
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
             if role == Qt.ItemDataRole.DisplayRole:
-                return COLUMNS[section]
+                return lookup("Columns", COLUMNS[section])
             if role == Qt.ItemDataRole.ToolTipRole and section == COL_UPDATED:
-                return UPDATED_TIP.format(offset=utc_offset())
+                return lookup("Columns", UPDATED_TIP).format(offset=utc_offset())
             if role == Qt.ItemDataRole.TextAlignmentRole and section == COL_REVISION:
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -249,11 +264,11 @@ class FactTableModel(QAbstractTableModel):
             if col == COL_TITLE:
                 return f"⚠ {row.title}" if row.id in self.conflict_ids else row.title
             if col == COL_TYPE:
-                return row.type
+                return type_label(row.type)
             if col == COL_SCOPE:
-                return row.scope
+                return scope_label(row.scope)
             if col == COL_FRESHNESS:
-                return row.freshness
+                return freshness_label(row.freshness)
             if col == COL_REVISION:
                 return str(row.revision)
             if col == COL_UPDATED:
@@ -268,7 +283,9 @@ class FactTableModel(QAbstractTableModel):
             if col == COL_UPDATED:
                 return local_time(row.fact.updated_at)
             if row.id in self.conflict_ids:
-                return f"{row.ref} — part of a project-over-global pair (see the banner)"
+                return translate(
+                    "MemoryTab", "{ref} — part of a project-over-global pair (see the banner)"
+                ).format(ref=row.ref)
             return row.ref
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_FRESHNESS:
             return self._brush(row.freshness)

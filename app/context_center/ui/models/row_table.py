@@ -12,8 +12,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QColor
+
+from context_center.ui.i18n import lookup
 
 R = TypeVar("R")
 
@@ -27,12 +34,12 @@ AnyIndex = QModelIndex | QPersistentModelIndex
 class Column(Generic[R]):
     """How one column shows a row."""
 
-    header: str
+    header: str  # the English source, marked QT_TRANSLATE_NOOP("Columns", …); shown translated
     text: Callable[[R], str]
     tooltip: Callable[[R], str] | None = None  # default: the displayed text (see text_tooltips)
     numeric: bool = False  # right-aligned
     colour: Callable[[R], str | None] | None = None  # a foreground colour name, or None
-    header_tip: str = ""
+    header_tip: str = ""  # likewise QT_TRANSLATE_NOOP("Columns", …)
 
 
 class RowTableModel(QAbstractTableModel, Generic[R]):
@@ -126,9 +133,10 @@ class RowTableModel(QAbstractTableModel, Generic[R]):
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._columns):
             if role == Qt.ItemDataRole.DisplayRole:
-                return self._columns[section].header
+                return lookup("Columns", self._columns[section].header)
             if role == Qt.ItemDataRole.ToolTipRole:
-                return self._columns[section].header_tip or None
+                tip = self._columns[section].header_tip
+                return lookup("Columns", tip) if tip else None
         if (
             orientation == Qt.Orientation.Vertical
             and role == Qt.ItemDataRole.DisplayRole

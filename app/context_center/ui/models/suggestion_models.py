@@ -5,18 +5,26 @@ from __future__ import annotations
 from typing import Any
 
 from context_center.engine import MemoryCandidate, SkillCandidate, SourceCount
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.terms import scope_label, type_and_scope
 
-SOURCE_LABELS = {
-    "history": "This workspace's session log",
-    "claude": "Claude Code transcripts",
-    "codex": "Codex CLI sessions",
-}
-STATUS_LABELS = {
-    "ok": "read",
-    "missing": "not found",
-    "unconfirmed": "skipped (not confirmed local)",
-}
+SOURCE_LABELS = Texts(
+    "Suggestions",
+    {
+        "history": QT_TRANSLATE_NOOP("Suggestions", "This workspace's session log"),
+        "claude": QT_TRANSLATE_NOOP("Suggestions", "Claude Code transcripts"),
+        "codex": QT_TRANSLATE_NOOP("Suggestions", "Codex CLI sessions"),
+    },
+)
+STATUS_LABELS = Texts(
+    "Suggestions",
+    {
+        "ok": QT_TRANSLATE_NOOP("Suggestions", "read"),
+        "missing": QT_TRANSLATE_NOOP("Suggestions", "not found"),
+        "unconfirmed": QT_TRANSLATE_NOOP("Suggestions", "skipped (not confirmed local)"),
+    },
+)
 
 
 def candidate_title(c: MemoryCandidate | SkillCandidate) -> str:
@@ -26,27 +34,45 @@ def candidate_title(c: MemoryCandidate | SkillCandidate) -> str:
 
 
 def candidate_kind(c: MemoryCandidate | SkillCandidate) -> str:
-    return "Memory" if isinstance(c, MemoryCandidate) else "Skill"
+    if isinstance(c, MemoryCandidate):
+        return translate("Suggestions", "Memory")
+    return translate("Suggestions", "Skill")
 
 
 def candidate_detail(c: MemoryCandidate | SkillCandidate) -> str:
     """Short enough for a 900 px window: the scope only when it is global (the editor shows
     type and scope in full)."""
     if isinstance(c, MemoryCandidate):
-        return "global" if c.scope.value == "global" else ""
-    return f"{len(c.steps)} steps"
+        return scope_label("global") if c.scope.value == "global" else ""
+    return translate("Suggestions", "{n} steps").format(n=len(c.steps))
 
 
 def candidate_kind_tip(c: MemoryCandidate | SkillCandidate) -> str:
     if isinstance(c, MemoryCandidate):
-        return f"A memory fact: type {c.type.value}, scope {c.scope.value}"
-    return f"A skill of {len(c.steps)} steps, written to {c.path}"
+        return translate("Suggestions", "A memory fact: {kind}").format(
+            kind=type_and_scope(c.type.value, c.scope.value)
+        )
+    return translate("Suggestions", "A skill of {n} steps, written to {path}").format(
+        n=len(c.steps), path=c.path
+    )
 
 
 def candidate_evidence(c: MemoryCandidate | SkillCandidate) -> str:
     sessions = len({(e.source, e.session) for e in c.evidence})
     turns = c.turns if isinstance(c, SkillCandidate) else len(c.evidence)
-    return f"{turns} turn{'s' * (turns != 1)}, {sessions} session{'s' * (sessions != 1)}"
+    turns_text = (
+        translate("Suggestions", "1 turn")
+        if turns == 1
+        else translate("Suggestions", "{n} turns").format(n=turns)
+    )
+    sessions_text = (
+        translate("Suggestions", "1 session")
+        if sessions == 1
+        else translate("Suggestions", "{n} sessions").format(n=sessions)
+    )
+    return translate("Suggestions", "{turns}, {sessions}").format(
+        turns=turns_text, sessions=sessions_text
+    )
 
 
 def _latest(c: MemoryCandidate | SkillCandidate) -> str:
@@ -56,7 +82,10 @@ def _latest(c: MemoryCandidate | SkillCandidate) -> str:
 
 def candidate_tooltip(c: MemoryCandidate | SkillCandidate) -> str:
     latest = _latest(c)[:16].replace("T", " ")
-    return f"{candidate_title(c)}\n{c.description}\nLast said: {latest or 'unknown'}"
+    last = translate("Suggestions", "Last said: {when}").format(
+        when=latest or translate("Suggestions", "unknown")
+    )
+    return f"{candidate_title(c)}\n{c.description}\n{last}"
 
 
 class CandidatesModel(RowTableModel[MemoryCandidate | SkillCandidate]):
@@ -65,16 +94,22 @@ class CandidatesModel(RowTableModel[MemoryCandidate | SkillCandidate]):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(
             [
-                Column("Suggestion", candidate_title, tooltip=candidate_tooltip),
                 Column(
-                    "Kind",
+                    QT_TRANSLATE_NOOP("Columns", "Suggestion"),
+                    candidate_title,
+                    tooltip=candidate_tooltip,
+                ),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Kind"),
                     lambda c: " · ".join(p for p in (candidate_kind(c), candidate_detail(c)) if p),
                     tooltip=candidate_kind_tip,
                 ),
                 Column(
-                    "Evidence",
+                    QT_TRANSLATE_NOOP("Columns", "Evidence"),
                     candidate_evidence,
-                    header_tip="How many of your turns, in how many sessions, support it",
+                    header_tip=QT_TRANSLATE_NOOP(
+                        "Columns", "How many of your turns, in how many sessions, support it"
+                    ),
                 ),
             ],
             parent,
@@ -82,7 +117,8 @@ class CandidatesModel(RowTableModel[MemoryCandidate | SkillCandidate]):
 
 
 def _source_tip(s: SourceCount) -> str:
-    lines = [SOURCE_LABELS.get(s.source, s.source), s.root, f"{s.files} file(s) read"]
+    read = translate("Suggestions", "{n} file(s) read").format(n=s.files)
+    lines = [SOURCE_LABELS.get(s.source, s.source), s.root, read]
     if s.note:
         lines.append(s.note)
     return "\n".join(lines)
@@ -95,23 +131,33 @@ class SourceCountsModel(RowTableModel[SourceCount]):
         super().__init__(
             [
                 Column(
-                    "Source", lambda s: SOURCE_LABELS.get(s.source, s.source), tooltip=_source_tip
+                    QT_TRANSLATE_NOOP("Columns", "Source"),
+                    lambda s: SOURCE_LABELS.get(s.source, s.source),
+                    tooltip=_source_tip,
                 ),
                 Column(
-                    "Status",
+                    QT_TRANSLATE_NOOP("Columns", "Status"),
                     lambda s: STATUS_LABELS.get(s.status, s.status),
                     tooltip=lambda s: s.note or STATUS_LABELS.get(s.status, s.status),
                     colour=lambda s: None if s.status != "unconfirmed" else "#a15c00",
                 ),
-                Column("Sessions", lambda s: str(s.sessions), numeric=True),
-                Column("Turns", lambda s: str(s.turns), numeric=True),
                 Column(
-                    "Skipped",
+                    QT_TRANSLATE_NOOP("Columns", "Sessions"),
+                    lambda s: str(s.sessions),
+                    numeric=True,
+                ),
+                Column(QT_TRANSLATE_NOOP("Columns", "Turns"), lambda s: str(s.turns), numeric=True),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Skipped"),
                     lambda s: str(s.malformed),
                     numeric=True,
                     colour=lambda s: "#a15c00" if s.malformed else None,
-                    tooltip=lambda s: f"{s.malformed} malformed line(s) skipped (never fatal)",
-                    header_tip="Malformed lines that were skipped (never fatal)",
+                    tooltip=lambda s: translate(
+                        "Suggestions", "{n} malformed line(s) skipped (never fatal)"
+                    ).format(n=s.malformed),
+                    header_tip=QT_TRANSLATE_NOOP(
+                        "Columns", "Malformed lines that were skipped (never fatal)"
+                    ),
                 ),
             ],
             parent,

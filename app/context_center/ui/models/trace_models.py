@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from context_center.engine import SelectedFact, Suppression
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, translate
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.style import tone
+from context_center.ui.terms import freshness_label
 
 _BLOCK_ENTRY = re.compile(r"^- ref=\S+ id=(\S+) .*?\bscore=([0-9.]+)", re.MULTILINE)
 
@@ -32,7 +34,7 @@ def freshness_colour(value: str) -> str | None:
 
 
 def _hit_tooltip(h: SelectedFact) -> str:
-    shortened = "\nshortened to fit the budget" if h.shortened else ""
+    shortened = "\n" + translate("Activity", "shortened to fit the budget") if h.shortened else ""
     return f"{h.title}\n{h.ref}\n{h.id}{shortened}"
 
 
@@ -43,15 +45,17 @@ class HitsModel(RowTableModel[SelectedFact]):
         self._scores: dict[str, str] = {}
         super().__init__(
             [
-                Column("Fact", lambda h: h.ref, tooltip=_hit_tooltip),
-                Column("Score", self._score, numeric=True),
+                Column(QT_TRANSLATE_NOOP("Columns", "Fact"), lambda h: h.ref, tooltip=_hit_tooltip),
+                Column(QT_TRANSLATE_NOOP("Columns", "Score"), self._score, numeric=True),
                 Column(
-                    "Freshness",
-                    lambda h: h.freshness.value,
+                    QT_TRANSLATE_NOOP("Columns", "Freshness"),
+                    lambda h: freshness_label(h.freshness.value),
                     colour=lambda h: freshness_colour(h.freshness.value),
                 ),
-                Column("Rev", lambda h: str(h.revision), numeric=True),
-                Column("Why", lambda h: h.reason),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Rev"), lambda h: str(h.revision), numeric=True
+                ),
+                Column(QT_TRANSLATE_NOOP("Columns", "Why"), lambda h: h.reason),
             ],
             parent,
         )
@@ -65,7 +69,7 @@ class HitsModel(RowTableModel[SelectedFact]):
 
 
 def _suppressed_what(s: Suppression) -> str:
-    return s.ref or "the whole turn"
+    return s.ref or translate("Activity", "the whole turn")
 
 
 class SuppressionsModel(RowTableModel[Suppression]):
@@ -74,15 +78,23 @@ class SuppressionsModel(RowTableModel[Suppression]):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(
             [
-                Column("Left out", _suppressed_what, tooltip=lambda s: s.id or _suppressed_what(s)),
                 Column(
-                    "Why not",
+                    QT_TRANSLATE_NOOP("Columns", "Left out"),
+                    _suppressed_what,
+                    tooltip=lambda s: s.id or _suppressed_what(s),
+                ),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Why not"),
                     lambda s: s.message,
                     tooltip=lambda s: f"{s.reason.value}: {s.message}",
                 ),
-                Column("Score", lambda s: score_text(s.score), numeric=True),
                 Column(
-                    "Rev",
+                    QT_TRANSLATE_NOOP("Columns", "Score"),
+                    lambda s: score_text(s.score),
+                    numeric=True,
+                ),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Rev"),
                     lambda s: "" if s.revision is None else str(s.revision),
                     numeric=True,
                 ),

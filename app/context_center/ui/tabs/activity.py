@@ -32,48 +32,73 @@ from qasync import asyncSlot
 
 from context_center.engine import Changes, Engine, RecallTrace
 from context_center.ui.context import FACTS, TRACE, WORKSPACE, busy
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.tabs.base import Tab
+from context_center.ui.tabs.history import HistoryPanel
 from context_center.ui.widgets.labels import plain_label
 from context_center.ui.widgets.tables import WrappedTable
 
-TEXT = {
-    "recalled": "Recalled",
-    "show_fact": "Show in Memory",
-    "show_fact_tip": "Open the selected recalled fact in the Memory tab (or double-click it)",
-    "left_out": "Left out, and why",
-    "model_sees": "What the model sees",
-    "block_empty": "(empty: nothing is added to the user turn)",
-    "query": "\u201c{query}\u201d  ·  {when} (local)  ·  searchable terms: {terms}",
-    "none": "none",
-    "recalled_n": "Recalled {n} fact(s)",
-    "nothing": "Nothing recalled: {reason}",
-    "no_match": "no match",
-    "outcome": (
-        "  ·  omitted {omitted}  ·  {candidates} distinctive match(es)  ·  {used} of {budget} "
-        "characters, at most {max_facts} facts  ·  {ms:.1f} ms"
-    ),
-    "more": "… and {n} more left out (not listed).",
-    "last_page": "Last recall in this workspace",
-    "try_page": "Try a message",
-    "last_hint": (
-        "The latest user turn an agent recalled memory for, and why each fact was or was not added."
-    ),
-    "reload": "Reload",
-    "reload_tip": "Read the latest trace again",
-    "message": "Type a message as you would to an agent…",
-    "try": "Try",
-    "try_tip": "Run recall for this message (nothing is saved)",
-    "try_empty": (
-        "See what would be recalled for a message, and why other facts would not. This does "
-        "not change the last recall."
-    ),
-    "type_first": "Type a message first.",
-    "no_trace": (
-        "No recall has run in this workspace yet. When an agent asks Context Center to recall "
-        "memory for a user turn, the explanation appears here."
-    ),
-}
+TEXT = Texts(
+    "ActivityTab",
+    {
+        "recalled": QT_TRANSLATE_NOOP("ActivityTab", "Recalled"),
+        "show_fact": QT_TRANSLATE_NOOP("ActivityTab", "Show in Memory"),
+        "show_fact_tip": QT_TRANSLATE_NOOP(
+            "ActivityTab", "Open the selected recalled fact in the Memory tab (or double-click it)"
+        ),
+        "left_out": QT_TRANSLATE_NOOP("ActivityTab", "Left out, and why"),
+        "model_sees": QT_TRANSLATE_NOOP("ActivityTab", "What the model sees"),
+        "block_empty": QT_TRANSLATE_NOOP(
+            "ActivityTab", "(empty: nothing is added to the user turn)"
+        ),
+        "query": QT_TRANSLATE_NOOP(
+            "ActivityTab", "\u201c{query}\u201d  ·  {when} (local)  ·  searchable terms: {terms}"
+        ),
+        "none": QT_TRANSLATE_NOOP("ActivityTab", "none"),
+        "recalled_n": QT_TRANSLATE_NOOP("ActivityTab", "Recalled {n} fact(s)"),
+        "nothing": QT_TRANSLATE_NOOP("ActivityTab", "Nothing recalled: {reason}"),
+        "no_match": QT_TRANSLATE_NOOP("ActivityTab", "no match"),
+        "outcome": (
+            QT_TRANSLATE_NOOP(
+                "ActivityTab",
+                "  ·  omitted {omitted}  ·  {candidates} distinctive match(es)  ·  {used} of {budget} "
+                "characters, at most {max_facts} facts  ·  {ms:.1f} ms",
+            )
+        ),
+        "more": QT_TRANSLATE_NOOP("ActivityTab", "… and {n} more left out (not listed)."),
+        "last_page": QT_TRANSLATE_NOOP("ActivityTab", "Last recall in this workspace"),
+        "try_page": QT_TRANSLATE_NOOP("ActivityTab", "Try a message"),
+        "last_hint": (
+            QT_TRANSLATE_NOOP(
+                "ActivityTab",
+                "The latest user turn an agent recalled memory for, and why each fact was or was not added.",
+            )
+        ),
+        "reload": QT_TRANSLATE_NOOP("ActivityTab", "Reload"),
+        "reload_tip": QT_TRANSLATE_NOOP("ActivityTab", "Read the latest trace again"),
+        "message": QT_TRANSLATE_NOOP("ActivityTab", "Type a message as you would to an agent…"),
+        "try": QT_TRANSLATE_NOOP("ActivityTab", "Try"),
+        "try_tip": QT_TRANSLATE_NOOP(
+            "ActivityTab", "Run recall for this message (nothing is saved)"
+        ),
+        "try_empty": (
+            QT_TRANSLATE_NOOP(
+                "ActivityTab",
+                "See what would be recalled for a message, and why other facts would not. This does "
+                "not change the last recall.",
+            )
+        ),
+        "type_first": QT_TRANSLATE_NOOP("ActivityTab", "Type a message first."),
+        "no_trace": (
+            QT_TRANSLATE_NOOP(
+                "ActivityTab",
+                "No recall has run in this workspace yet. When an agent asks Context Center to recall "
+                "memory for a user turn, the explanation appears here.",
+            )
+        ),
+    },
+)
 
 # -- engine work (worker thread) ------------------------------------------------------------
 
@@ -236,7 +261,7 @@ class TraceView(QWidget):
 class ActivityTab(Tab):
     """The last recall trace of this workspace and a try-a-message page."""
 
-    title = "Activity"
+    title = QT_TRANSLATE_NOOP("MainWindow", "Activity")
     flags = frozenset({TRACE, WORKSPACE})
 
     sig_trace_loaded = Signal(object)
@@ -297,6 +322,9 @@ class ActivityTab(Tab):
         self.pages.setDocumentMode(True)
         self.pages.addTab(last_page, TEXT["last_page"])
         self.pages.addTab(try_page, TEXT["try_page"])
+        self.history = HistoryPanel(ctx)  # who changed what and when (tabs/history.py)
+        self.history.sig_show_fact.connect(self.sig_show_fact)
+        self.pages.addTab(self.history, self.history.title)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 12)

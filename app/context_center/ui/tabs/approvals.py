@@ -36,6 +36,7 @@ from context_center.engine import (
 )
 from context_center.ui.context import APPROVALS, WORKSPACE, busy
 from context_center.ui.dialogs.approval import ApprovalDialog, Review
+from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.approval_models import (
     REASONS_COLUMN,
     WORKSPACE_COLUMN,
@@ -89,7 +90,7 @@ def reject_item(engine: Engine, item_id: str, reason: str) -> Changes[ApprovalRe
 class ApprovalsTab(Tab):
     """Pending agent writes; Review opens the explicit approval dialog for one of them."""
 
-    title = "Approvals"
+    title = QT_TRANSLATE_NOOP("MainWindow", "Approvals")
     flags = frozenset({APPROVALS, WORKSPACE})
     skip_own_changes = True  # decisions reload the list themselves
 

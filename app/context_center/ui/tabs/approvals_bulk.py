@@ -10,21 +10,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from context_center.engine import ApprovalRecord, Changes, Engine, EngineError
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 
 if TYPE_CHECKING:
     from context_center.ui.tabs.approvals import ApprovalsTab
 
-TEXT = {
-    "reject_selected": "Reject selected…",
-    "reject_selected_tip": "Reject every selected write without opening it (nothing is written)",
-    "title": "Reject writes",
-    "text_one": "Reject 1 write?",
-    "text_many": "Reject {n} writes?",
-    "info": "Nothing of them is written; each decision is recorded. This cannot be undone.",
-    "ok": "Reject",
-    "done": "Rejected {n} write(s)",
-    "skipped": " · {n} skipped: {error}",
-}
+TEXT = Texts(
+    "ApprovalsTab",
+    {
+        "reject_selected": QT_TRANSLATE_NOOP("ApprovalsTab", "Reject selected…"),
+        "reject_selected_tip": QT_TRANSLATE_NOOP(
+            "ApprovalsTab", "Reject every selected write without opening it (nothing is written)"
+        ),
+        "title": QT_TRANSLATE_NOOP("ApprovalsTab", "Reject writes"),
+        "text_one": QT_TRANSLATE_NOOP("ApprovalsTab", "Reject 1 write?"),
+        "text_many": QT_TRANSLATE_NOOP("ApprovalsTab", "Reject {n} writes?"),
+        "info": QT_TRANSLATE_NOOP(
+            "ApprovalsTab",
+            "Nothing of them is written; each decision is recorded. This cannot be undone.",
+        ),
+        "ok": QT_TRANSLATE_NOOP("ApprovalsTab", "Reject"),
+        "done": QT_TRANSLATE_NOOP("ApprovalsTab", "Rejected {n} write(s)"),
+        "skipped": QT_TRANSLATE_NOOP("ApprovalsTab", " · {n} skipped: {error}"),
+    },
+)
 
 
 def _reject(engine: Engine, item_id: str) -> Changes[ApprovalRecord]:

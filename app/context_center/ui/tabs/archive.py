@@ -35,6 +35,7 @@ from context_center.engine import (
     format_time,
 )
 from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.style import tone
@@ -115,20 +116,28 @@ def try_recover(
 
 
 COLUMNS: list[Column[ArchiveRow]] = [
-    Column("Archived", lambda r: r.archived, tooltip=lambda r: r.archived_iso),
     Column(
-        "Reference",
+        QT_TRANSLATE_NOOP("Columns", "Archived"),
+        lambda r: r.archived,
+        tooltip=lambda r: r.archived_iso,
+    ),
+    Column(
+        QT_TRANSLATE_NOOP("Columns", "Reference"),
         lambda r: r.fact.ref if r.fact else r.archive_ref,
         tooltip=lambda r: r.archive_ref,
     ),
-    Column("Title", lambda r: r.title),
-    Column("Type", lambda r: r.fact.type.value if r.fact else ""),
-    Column("Rev", lambda r: str(r.fact.revision) if r.fact else "", numeric=True),
+    Column(QT_TRANSLATE_NOOP("Columns", "Title"), lambda r: r.title),
+    Column(QT_TRANSLATE_NOOP("Columns", "Type"), lambda r: r.fact.type.value if r.fact else ""),
+    Column(
+        QT_TRANSLATE_NOOP("Columns", "Rev"),
+        lambda r: str(r.fact.revision) if r.fact else "",
+        numeric=True,
+    ),
 ]
 
 
 class ArchiveTab(Tab):
-    title = "Archive"
+    title = QT_TRANSLATE_NOOP("MainWindow", "Archive")
     flags = frozenset({ARCHIVE, FACTS, WORKSPACE})
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:

@@ -36,6 +36,7 @@ from context_center.engine import (
     Scope,
 )
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
@@ -51,10 +52,10 @@ def _index_state(memory: ClaudeMemoryFile) -> str:
 
 
 COLUMNS: list[Column[ClaudeMemoryFile]] = [
-    Column("File", lambda m: m.file),
-    Column("Name", lambda m: m.name),
-    Column("Type", lambda m: m.type or _TYPE_TEXT),
-    Column("In MEMORY.md", _index_state),
+    Column(QT_TRANSLATE_NOOP("Columns", "File"), lambda m: m.file),
+    Column(QT_TRANSLATE_NOOP("Columns", "Name"), lambda m: m.name),
+    Column(QT_TRANSLATE_NOOP("Columns", "Type"), lambda m: m.type or _TYPE_TEXT),
+    Column(QT_TRANSLATE_NOOP("Columns", "In MEMORY.md"), _index_state),
 ]
 
 
@@ -94,7 +95,7 @@ def report_text(report: ImportReport) -> str:
 
 
 class ClaudeMemoryTab(Tab):
-    title = "Claude Code"
+    title = QT_TRANSLATE_NOOP("MainWindow", "Claude Code")
     flags = frozenset({FACTS, WORKSPACE})
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:

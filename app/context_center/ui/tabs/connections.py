@@ -22,6 +22,7 @@ from qasync import asyncSlot
 
 from context_center.engine import Engine
 from context_center.ui.context import APPROVALS, FACTS, TRACE, WORKSPACE
+from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.labels import tab_heading
@@ -110,7 +111,7 @@ def load_connections(engine: Engine) -> tuple[list[ConnectionRow], list[AccessRo
 class ConnectionsTab(Tab):
     """Agents wired to this home and their content-free access log, followed live."""
 
-    title = "Connections"
+    title = QT_TRANSLATE_NOOP("MainWindow", "Connections")
     flags = frozenset({TRACE, APPROVALS, FACTS, WORKSPACE})
 
     def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
@@ -136,16 +137,16 @@ class ConnectionsTab(Tab):
 
         self.connections = RowTableModel[ConnectionRow](
             [
-                Column("Agent", lambda r: r.agent),
-                Column("Scope", lambda r: r.scope),
+                Column(QT_TRANSLATE_NOOP("Columns", "Agent"), lambda r: r.agent),
+                Column(QT_TRANSLATE_NOOP("Columns", "Scope"), lambda r: r.scope),
                 Column(
-                    "State",
+                    QT_TRANSLATE_NOOP("Columns", "State"),
                     lambda r: STATES.get(r.state, r.state),
                     colour=lambda r: STATE_COLOURS.get(r.state),
                 ),
-                Column("Config", lambda r: r.file),
-                Column("Hooks", lambda r: r.hooks),
-                Column("Command", lambda r: r.command),
+                Column(QT_TRANSLATE_NOOP("Columns", "Config"), lambda r: r.file),
+                Column(QT_TRANSLATE_NOOP("Columns", "Hooks"), lambda r: r.hooks),
+                Column(QT_TRANSLATE_NOOP("Columns", "Command"), lambda r: r.command),
             ],
             self,
         )
@@ -157,14 +158,16 @@ class ConnectionsTab(Tab):
         self.log_label.setObjectName("accessLogLabel")
         self.log = RowTableModel[AccessRow](
             [
-                Column("Time (UTC)", lambda r: r.at),
-                Column("Agent", lambda r: r.agent),
-                Column("Tool", lambda r: r.tool),
-                Column("Refs", lambda r: r.refs),
+                Column(QT_TRANSLATE_NOOP("Columns", "Time (UTC)"), lambda r: r.at),
+                Column(QT_TRANSLATE_NOOP("Columns", "Agent"), lambda r: r.agent),
+                Column(QT_TRANSLATE_NOOP("Columns", "Tool"), lambda r: r.tool),
+                Column(QT_TRANSLATE_NOOP("Columns", "Refs"), lambda r: r.refs),
                 Column(
-                    "Outcome", lambda r: r.outcome, colour=lambda r: OUTCOME_COLOURS.get(r.outcome)
+                    QT_TRANSLATE_NOOP("Columns", "Outcome"),
+                    lambda r: r.outcome,
+                    colour=lambda r: OUTCOME_COLOURS.get(r.outcome),
                 ),
-                Column("Detail", lambda r: r.detail),
+                Column(QT_TRANSLATE_NOOP("Columns", "Detail"), lambda r: r.detail),
             ],
             self,
         )

@@ -43,6 +43,7 @@ from context_center.engine import (
     RuleScope,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, WORKSPACE, AppContext, busy
+from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.row_table import RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.instruction_chain import (
@@ -84,7 +85,7 @@ def load_chain(
 
 
 class InstructionsTab(Tab):
-    title = "Instructions"
+    title = QT_TRANSLATE_NOOP("MainWindow", "Instructions")
     flags = frozenset({INSTRUCTIONS, FACTS, WORKSPACE})
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:

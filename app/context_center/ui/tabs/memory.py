@@ -51,6 +51,7 @@ from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
 from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
 from context_center.ui.dialogs.sync_conflict import open_sync_conflicts
+from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.facts import FactFilter, FactRow, FactTableModel, build_rows
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.memory_actions import build_actions, install_table_menu
@@ -73,7 +74,7 @@ from context_center.ui.widgets.memory_banners import ConflictBanner, Diagnostics
 
 
 class MemoryTab(Tab):
-    title = "Memory"
+    title = QT_TRANSLATE_NOOP("MainWindow", "Memory")
     flags = frozenset({FACTS, WORKSPACE})
 
     sig_show_revisions = Signal(str)

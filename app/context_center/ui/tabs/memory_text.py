@@ -2,47 +2,64 @@
 
 from __future__ import annotations
 
-TEXT = {
-    "search": "Search titles, names, descriptions and bodies…  (Ctrl+F)",
-    "all_types": "All types",
-    "both_scopes": "Both scopes",
-    "any_freshness": "Any freshness",
-    "loading": "Loading facts…",
-    "new": "New fact…",
-    "new_tip": "Create a fact in this workspace or globally",
-    "edit": "Edit…",
-    "edit_tip": "Edit the selected fact",
-    "forget": "Forget…",
-    "forget_tip": "Move the selected fact to the archive (recoverable)",
-    "revisions": "Revisions",
-    "revisions_tip": "Show the revision history of the selected fact",
-    "counts": "{project} project · {global_} global",
-    "skipped": " · {n} file(s) left out (see the banner)",
-    "shown": "{shown} of {total} facts",
-    "total": "{total} facts",
-    "created": "Created {ref}",
-    "saved": "Saved {ref} as revision {revision}",
-    "forget_title": "Forget fact",
-    "forget_text": "Forget {ref}?",
-    "forget_info": (
-        "“{title}” leaves active recall and moves to the archive. You can recover it from "
-        "the Archive tab as a new revision."
-    ),
-    "forget_ok": "Forget",
-    "forget_many_text": "Forget {n} facts?",
-    "forget_many_info": (
-        "They leave active recall and move to the archive ({refs}). You can recover them "
-        "from the Archive tab, or press Undo in the status bar right away."
-    ),
-    "forgot_many": "Forgot {n} facts (archived)",
-    "recovered": "Recovered {n} fact(s) from the archive",
-    "forgot": "Forgot {ref} (archived as {archived})",
-    "link_blocked": "Link not opened: {url}",
-    "link_title": "Open link?",
-    "link_text": "Open this link in your web browser?",
-    "link_ok": "Open",
-    "discard_title": "Discard changes?",
-    "discard_text": "The fact editor has unsaved changes.",
-    "discard_info": "Discard them, or go back to the editor?",
-    "discard_ok": "Discard changes",
-}
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+
+TEXT = Texts(
+    "MemoryTab",
+    {
+        "search": QT_TRANSLATE_NOOP(
+            "MemoryTab", "Search titles, names, descriptions and bodies…  (Ctrl+F)"
+        ),
+        "all_types": QT_TRANSLATE_NOOP("MemoryTab", "All types"),
+        "both_scopes": QT_TRANSLATE_NOOP("MemoryTab", "Both scopes"),
+        "any_freshness": QT_TRANSLATE_NOOP("MemoryTab", "Any freshness"),
+        "loading": QT_TRANSLATE_NOOP("MemoryTab", "Loading facts…"),
+        "new": QT_TRANSLATE_NOOP("MemoryTab", "New fact…"),
+        "new_tip": QT_TRANSLATE_NOOP("MemoryTab", "Create a fact in this workspace or globally"),
+        "edit": QT_TRANSLATE_NOOP("MemoryTab", "Edit…"),
+        "edit_tip": QT_TRANSLATE_NOOP("MemoryTab", "Edit the selected fact"),
+        "forget": QT_TRANSLATE_NOOP("MemoryTab", "Forget…"),
+        "forget_tip": QT_TRANSLATE_NOOP(
+            "MemoryTab", "Move the selected fact to the archive (recoverable)"
+        ),
+        "revisions": QT_TRANSLATE_NOOP("MemoryTab", "Revisions"),
+        "revisions_tip": QT_TRANSLATE_NOOP(
+            "MemoryTab", "Show the revision history of the selected fact"
+        ),
+        "counts": QT_TRANSLATE_NOOP("MemoryTab", "{project} project · {global_} global"),
+        "skipped": QT_TRANSLATE_NOOP("MemoryTab", " · {n} file(s) left out (see the banner)"),
+        "shown": QT_TRANSLATE_NOOP("MemoryTab", "{shown} of {total} facts"),
+        "total": QT_TRANSLATE_NOOP("MemoryTab", "{total} facts"),
+        "created": QT_TRANSLATE_NOOP("MemoryTab", "Created {ref}"),
+        "saved": QT_TRANSLATE_NOOP("MemoryTab", "Saved {ref} as revision {revision}"),
+        "forget_title": QT_TRANSLATE_NOOP("MemoryTab", "Forget fact"),
+        "forget_text": QT_TRANSLATE_NOOP("MemoryTab", "Forget {ref}?"),
+        "forget_info": (
+            QT_TRANSLATE_NOOP(
+                "MemoryTab",
+                "“{title}” leaves active recall and moves to the archive. You can recover it from "
+                "the Archive tab as a new revision.",
+            )
+        ),
+        "forget_ok": QT_TRANSLATE_NOOP("MemoryTab", "Forget"),
+        "forget_many_text": QT_TRANSLATE_NOOP("MemoryTab", "Forget {n} facts?"),
+        "forget_many_info": (
+            QT_TRANSLATE_NOOP(
+                "MemoryTab",
+                "They leave active recall and move to the archive ({refs}). You can recover them "
+                "from the Archive tab, or press Undo in the status bar right away.",
+            )
+        ),
+        "forgot_many": QT_TRANSLATE_NOOP("MemoryTab", "Forgot {n} facts (archived)"),
+        "recovered": QT_TRANSLATE_NOOP("MemoryTab", "Recovered {n} fact(s) from the archive"),
+        "forgot": QT_TRANSLATE_NOOP("MemoryTab", "Forgot {ref} (archived as {archived})"),
+        "link_blocked": QT_TRANSLATE_NOOP("MemoryTab", "Link not opened: {url}"),
+        "link_title": QT_TRANSLATE_NOOP("MemoryTab", "Open link?"),
+        "link_text": QT_TRANSLATE_NOOP("MemoryTab", "Open this link in your web browser?"),
+        "link_ok": QT_TRANSLATE_NOOP("MemoryTab", "Open"),
+        "discard_title": QT_TRANSLATE_NOOP("MemoryTab", "Discard changes?"),
+        "discard_text": QT_TRANSLATE_NOOP("MemoryTab", "The fact editor has unsaved changes."),
+        "discard_info": QT_TRANSLATE_NOOP("MemoryTab", "Discard them, or go back to the editor?"),
+        "discard_ok": QT_TRANSLATE_NOOP("MemoryTab", "Discard changes"),
+    },
+)

@@ -26,6 +26,7 @@ from qasync import asyncSlot
 from context_center.engine import Changes, Engine, Fact, NotFound, RevisionEntry
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.stale_edit import fact_text
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
@@ -76,26 +77,38 @@ def _restore(engine: Engine, fact_id: str, revision: int) -> Changes[Fact]:
 
 
 PICK_COLUMNS: list[Column[PickRow]] = [
-    Column("Fact", lambda r: r.title, tooltip=lambda r: r.ref),
-    Column("Rev", lambda r: str(r.revision), numeric=True),
+    Column(QT_TRANSLATE_NOOP("Columns", "Fact"), lambda r: r.title, tooltip=lambda r: r.ref),
+    Column(QT_TRANSLATE_NOOP("Columns", "Rev"), lambda r: str(r.revision), numeric=True),
 ]
-TEXT = {
-    "pick": "Pick a fact on the left to see its revisions",
-    "pick_diff": "Pick a fact on the left: its revisions are listed above, and any two "
-    "of them are compared here. Restore brings an older revision back as a new one.",
-    "no_facts": "No facts yet — write one in the Memory tab (Ctrl+N); every save of it "
-    "becomes a revision here.",
-}
+TEXT = Texts(
+    "RevisionsTab",
+    {
+        "pick": QT_TRANSLATE_NOOP("RevisionsTab", "Pick a fact on the left to see its revisions"),
+        "pick_diff": QT_TRANSLATE_NOOP(
+            "RevisionsTab",
+            "Pick a fact on the left: its revisions are listed above, and any two "
+            "of them are compared here. Restore brings an older revision back as a new one.",
+        ),
+        "no_facts": QT_TRANSLATE_NOOP(
+            "RevisionsTab",
+            "No facts yet — write one in the Memory tab (Ctrl+N); every save of it "
+            "becomes a revision here.",
+        ),
+    },
+)
 
 REV_COLUMNS: list[Column[RevRow]] = [
-    Column("Rev", lambda r: str(r.revision), numeric=True),
-    Column("Updated", lambda r: r.updated),
-    Column("Title", lambda r: r.fact.display_title + ("   (current)" if r.current else "")),
+    Column(QT_TRANSLATE_NOOP("Columns", "Rev"), lambda r: str(r.revision), numeric=True),
+    Column(QT_TRANSLATE_NOOP("Columns", "Updated"), lambda r: r.updated),
+    Column(
+        QT_TRANSLATE_NOOP("Columns", "Title"),
+        lambda r: r.fact.display_title + ("   (current)" if r.current else ""),
+    ),
 ]
 
 
 class RevisionsTab(Tab):
-    title = "Revisions"
+    title = QT_TRANSLATE_NOOP("MainWindow", "Revisions")
     flags = frozenset({FACTS, WORKSPACE})
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:

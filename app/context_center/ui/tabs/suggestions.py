@@ -41,6 +41,7 @@ from context_center.engine import (
     ScanResult,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, SUGGESTIONS, WORKSPACE, busy
+from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.row_table import ROW_ROLE
 from context_center.ui.models.suggestion_models import (
     CandidatesModel,
@@ -73,7 +74,7 @@ def dismiss_candidate(engine: Engine, candidate: Candidate) -> Changes[Decision]
 class SuggestionsTab(Tab):
     """Candidates of the last scan, an editor with evidence, accept / dismiss, source counts."""
 
-    title = "Suggestions"
+    title = QT_TRANSLATE_NOOP("MainWindow", "Suggestions")
     flags = frozenset({SUGGESTIONS, FACTS, INSTRUCTIONS, WORKSPACE})
     skip_own_changes = True  # accept/dismiss update the list themselves
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from context_center.engine import CandidateEdit, FactType, MemoryCandidate, Scope, SkillCandidate
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.suggestion_models import SOURCE_LABELS
 from context_center.ui.style import tone
@@ -33,34 +34,47 @@ from context_center.ui.widgets.markdown_view import SafeBrowser
 
 Candidate = MemoryCandidate | SkillCandidate
 
-TEXT = {
-    "time_unknown": "time unknown",
-    "evidence_line": "{source} · session <code>{session}</code> · {when}",
-    "no_quotes": "No quoted turns.",
-    "scope_project": "project (this workspace)",
-    "scope_global": "global (every workspace)",
-    "steps_placeholder": "One step per line",
-    "name": "Name",
-    "title": "Title",
-    "description": "Description",
-    "type": "Type",
-    "scope": "Scope",
-    "body": "Body",
-    "steps": "Steps",
-    "writes": "Writes",
-    "evidence": "Evidence: your own words (times are local)",
-    "memory_heading": "Memory suggestion: {title}",
-    "memory_reason": (
-        "Why: {reason}. Accepting saves it as a fact right away (your click is the approval); "
-        "you can edit every field first."
-    ),
-    "memory_target": "a new fact in the chosen scope",
-    "skill_heading": "Skill suggestion: {name}",
-    "skill_reason": (
-        "You asked for this workflow in {turns} turns across {sessions} sessions. Accepting "
-        "writes a SKILL.md that agents can follow; an existing skill is never overwritten."
-    ),
-}
+TEXT = Texts(
+    "CandidateEditor",
+    {
+        "time_unknown": QT_TRANSLATE_NOOP("CandidateEditor", "time unknown"),
+        "evidence_line": QT_TRANSLATE_NOOP(
+            "CandidateEditor", "{source} · session <code>{session}</code> · {when}"
+        ),
+        "no_quotes": QT_TRANSLATE_NOOP("CandidateEditor", "No quoted turns."),
+        "scope_project": QT_TRANSLATE_NOOP("CandidateEditor", "project (this workspace)"),
+        "scope_global": QT_TRANSLATE_NOOP("CandidateEditor", "global (every workspace)"),
+        "steps_placeholder": QT_TRANSLATE_NOOP("CandidateEditor", "One step per line"),
+        "name": QT_TRANSLATE_NOOP("CandidateEditor", "Name"),
+        "title": QT_TRANSLATE_NOOP("CandidateEditor", "Title"),
+        "description": QT_TRANSLATE_NOOP("CandidateEditor", "Description"),
+        "type": QT_TRANSLATE_NOOP("CandidateEditor", "Type"),
+        "scope": QT_TRANSLATE_NOOP("CandidateEditor", "Scope"),
+        "body": QT_TRANSLATE_NOOP("CandidateEditor", "Body"),
+        "steps": QT_TRANSLATE_NOOP("CandidateEditor", "Steps"),
+        "writes": QT_TRANSLATE_NOOP("CandidateEditor", "Writes"),
+        "evidence": QT_TRANSLATE_NOOP(
+            "CandidateEditor", "Evidence: your own words (times are local)"
+        ),
+        "memory_heading": QT_TRANSLATE_NOOP("CandidateEditor", "Memory suggestion: {title}"),
+        "memory_reason": (
+            QT_TRANSLATE_NOOP(
+                "CandidateEditor",
+                "Why: {reason}. Accepting saves it as a fact right away (your click is the approval); "
+                "you can edit every field first.",
+            )
+        ),
+        "memory_target": QT_TRANSLATE_NOOP("CandidateEditor", "a new fact in the chosen scope"),
+        "skill_heading": QT_TRANSLATE_NOOP("CandidateEditor", "Skill suggestion: {name}"),
+        "skill_reason": (
+            QT_TRANSLATE_NOOP(
+                "CandidateEditor",
+                "You asked for this workflow in {turns} turns across {sessions} sessions. Accepting "
+                "writes a SKILL.md that agents can follow; an existing skill is never overwritten.",
+            )
+        ),
+    },
+)
 
 
 def _when(value: str | None) -> str:

@@ -12,12 +12,17 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-TEXT = {
-    "title": "Discard changes?",
-    "info": "Discard them, or keep editing?",
-    "discard": "Discard changes",
-    "keep": "Keep editing",
-}
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+
+TEXT = Texts(
+    "Discard",
+    {
+        "title": QT_TRANSLATE_NOOP("Discard", "Discard changes?"),
+        "info": QT_TRANSLATE_NOOP("Discard", "Discard them, or keep editing?"),
+        "discard": QT_TRANSLATE_NOOP("Discard", "Discard changes"),
+        "keep": QT_TRANSLATE_NOOP("Discard", "Keep editing"),
+    },
+)
 
 
 def ask_discard(parent: QWidget, text: str, on_discard: Callable[[], None]) -> QMessageBox:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from context_center.engine import Conflict, format_time
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.facts import (
     FactRow,
     freshness_colour,
@@ -36,34 +37,48 @@ from context_center.ui.widgets.bare_links import render_with_links
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser
 
-TEXT = {
-    "reference": "Reference",
-    "id": "ID",
-    "revision": "Revision",
-    "times": "Created / updated\n(local, {offset})",
-    "stored": "Stored at",
-    "provenance": "Provenance",
-    "copy": "Copy",
-    "copy_tip": "Copy the {what} to the clipboard",
-    "copied": "Copied {what}",
-    "none_title": "No fact selected",
-    "none_body": (
-        "Select a fact to see its body and where it comes from, or create one with "
-        "<b>New fact…</b> (Ctrl+N)."
-    ),
-    "empty_title": "No facts yet",
-    "empty_body": (
-        "No facts yet — press <b>Ctrl+N</b> to write one, or accept a suggestion in the "
-        "<b>Suggestions</b> tab. Facts you or an agent save appear here."
-    ),
-    "meta": "type {type} · scope {scope}",
-    "meta_revision": " · revision {revision}",
-    "times_tip": "In UTC: {created} / {updated}",
-    "overrides": "⚠ Overrides {ref} here (same {key}); recall uses this fact.",
-    "overridden": (
-        "⚠ Overridden here by {ref} (same {key}); other workspaces still use this fact."
-    ),
-}
+TEXT = Texts(
+    "FactDetail",
+    {
+        "reference": QT_TRANSLATE_NOOP("FactDetail", "Reference"),
+        "id": QT_TRANSLATE_NOOP("FactDetail", "ID"),
+        "revision": QT_TRANSLATE_NOOP("FactDetail", "Revision"),
+        "times": QT_TRANSLATE_NOOP("FactDetail", "Created / updated\n(local, {offset})"),
+        "stored": QT_TRANSLATE_NOOP("FactDetail", "Stored at"),
+        "provenance": QT_TRANSLATE_NOOP("FactDetail", "Provenance"),
+        "copy": QT_TRANSLATE_NOOP("FactDetail", "Copy"),
+        "copy_tip": QT_TRANSLATE_NOOP("FactDetail", "Copy the {what} to the clipboard"),
+        "copied": QT_TRANSLATE_NOOP("FactDetail", "Copied {what}"),
+        "none_title": QT_TRANSLATE_NOOP("FactDetail", "No fact selected"),
+        "none_body": (
+            QT_TRANSLATE_NOOP(
+                "FactDetail",
+                "Select a fact to see its body and where it comes from, or create one with "
+                "<b>New fact…</b> (Ctrl+N).",
+            )
+        ),
+        "empty_title": QT_TRANSLATE_NOOP("FactDetail", "No facts yet"),
+        "empty_body": (
+            QT_TRANSLATE_NOOP(
+                "FactDetail",
+                "No facts yet — press <b>Ctrl+N</b> to write one, or accept a suggestion in the "
+                "<b>Suggestions</b> tab. Facts you or an agent save appear here.",
+            )
+        ),
+        "meta": QT_TRANSLATE_NOOP("FactDetail", "type {type} · scope {scope}"),
+        "meta_revision": QT_TRANSLATE_NOOP("FactDetail", " · revision {revision}"),
+        "times_tip": QT_TRANSLATE_NOOP("FactDetail", "In UTC: {created} / {updated}"),
+        "overrides": QT_TRANSLATE_NOOP(
+            "FactDetail", "⚠ Overrides {ref} here (same {key}); recall uses this fact."
+        ),
+        "overridden": (
+            QT_TRANSLATE_NOOP(
+                "FactDetail",
+                "⚠ Overridden here by {ref} (same {key}); other workspaces still use this fact.",
+            )
+        ),
+    },
+)
 
 FOLD_BELOW = 430  # pane height (px) under which the provenance starts folded
 

@@ -20,6 +20,7 @@ from context_center.engine import (
     InstructionImport,
     Resolution,
 )
+from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.row_table import Column
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -47,10 +48,18 @@ class DiagRow:
 
 
 DIAG_COLUMNS: list[Column[DiagRow]] = [
-    Column("Code", lambda r: r.code, colour=lambda r: SEVERITY_COLOURS.get(r.severity, RED)),
-    Column("File", lambda r: r.file),
-    Column("Line", lambda r: str(r.line) if r.line else "", numeric=True),
-    Column("Message", lambda r: r.message, tooltip=lambda r: r.message),
+    Column(
+        QT_TRANSLATE_NOOP("Columns", "Code"),
+        lambda r: r.code,
+        colour=lambda r: SEVERITY_COLOURS.get(r.severity, RED),
+    ),
+    Column(QT_TRANSLATE_NOOP("Columns", "File"), lambda r: r.file),
+    Column(
+        QT_TRANSLATE_NOOP("Columns", "Line"), lambda r: str(r.line) if r.line else "", numeric=True
+    ),
+    Column(
+        QT_TRANSLATE_NOOP("Columns", "Message"), lambda r: r.message, tooltip=lambda r: r.message
+    ),
 ]
 
 

@@ -15,29 +15,45 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from context_center.engine import Conflict, Diagnostic
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 
 MAX_BANNER_CONFLICTS = 3
 MAX_DIAGNOSTICS_SHOWN = 3
 # Diagnostics a person can settle in the window (the sync-conflict dialog).
 SYNC_CODES = frozenset({"sync_conflict_copy", "git_conflict_markers"})
 
-TEXT = {
-    "overrides_head": (
-        "<b>{n} project-over-global override{s}</b> — both facts are kept and shown; in this "
-        "workspace the project one applies."
-    ),
-    "override_item": "{project} overrides {global_} (same <b>{key}</b>). ",
-    "more_overrides": "…and {n} more, marked ⚠ in the table.",
-    "diag_head": (
-        "<b>{n} fact file{s} could not be read</b> and {are} left out of the table and of "
-        "recall. The file{s} {are} not changed; fix or remove {them} and the table follows."
-    ),
-    "diag_item": "<b>{code}</b> · <code>{file}</code> — {message}",
-    "diag_line": "line {line}: ",
-    "show_all": "Show all {n}",
-    "resolve_sync": "Resolve sync conflicts…",
-    "show_fewer": "Show fewer",
-}
+TEXT = Texts(
+    "MemoryBanners",
+    {
+        "overrides_head": (
+            QT_TRANSLATE_NOOP(
+                "MemoryBanners",
+                "<b>{n} project-over-global override{s}</b> — both facts are kept and shown; in this "
+                "workspace the project one applies.",
+            )
+        ),
+        "override_item": QT_TRANSLATE_NOOP(
+            "MemoryBanners", "{project} overrides {global_} (same <b>{key}</b>). "
+        ),
+        "more_overrides": QT_TRANSLATE_NOOP(
+            "MemoryBanners", "…and {n} more, marked ⚠ in the table."
+        ),
+        "diag_head": (
+            QT_TRANSLATE_NOOP(
+                "MemoryBanners",
+                "<b>{n} fact file{s} could not be read</b> and {are} left out of the table and of "
+                "recall. The file{s} {are} not changed; fix or remove {them} and the table follows.",
+            )
+        ),
+        "diag_item": QT_TRANSLATE_NOOP(
+            "MemoryBanners", "<b>{code}</b> · <code>{file}</code> — {message}"
+        ),
+        "diag_line": QT_TRANSLATE_NOOP("MemoryBanners", "line {line}: "),
+        "show_all": QT_TRANSLATE_NOOP("MemoryBanners", "Show all {n}"),
+        "resolve_sync": QT_TRANSLATE_NOOP("MemoryBanners", "Resolve sync conflicts…"),
+        "show_fewer": QT_TRANSLATE_NOOP("MemoryBanners", "Show fewer"),
+    },
+)
 
 
 def _link(fact_id: str, ref: str) -> str:

@@ -15,12 +15,17 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QSystemTrayIcon
 
-TEXT = {
-    "title": "Context Center",
-    "one": "1 memory write waits for your approval",
-    "many": "{n} memory writes wait for your approval",
-    "tip": "Context Center — {n} waiting for approval",
-}
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+
+TEXT = Texts(
+    "TrayNotifier",
+    {
+        "title": QT_TRANSLATE_NOOP("TrayNotifier", "Context Center"),
+        "one": QT_TRANSLATE_NOOP("TrayNotifier", "1 memory write waits for your approval"),
+        "many": QT_TRANSLATE_NOOP("TrayNotifier", "{n} memory writes wait for your approval"),
+        "tip": QT_TRANSLATE_NOOP("TrayNotifier", "Context Center — {n} waiting for approval"),
+    },
+)
 
 SHOW_MS = 8000
 

@@ -14,11 +14,15 @@ from PySide6.QtWidgets import QPushButton, QWidget
 from qasync import asyncSlot
 
 from context_center.ui.context import AppContext, busy
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 
-TEXT = {
-    "undo": "Undo",
-    "undo_tip": "Undo: {message}",
-}
+TEXT = Texts(
+    "UndoOffer",
+    {
+        "undo": QT_TRANSLATE_NOOP("UndoOffer", "Undo"),
+        "undo_tip": QT_TRANSLATE_NOOP("UndoOffer", "Undo: {message}"),
+    },
+)
 
 OFFER_MS = 10_000
 
