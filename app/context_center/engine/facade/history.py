@@ -203,8 +203,8 @@ class HistoryAPI(GateAPI):
         return revisions, {r.fact.ref for r in revisions}
 
     def _item_refs(self, events: list[dict[str, Any]]) -> dict[str, str]:
-        """Approval id → the fact's ref: from the item's own lines that name it, else from the
-        pending queue (a create waiting for a person)."""
+        """Approval id → the fact's ref: from the item's own lines that name it, else from its
+        record (a create waiting for a person, or one rejected, names no scope in the log)."""
         found: dict[str, str] = {}
         for event in events:
             ref, item = _audit_ref(event), event.get("id")
@@ -212,9 +212,12 @@ class HistoryAPI(GateAPI):
                 found.setdefault(item, ref)
         wanted = {e.get("id") for e in events} - set(found)
         if wanted:
-            for record in self.approvals.pending(workspace=self.workspace):
-                if record.id in wanted:
-                    found[record.id] = record.ref
+            from context_center.engine.gate.approvals import Status
+
+            for status in (Status.PENDING, Status.REJECTED):
+                for record in self.approvals.records(status, workspace=self.workspace):
+                    if record.id in wanted:
+                        found[record.id] = record.ref
         return found
 
     def _audit_events(self) -> list[dict[str, Any]]:

@@ -36,6 +36,7 @@ from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.history import HistoryPanel
+from context_center.ui.tabs.history import HistoryPanel
 from context_center.ui.widgets.labels import plain_label
 from context_center.ui.widgets.tables import WrappedTable
 
@@ -322,6 +323,9 @@ class ActivityTab(Tab):
         self.pages.setDocumentMode(True)
         self.pages.addTab(last_page, TEXT["last_page"])
         self.pages.addTab(try_page, TEXT["try_page"])
+        self.history = HistoryPanel(ctx)  # who changed what and when (tabs/history.py)
+        self.history.sig_show_fact.connect(self.sig_show_fact)
+        self.pages.addTab(self.history, self.history.title)
         self.history = HistoryPanel(ctx)  # who changed what and when (tabs/history.py)
         self.history.sig_show_fact.connect(self.sig_show_fact)
         self.pages.addTab(self.history, self.history.title)

@@ -1,0 +1,212 @@
+"""The History panel (a page of the Activity tab): who changed what and when.
+
+One table of ``Engine.history()`` rows, newest first: every revision of the most recently
+changed facts and every approval event of this workspace (queued, approved, rejected, put
+back, failed; the gate's direct writes and refusals), each with the person or agent, the agent
+whose write it was, and the path it came through (directly, an approval, the gate). It follows
+live changes (``ctx.sig_changed``: facts, the archive, approvals, the workspace).
+
+The filter box keeps one fact: a ref, a name or an id (``Engine.history(ref)``); text that
+names no fact filters the loaded rows by ref or id instead. "Show in Memory" (or a
+double-click) opens the fact in the Memory tab through the Activity tab's jump.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+from qasync import asyncSlot
+
+from context_center.engine import Engine, EngineError, HistoryRow
+from context_center.ui.context import APPROVALS, ARCHIVE, FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.models.facts import local_time
+from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.tables import make_table
+
+TEXT = {
+    "title": "History",
+    "hint": (
+        "Who changed what and when in this workspace: every saved revision and every "
+        "decision on an agent's write. Times are local."
+    ),
+    "filter": "Filter by fact: a ref (project/<name>.md), a name or an id",
+    "show_fact": "Show in Memory",
+    "show_fact_tip": "Open the selected fact in the Memory tab (or double-click the row)",
+    "empty": (
+        "No changes recorded yet. Saving a fact, and approving or rejecting an agent's "
+        "write, each add a row here."
+    ),
+    "empty_filtered": "Nothing recorded for “{text}”.",
+    "count": "{n} change(s), newest first",
+    "gone": "{ref} is no longer active (see the Archive tab)",
+    "col_when": "When",
+    "col_fact": "Fact",
+    "col_change": "Change",
+    "col_who": "Who",
+    "col_agent": "Agent",
+    "col_via": "Path",
+    "col_detail": "Details",
+    "person": "a person",
+    "revision": "{action} · r{revision}",
+}
+
+ACTIONS = {
+    "created": "created",
+    "revised": "revised",
+    "queued": "proposed (queued)",
+    "approved": "approved",
+    "rejected": "rejected",
+    "requeued": "rejection undone (queued again)",
+    "approve_failed": "approval failed",
+    "gate_applied": "written by the gate",
+    "gate_refused": "refused by the gate",
+}
+
+PATHS = {
+    "direct": "directly (window, CLI, import)",
+    "approval": "approval of an agent's write",
+    "approval queue": "the approval queue",
+    "gate": "the write gate (no approval needed)",
+}
+
+LIMIT = 500
+
+
+def _change(row: HistoryRow) -> str:
+    action = ACTIONS.get(row.action, row.action)
+    if row.revision is None:
+        return action
+    return TEXT["revision"].format(action=action, revision=row.revision)
+
+
+COLUMNS: list[Column[HistoryRow]] = [
+    Column(TEXT["col_when"], lambda r: local_time(r.at)),
+    Column(TEXT["col_fact"], lambda r: r.ref or "—"),
+    Column(TEXT["col_change"], _change),
+    Column(TEXT["col_who"], lambda r: TEXT["person"] if r.who == "person" else r.who),
+    Column(TEXT["col_agent"], lambda r: r.agent or "—"),
+    Column(TEXT["col_via"], lambda r: PATHS.get(r.via, r.via)),
+    Column(TEXT["col_detail"], lambda r: r.detail),
+]
+
+
+def load_history(engine: Engine, text: str) -> list[HistoryRow]:
+    """One fact's rows when ``text`` names one; else every row whose ref or id holds it."""
+    if not text:
+        return engine.history(limit=LIMIT)
+    rows = engine.history(text, limit=LIMIT)
+    if rows:
+        return rows
+    needle = text.lower()
+    return [
+        r
+        for r in engine.history(limit=LIMIT)
+        if needle in r.ref.lower() or needle in (r.fact_id or "").lower()
+    ]
+
+
+def fact_id_of(engine: Engine, row: HistoryRow) -> str | None:
+    if row.fact_id:
+        return row.fact_id
+    try:
+        return engine.read_fact(row.ref).fact.id
+    except EngineError:
+        return None
+
+
+class HistoryPanel(Tab):
+    title = TEXT["title"]
+    flags = frozenset({FACTS, ARCHIVE, APPROVALS, WORKSPACE})
+
+    sig_show_fact = Signal(str)
+    """(fact id) show this fact in the Memory tab."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.setObjectName("historyPanel")
+        self.model: RowTableModel[HistoryRow] = RowTableModel(COLUMNS, self)
+        self.filter = QLineEdit()
+        self.filter.setObjectName("historyFilter")
+        self.filter.setPlaceholderText(TEXT["filter"])
+        self.filter.setClearButtonEnabled(True)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(self.refresh_now)
+        self.filter.textChanged.connect(lambda _t: self._timer.start())
+        self.show_fact_button = QPushButton(TEXT["show_fact"])
+        self.show_fact_button.setObjectName("historyShowFact")
+        self.show_fact_button.setToolTip(TEXT["show_fact_tip"])
+        self.show_fact_button.clicked.connect(self.on_show_fact)
+        self.table = make_table(self.model, name="historyTable", stretch=6, widths={1: 240})
+        self.table.setWordWrap(True)
+        self.table.doubleClicked.connect(lambda _i: self.on_show_fact())
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self.update_actions())
+        self.status = QLabel(TEXT["empty"])
+        self.status.setObjectName("historyStatus")
+        self.status.setWordWrap(True)
+        hint = QLabel(TEXT["hint"])
+        hint.setObjectName("hint")
+        hint.setWordWrap(True)
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.filter, 1)
+        bar.addWidget(self.show_fact_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.setSpacing(6)
+        layout.addWidget(hint)
+        layout.addLayout(bar)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.status)
+        self.update_actions()
+
+    def selected(self) -> HistoryRow | None:
+        index = self.table.selectionModel().currentIndex()
+        rows = self.table.selectionModel().selectedRows()
+        if not rows or not index.isValid():
+            return None
+        return self.model.row_at(rows[0].row())
+
+    def update_actions(self) -> None:
+        row = self.selected()
+        self.show_fact_button.setEnabled(row is not None and bool(row.fact_id or row.ref))
+
+    def show_history_of(self, ref: str) -> None:
+        """Keep only this fact's rows (a ref, name or id)."""
+        self.filter.setText(ref)
+        self._timer.stop()
+        self.refresh_now()
+
+    async def refresh(self) -> None:
+        text = self.filter.text().strip()
+        rows = await self.ctx.run(load_history, self.ctx.engine, text)
+        self.model.set_rows(rows)
+        self.table.resizeRowsToContents()
+        if rows:
+            self.status.setText(TEXT["count"].format(n=len(rows)))
+        elif text:
+            self.status.setText(TEXT["empty_filtered"].format(text=text))
+        else:
+            self.status.setText(TEXT["empty"])
+        self.update_actions()
+
+    @asyncSlot()
+    @busy("show_fact_button")
+    async def on_show_fact(self) -> None:
+        row = self.selected()
+        if row is None:
+            return
+        fact_id = await self.ctx.run(fact_id_of, self.ctx.engine, row)
+        if fact_id is None:
+            self.ctx.status(TEXT["gone"].format(ref=row.ref))
+            return
+        self.sig_show_fact.emit(fact_id)
