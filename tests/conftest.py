@@ -18,6 +18,12 @@ def _isolate_home(
     monkeypatch.setenv("XDG_DATA_HOME", str(base / "xdg-data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "xdg-config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(base / "xdg-cache"))
+    runtime = base / "run"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    # Hosts (the window, `mcp`) start no warm server in tests, and no CLI process looks for
+    # one, unless a test asks for it (tests/cli/test_serve.py).
+    monkeypatch.setenv("CONTEXT_CENTER_NO_SERVER", "1")
 
 
 @pytest.fixture

@@ -5,6 +5,8 @@ from __future__ import annotations
 APP_NAME = "context-center"
 APP_DISPLAY_NAME = "Context Center"
 ORGANIZATION = "context-center"
+# Set to 1: no process looks for a warm server, and no host starts one (``entry.py``).
+NO_SERVER_ENV = "CONTEXT_CENTER_NO_SERVER"
 
 
 def __getattr__(name: str) -> str:

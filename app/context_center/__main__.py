@@ -1,3 +1,3 @@
-from context_center.cli import main
+from context_center.entry import main
 
 raise SystemExit(main())

@@ -34,6 +34,7 @@ GROUPS = (
     "mcp",
     "hook",
     "connect",
+    "serve",
 )
 
 
@@ -54,6 +55,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "hook": ("hook",),
     "connect": ("connect",),
     "disconnect": ("connect",),
+    "serve": ("serve",),
 }
 GLOBAL_OPTIONS_WITH_VALUE = ("--home", "--workspace")
 

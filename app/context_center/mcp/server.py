@@ -188,11 +188,16 @@ def run(options: ServerOptions) -> int:
     warm = threading.Thread(target=state.warm, args=(engine,), name="warm-up", daemon=True)
     warm.start()
     log.info("context-center mcp %s serving over stdio", __version__)
+    from context_center.warmchild import start_child, stop_child
+
+    # Per-turn hook and CLI processes of this home are answered warm while the client runs.
+    warm_server = start_child(options.home)
     try:
         server.run("stdio")
     except KeyboardInterrupt:
         pass
     finally:
+        stop_child(warm_server)
         state.close()
         logs.close_files()
     return 0

@@ -166,9 +166,11 @@ async def _run(
         _watch_first_paint(window, result, main_started)
 
     window.show()
+    warm = _WarmServer(home, start_after_ms=None if smoke else WARM_SERVER_DELAY_MS)
     try:
         await done
     finally:
+        warm.stop()
         sys.excepthook = previous_hook
         window.watcher.stop()
         # let running engine calls finish before the loop closes
@@ -179,6 +181,36 @@ async def _run(
         ctx.shutdown()
         window.deleteLater()
         app.processEvents()
+
+
+WARM_SERVER_DELAY_MS = 3000
+
+
+class _WarmServer:
+    """The ``serve`` child that answers this home's per-turn CLI and hook processes while the
+    window is open (``cli/serve.py``), started once the window has settled: its warm-up
+    would otherwise compete with the first paint for the CPU."""
+
+    def __init__(self, home: str | None, start_after_ms: int | None) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.home = home
+        self.child: Any = None
+        self.stopped = False
+        if start_after_ms is not None:
+            QTimer.singleShot(start_after_ms, self.start)
+
+    def start(self) -> None:
+        from context_center.warmchild import start_child
+
+        if not self.stopped and self.child is None:
+            self.child = start_child(self.home)
+
+    def stop(self) -> None:
+        from context_center.warmchild import stop_child
+
+        self.stopped = True
+        stop_child(self.child)
 
 
 def _watch_first_paint(window: Any, result: dict[str, int], main_started: float) -> None:

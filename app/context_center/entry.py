@@ -1,0 +1,311 @@
+"""The console entry point: a per-turn command is answered by a warm server when one runs.
+
+An agent runs ``context-center recall`` (or a hook, or ``memory save``) on every turn. A cold
+Python process pays for importing numpy, pydantic and the engine before it does any work
+(about half a second here); a process that is already running has paid that. So while a
+window or an agent's MCP server is open for a home, it keeps a ``context-center serve`` child
+listening on a private Unix socket, and this module — which imports nothing but the standard
+library — hands the command to it: the argument vector, the current directory, the whole
+environment and (when the command reads it) standard input. The server runs the very same
+``cli.main`` with them and sends back the exit code and the bytes of standard output and
+standard error, so the answer is the one a cold process would have printed.
+
+Nothing depends on a server being there. No server, a socket folder that is not private to
+this user, a server that declines (another version, a command it does not serve, a home that
+is not its own) or one that cannot be reached: the command runs here, as before. Only once a
+request has been *sent* does a failure matter: a read-only command is then run here again; a
+write (``memory save``) is not, since it may have been applied — it fails with a message that
+says so; a hook prints nothing and exits 0, as a hook always does on our failure.
+
+``CONTEXT_CENTER_NO_SERVER=1`` turns the client off (every command runs in its own process).
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+import os
+import socket
+import stat
+import struct
+import sys
+import tempfile
+
+from context_center import NO_SERVER_ENV
+
+PROTOCOL = 1
+HOME_ENV = "CONTEXT_CENTER_HOME"
+MAX_MESSAGE = 64 * 1024 * 1024
+CONNECT_TIMEOUT = 0.5
+_HEADER = struct.Struct(">I")
+_GLOBAL_WITH_VALUE = ("--home", "--workspace")
+
+# What a served command may do when the connection breaks after the request went out.
+RETRY, FAIL, SILENT = "retry", "fail", "silent"
+SERVED: dict[tuple[str, ...], str] = {
+    ("recall",): RETRY,
+    ("memory", "search"): RETRY,
+    ("memory", "list"): RETRY,
+    ("memory", "read"): RETRY,
+    ("memory", "save"): FAIL,
+    ("hook",): SILENT,
+}
+
+
+def code_stamp() -> str:
+    """Which code this process runs: a server answers only a client of the same install."""
+    import context_center
+
+    path = os.path.dirname(os.path.abspath(context_center.__file__))
+    try:
+        mtime = os.stat(os.path.join(path, "entry.py")).st_mtime_ns
+    except OSError:
+        mtime = 0
+    return f"{path}:{mtime}"
+
+
+def served_kind(words: list[str]) -> str | None:
+    """How a command is served (None: it is not)."""
+    for key in (tuple(words[:2]), tuple(words[:1])):
+        if key in SERVED:
+            return SERVED[key]
+    return None
+
+
+def command_words(argv: list[str], count: int = 2) -> list[str]:
+    words: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in _GLOBAL_WITH_VALUE:
+            skip = True
+        elif word == "--":
+            break
+        elif not word.startswith("-"):
+            words.append(word)
+            if len(words) == count:
+                break
+    return words
+
+
+def explicit_home(argv: list[str]) -> str | None:
+    """``--home`` as typed (the server checks the home it resolves from the real parser)."""
+    home = None
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--home" and i + 1 < len(argv):
+            home = argv[i + 1]
+        elif word.startswith("--home="):
+            home = word.split("=", 1)[1]
+    return home
+
+
+def home_path(explicit: str | None) -> str:
+    """The home as the engine resolves it (``store.paths.resolve_home``; a test keeps their real
+    paths equal): ``--home``, else ``$CONTEXT_CENTER_HOME``, else the user data folder."""
+    chosen = explicit or os.environ.get(HOME_ENV)
+    if not chosen:
+        import platformdirs
+
+        chosen = platformdirs.user_data_dir("context-center", "context-center")
+    # No normalisation of "..": like ``Path.absolute()``; ``socket_dir`` takes the real path.
+    return os.path.join(os.getcwd(), os.path.expanduser(chosen))
+
+
+def _private_dir(path: str) -> bool:
+    """A real folder (not a link) of this user that nobody else can enter."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return (
+        stat.S_ISDIR(st.st_mode)
+        and st.st_uid == os.getuid()
+        and stat.S_IMODE(st.st_mode) & 0o077 == 0
+    )
+
+
+def socket_base() -> str:
+    """``$XDG_RUNTIME_DIR/context-center`` when that is private to this user, else
+    ``<tmp>/context-center-sockets-<uid>`` (short: a socket path has about 100 bytes)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and _private_dir(runtime):
+        base = os.path.join(runtime, "context-center")
+        if len(base) < 60:
+            return base
+    tmp = tempfile.gettempdir()
+    if len(tmp) > 40:
+        tmp = "/tmp"
+    return os.path.join(tmp, f"context-center-sockets-{os.getuid()}")
+
+
+def socket_dir(home: str) -> str:
+    """The folder of one home's server sockets, keyed by the home's real path."""
+    import hashlib
+
+    key = hashlib.sha256(os.path.realpath(home).encode("utf-8", "surrogateescape"))
+    return os.path.join(socket_base(), key.hexdigest()[:20])
+
+
+def private_socket_dir(home: str) -> str | None:
+    """The socket folder when it and its parent are private to this user (else None)."""
+    folder = socket_dir(home)
+    if _private_dir(os.path.dirname(folder)) and _private_dir(folder):
+        return folder
+    return None
+
+
+def send_message(sock: socket.socket, value: dict[str, object]) -> None:
+    data = json.dumps(value, ensure_ascii=True).encode("ascii")
+    sock.sendall(_HEADER.pack(len(data)) + data)
+
+
+def _read_exact(sock: socket.socket, size: int) -> bytes:
+    chunks = []
+    while size:
+        chunk = sock.recv(min(size, 1 << 20))
+        if not chunk:
+            raise ConnectionError("the connection closed mid-message")
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_message(sock: socket.socket) -> dict[str, object]:
+    (size,) = _HEADER.unpack(_read_exact(sock, _HEADER.size))
+    if size > MAX_MESSAGE:
+        raise ConnectionError("message too large")
+    value = json.loads(_read_exact(sock, size))
+    if not isinstance(value, dict):
+        raise ConnectionError("not a message")
+    return value
+
+
+def _connect(folder: str) -> socket.socket | None:
+    """A connection to the newest live server in ``folder``; stale sockets are removed."""
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".sock")]
+    except OSError:
+        return None
+    paths = [os.path.join(folder, n) for n in names]
+    paths.sort(key=lambda p: _mtime(p), reverse=True)
+    for path in paths:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(CONNECT_TIMEOUT)
+        try:
+            sock.connect(path)
+        except ConnectionRefusedError:
+            sock.close()
+            with contextlib.suppress(OSError):  # nobody listens there any more
+                os.unlink(path)
+            continue
+        except OSError:
+            sock.close()
+            continue
+        sock.settimeout(None)
+        return sock
+    return None
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
+
+
+def _stream_info(stream: object) -> dict[str, str]:
+    return {
+        "encoding": getattr(stream, "encoding", None) or "utf-8",
+        "errors": getattr(stream, "errors", None) or "strict",
+    }
+
+
+def _reads_stdin(words: list[str], argv: list[str]) -> bool:
+    return words[:1] == ["hook"] or "-" in argv
+
+
+def _write(stream: object, data: bytes) -> None:
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        stream.flush()  # type: ignore[attr-defined]
+        buffer.write(data)
+        buffer.flush()
+    else:  # a text-only stream (a test's capture)
+        stream.write(data.decode(_stream_info(stream)["encoding"], "replace"))  # type: ignore[attr-defined]
+
+
+def try_served(argv: list[str]) -> int | None:
+    """Run ``argv`` on a warm server; None when it must run in this process instead."""
+    words = command_words(argv)
+    kind = served_kind(words)
+    if kind is None or "--help" in argv or "-h" in argv:
+        return None
+    try:
+        folder = private_socket_dir(home_path(explicit_home(argv)))
+        sock = _connect(folder) if folder else None
+    except Exception:  # any trouble finding a server: run here
+        return None
+    if sock is None:
+        return None
+    with sock:
+        stdin_data: bytes | None = None
+        if _reads_stdin(words, argv):
+            stdin_data = (
+                sys.stdin.buffer.read()
+                if hasattr(sys.stdin, "buffer")
+                else (sys.stdin.read().encode("utf-8", "surrogateescape"))
+            )
+        request = {
+            "v": PROTOCOL,
+            "code": code_stamp(),
+            "argv": argv,
+            "cwd": os.getcwd(),
+            "env": dict(os.environ),
+            "stdin": None if stdin_data is None else base64.b64encode(stdin_data).decode(),
+            "stdin_info": _stream_info(sys.stdin),
+            "stdout_info": _stream_info(sys.stdout),
+            "stderr_info": _stream_info(sys.stderr),
+        }
+        sent = False
+        try:
+            send_message(sock, request)
+            sent = True
+            answer = read_message(sock)
+        except (OSError, ValueError):
+            answer = None
+        if answer is not None and "rc" in answer:
+            _write(sys.stdout, base64.b64decode(str(answer.get("stdout", ""))))
+            _write(sys.stderr, base64.b64decode(str(answer.get("stderr", ""))))
+            rc = answer["rc"]
+            return rc if isinstance(rc, int) else 1
+        if stdin_data is not None:  # what we read is still the command's input
+            info = _stream_info(sys.stdin)
+            sys.stdin = io.TextIOWrapper(
+                io.BytesIO(stdin_data), encoding=info["encoding"], errors=info["errors"]
+            )
+        if answer is not None or not sent or kind == RETRY:
+            return None  # declined, or never reached it: run here
+        if kind == SILENT:
+            return 0
+        sys.stderr.write(
+            "context-center: the Context Center server stopped while it ran this command; "
+            "it may or may not have been applied — check `context-center memory list` before "
+            "running it again\n"
+        )
+        return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if os.environ.get(NO_SERVER_ENV) != "1":
+        served = try_served(args)
+        if served is not None:
+            return served
+    from context_center.cli import main as cli_main
+
+    return cli_main(args)
