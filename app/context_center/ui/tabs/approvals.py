@@ -36,8 +36,9 @@ from context_center.engine import (
 )
 from context_center.ui.context import APPROVALS, WORKSPACE, busy
 from context_center.ui.dialogs.approval import ApprovalDialog, Review
-from context_center.ui.i18n import QT_TRANSLATE_NOOP
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, translate
 from context_center.ui.models.approval_models import (
+    OPERATION_LABELS,
     REASONS_COLUMN,
     WORKSPACE_COLUMN,
     PendingWritesModel,
@@ -47,6 +48,7 @@ from context_center.ui.models.row_table import ROW_ROLE
 from context_center.ui.tabs.approvals_bulk import TEXT as BULK_TEXT
 from context_center.ui.tabs.approvals_bulk import reject_selected
 from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.decision_undo import offer_reject_undo
 from context_center.ui.widgets.labels import tab_heading
 from context_center.ui.widgets.tables import WrappedTable
 
@@ -106,15 +108,17 @@ class ApprovalsTab(Tab):
         self.dialog: ApprovalDialog | None = None
         self.pending_count = -1
 
-        heading = tab_heading("Approval inbox")
+        heading = tab_heading(translate("ApprovalsTab", "Approval inbox"))
         self.count_label = QLabel()
         self.count_label.setObjectName("countLabel")
-        self.refresh_button = QPushButton("Reload")
+        self.refresh_button = QPushButton(translate("ApprovalsTab", "Reload"))
         self.refresh_button.setObjectName("reloadApprovals")
         self.refresh_button.clicked.connect(self._on_reload)
-        self.review_button = QPushButton("Review…")
+        self.review_button = QPushButton(translate("ApprovalsTab", "Review…"))
         self.review_button.setObjectName("reviewButton")
-        self.review_button.setToolTip("Open the selected write to approve, edit or reject it")
+        self.review_button.setToolTip(
+            translate("ApprovalsTab", "Open the selected write to approve, edit or reject it")
+        )
         self.review_button.clicked.connect(self._on_review)
         self.reject_button = QPushButton(BULK_TEXT["reject_selected"])
         self.reject_button.setObjectName("rejectSelected")
@@ -131,9 +135,12 @@ class ApprovalsTab(Tab):
         top.addWidget(self.review_button)
 
         intro = QLabel(
-            "Memory writes proposed by agents that need a person: global or personal facts, "
-            "updates, forgets, possible duplicates and anything that looks sensitive. Nothing "
-            "is written until you approve it in the review dialog."
+            translate(
+                "ApprovalsTab",
+                "Memory writes proposed by agents that need a person: global or personal facts, "
+                "updates, forgets, possible duplicates and anything that looks sensitive. Nothing "
+                "is written until you approve it in the review dialog.",
+            )
         )
         intro.setObjectName("hint")
         intro.setWordWrap(True)
@@ -154,8 +161,11 @@ class ApprovalsTab(Tab):
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
 
         self.empty = QLabel(
-            "No writes are waiting for you.\n\nWhen an agent proposes a memory write that "
-            "needs a person, it appears here and the toolbar shows a count."
+            translate(
+                "ApprovalsTab",
+                "No writes are waiting for you.\n\nWhen an agent proposes a memory write that "
+                "needs a person, it appears here and the toolbar shows a count.",
+            )
         )
         self.empty.setObjectName("emptyInbox")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -187,10 +197,14 @@ class ApprovalsTab(Tab):
             return True
         ok = await self.ctx.confirm(
             dialog,
-            "Discard your edits?",
-            "You edited the proposal in the review dialog without approving it.",
-            informative="The write stays pending either way; only your edits are dropped.",
-            ok_text="Discard edits",
+            translate("ApprovalsTab", "Discard your edits?"),
+            translate(
+                "ApprovalsTab", "You edited the proposal in the review dialog without approving it."
+            ),
+            informative=translate(
+                "ApprovalsTab", "The write stays pending either way; only your edits are dropped."
+            ),
+            ok_text=translate("ApprovalsTab", "Discard edits"),
             destructive=True,
         )
         if ok and self.dialog is dialog:
@@ -251,7 +265,13 @@ class ApprovalsTab(Tab):
         self.stack.setCurrentIndex(1 if records else 0)
         n = len(records)
         self.count_label.setText(
-            f"{n} write{'s' * (n != 1)} waiting for you" if n else "nothing waiting"
+            (
+                translate("ApprovalsTab", "1 write waiting for you")
+                if n == 1
+                else translate("ApprovalsTab", "{n} writes waiting for you").format(n=n)
+            )
+            if n
+            else translate("ApprovalsTab", "nothing waiting")
         )
         self._update_buttons()
         if n != self.pending_count:
@@ -305,7 +325,9 @@ class ApprovalsTab(Tab):
                 dialog.show_conflict(str(exc))
                 review = await self.ctx.run(load_review, self.ctx.engine, record)
                 dialog.set_current(review.current, review.missing_target)
-                self.ctx.status(f"Not approved: {exc}")
+                self.ctx.status(
+                    translate("ApprovalDialog", "Not approved: {reason}").format(reason=exc)
+                )
                 self.refresh_now()
                 return
         finally:
@@ -314,7 +336,12 @@ class ApprovalsTab(Tab):
         ref = (result.record.decision.result or {}).get("ref") if result.record.decision else None
         dialog.accept()
         self.ctx.apply(changes, source=self)
-        self.ctx.status(f"Approved: {record.operation.value} {ref or target_label(record)}")
+        self.ctx.status(
+            translate("ApprovalsTab", "Approved: {operation} {target}").format(
+                operation=OPERATION_LABELS[record.operation].lower(),
+                target=ref or target_label(record),
+            )
+        )
         self.sig_decided.emit(record.id, "approved")
         await self._reload()
 
@@ -337,8 +364,13 @@ class ApprovalsTab(Tab):
             dialog.set_working(False)
         dialog.done(QDialog.DialogCode.Accepted)
         self.ctx.apply(changes, source=self)
-        self.ctx.status(f"Rejected: {record.operation.value} {target_label(record)}")
+        self.ctx.status(
+            translate("ApprovalsTab", "Rejected: {operation} {target}").format(
+                operation=OPERATION_LABELS[record.operation].lower(), target=target_label(record)
+            )
+        )
         self.sig_decided.emit(record.id, "rejected")
+        offer_reject_undo(self.ctx, [record])
         await self._reload()
 
     async def _reload(self) -> None:

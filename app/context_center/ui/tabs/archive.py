@@ -35,11 +35,12 @@ from context_center.engine import (
     format_time,
 )
 from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
-from context_center.ui.i18n import QT_TRANSLATE_NOOP
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, translate
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.style import tone
 from context_center.ui.tabs.base import Tab
+from context_center.ui.terms import scope_label, type_and_scope, type_label
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
 from context_center.ui.widgets.tables import make_table
@@ -57,7 +58,7 @@ class ArchiveRow:
     @property
     def title(self) -> str:
         if self.fact is None:
-            return f"(unreadable: {self.error})"
+            return translate("ArchiveTab", "(unreadable: {error})").format(error=self.error)
         return self.fact.display_title
 
 
@@ -127,7 +128,10 @@ COLUMNS: list[Column[ArchiveRow]] = [
         tooltip=lambda r: r.archive_ref,
     ),
     Column(QT_TRANSLATE_NOOP("Columns", "Title"), lambda r: r.title),
-    Column(QT_TRANSLATE_NOOP("Columns", "Type"), lambda r: r.fact.type.value if r.fact else ""),
+    Column(
+        QT_TRANSLATE_NOOP("Columns", "Type"),
+        lambda r: type_label(r.fact.type.value) if r.fact else "",
+    ),
     Column(
         QT_TRANSLATE_NOOP("Columns", "Rev"),
         lambda r: str(r.fact.revision) if r.fact else "",
@@ -159,8 +163,11 @@ class ArchiveTab(Tab):
         self.table.setTabKeyNavigation(False)
 
         self.intro = QLabel(
-            "Forgotten facts wait here. Recovering one makes it active again as a new revision; "
-            "it is refused while another active fact has the same id or name."
+            translate(
+                "ArchiveTab",
+                "Forgotten facts wait here. Recovering one makes it active again as a new revision; "
+                "it is refused while another active fact has the same id or name.",
+            )
         )
         self.intro.setObjectName("hint")
         self.intro.setWordWrap(True)
@@ -170,10 +177,13 @@ class ArchiveTab(Tab):
         self.refusal_label.setObjectName("refusalText")
         self.refusal_label.setWordWrap(True)
         self.refusal_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.btn_recover_as = QPushButton("Recover under a new name…")
+        self.btn_recover_as = QPushButton(translate("ArchiveTab", "Recover under a new name…"))
         self.btn_recover_as.setObjectName("recoverAsButton")
         self.btn_recover_as.setToolTip(
-            "Bring it back under another name; it keeps its id and revision history"
+            translate(
+                "ArchiveTab",
+                "Bring it back under another name; it keeps its id and revision history",
+            )
         )
         self.btn_recover_as.clicked.connect(self.on_recover_as)
         refusal_layout = QHBoxLayout(self.refusal)
@@ -194,7 +204,7 @@ class ArchiveTab(Tab):
         self.preview_ref.setObjectName("hint")
         self.preview = SafeBrowser()
         self.preview.setObjectName("archivePreview")
-        self.btn_recover = QPushButton("Recover")
+        self.btn_recover = QPushButton(translate("ArchiveTab", "Recover"))
         self.btn_recover.setObjectName("recoverButton")
         self.btn_recover.setProperty("primary", True)
         self.btn_recover.clicked.connect(self.on_recover)
@@ -214,7 +224,10 @@ class ArchiveTab(Tab):
         dl.addLayout(actions)
 
         self.empty = QLabel(
-            "The archive is empty: nothing has been forgotten in this workspace or globally."
+            translate(
+                "ArchiveTab",
+                "The archive is empty: nothing has been forgotten in this workspace or globally.",
+            )
         )
         self.empty.setObjectName("hint")
         left = QWidget()
@@ -272,20 +285,27 @@ class ArchiveTab(Tab):
     def _show(self, row: ArchiveRow | None) -> None:
         self.btn_recover.setEnabled(row is not None and row.fact is not None)
         if row is None:
-            self.preview_title.setText("No archived fact selected")
+            self.preview_title.setText(translate("ArchiveTab", "No archived fact selected"))
             self.preview_meta.setText("")
             self.preview_ref.set_full_text("")
             self.preview.setHtml("")
             return
         self.preview_title.setText(row.title)
         if row.fact is None:
-            self.preview_meta.setText(f"Archived {row.archived}")
+            self.preview_meta.setText(
+                translate("ArchiveTab", "Archived {when}").format(when=row.archived)
+            )
             self.preview_ref.set_full_text(row.archive_ref)
             self.preview.setHtml(f"<p style='color:{tone('danger')}'>{escape(row.error or '')}</p>")
             return
         f = row.fact
         self.preview_meta.setText(
-            f"{f.ref} · type {f.type.value} · revision {f.revision} · archived {row.archived}"
+            translate("ArchiveTab", "{ref} · {kind} · revision {n} · archived {when}").format(
+                ref=f.ref,
+                kind=type_and_scope(f.type.value, f.scope.value),
+                n=f.revision,
+                when=row.archived,
+            )
         )
         self.preview_ref.set_full_text(row.archive_ref)
         self.preview.set_markdown(f.body)
@@ -308,13 +328,15 @@ class ArchiveTab(Tab):
             return
         dialog = QInputDialog(self)
         dialog.setObjectName("recoverNameDialog")
-        dialog.setWindowTitle("Recover under a new name")
+        dialog.setWindowTitle(translate("ArchiveTab", "Recover under a new name"))
         dialog.setLabelText(
-            f"{row.fact.ref} is taken. Recover the archived fact as (a file name in "
-            f"{row.fact.scope.value}):"
+            translate(
+                "ArchiveTab",
+                "{ref} is taken. Recover the archived fact as (a file name in {scope}):",
+            ).format(ref=row.fact.ref, scope=scope_label(row.fact.scope.value))
         )
         dialog.setTextValue(refusal.suggestion)
-        dialog.setOkButtonText("Recover")
+        dialog.setOkButtonText(translate("ArchiveTab", "Recover"))
         if await self.ctx.exec_dialog(dialog) != QDialog.DialogCode.Accepted:
             return
         name = dialog.textValue().strip()
@@ -332,19 +354,28 @@ class ArchiveTab(Tab):
             return
         self.refusal.hide()
         recovered = outcome.value
-        self.ctx.status(f"Recovered {recovered.ref} as revision {recovered.revision}")
+        self.ctx.status(
+            translate("ArchiveTab", "Recovered {ref} as revision {n}").format(
+                ref=recovered.ref, n=recovered.revision
+            )
+        )
         self.ctx.apply(outcome, self)
 
     def _show_refusal(self, fact: Fact, refusal: Refusal) -> None:
         """The one place a refusal is said (no dialog, no status line on top of it)."""
         self.last_refusal = refusal
         advice = (
-            " Recover it under another name, or forget the active fact first."
+            translate(
+                "ArchiveTab", " Recover it under another name, or forget the active fact first."
+            )
             if refusal.name_taken
             else ""
         )
         self.refusal_label.setText(
-            f"<b>{escape(fact.ref)} was not recovered:</b> {escape(refusal.message)}.{advice}"
+            translate("ArchiveTab", "<b>{ref} was not recovered:</b> {reason}.").format(
+                ref=escape(fact.ref), reason=escape(refusal.message)
+            )
+            + advice
         )
         self.btn_recover_as.setVisible(refusal.name_taken)
         self.refusal.show()

@@ -36,25 +36,33 @@ from context_center.engine import (
     Scope,
 )
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
-from context_center.ui.i18n import QT_TRANSLATE_NOOP
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
+from context_center.ui.terms import type_label
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
 from context_center.ui.widgets.tables import make_table
 
-_TYPE_TEXT = "(none)"
+_TYPE_TEXT = QT_TRANSLATE_NOOP("ClaudeMemoryTab", "(none)")
 
 
 def _index_state(memory: ClaudeMemoryFile) -> str:
     if not memory.indexed:
-        return "not listed"
-    return "loaded" if memory.index_loaded else "listed, not loaded"
+        return translate("ClaudeMemoryTab", "not listed")
+    return (
+        translate("ClaudeMemoryTab", "loaded")
+        if memory.index_loaded
+        else translate("ClaudeMemoryTab", "listed, not loaded")
+    )
 
 
 COLUMNS: list[Column[ClaudeMemoryFile]] = [
     Column(QT_TRANSLATE_NOOP("Columns", "File"), lambda m: m.file),
     Column(QT_TRANSLATE_NOOP("Columns", "Name"), lambda m: m.name),
-    Column(QT_TRANSLATE_NOOP("Columns", "Type"), lambda m: m.type or _TYPE_TEXT),
+    Column(
+        QT_TRANSLATE_NOOP("Columns", "Type"),
+        lambda m: type_label(m.type) if m.type else lookup("ClaudeMemoryTab", _TYPE_TEXT),
+    ),
     Column(QT_TRANSLATE_NOOP("Columns", "In MEMORY.md"), _index_state),
 ]
 
@@ -73,25 +81,44 @@ def load_summary(view: ClaudeMemoryView) -> str:
     """One line on what Claude Code loads of its index."""
     load = view.load
     if load is None:
-        return "There is no MEMORY.md: Claude Code loads no index for this workspace."
-    head = f"MEMORY.md has {load.lines} lines ({load.units:,} characters)."
-    if load.cut_by == "none":
-        return f"{head} Claude Code loads all of it at the start of every conversation."
-    return (
-        f"{head} Claude Code loads only the first {load.loaded_lines} lines (cut by "
-        f"{load.cut_by}: at most 200 lines and 25,000 characters) and adds a warning."
+        return translate(
+            "ClaudeMemoryTab",
+            "There is no MEMORY.md: Claude Code loads no index for this workspace.",
+        )
+    head = translate("ClaudeMemoryTab", "MEMORY.md has {lines} lines ({units} characters).").format(
+        lines=load.lines, units=f"{load.units:,}"
     )
+    if load.cut_by == "none":
+        tail = translate(
+            "ClaudeMemoryTab", "Claude Code loads all of it at the start of every conversation."
+        )
+    else:
+        tail = translate(
+            "ClaudeMemoryTab",
+            "Claude Code loads only the first {n} lines (cut by {cut}: at most 200 lines and "
+            "25,000 characters) and adds a warning.",
+        ).format(n=load.loaded_lines, cut=load.cut_by)
+    return f"{head} {tail}"
 
 
 def report_text(report: ImportReport) -> str:
-    verbs = {"imported": "imported", "would_import": "would be imported"}
+    counts = {
+        "imported": translate("ClaudeMemoryTab", "{n} imported"),
+        "would_import": translate("ClaudeMemoryTab", "{n} would be imported"),
+        "duplicate": translate("ClaudeMemoryTab", "{n} duplicate"),
+        "skipped": translate("ClaudeMemoryTab", "{n} skipped"),
+    }
     parts = [
-        f"{report.count(action)} {verbs.get(action, action)}"
-        for action in ("imported", "would_import", "duplicate", "skipped")
-        if report.count(action)
+        counts[action].format(n=report.count(action)) for action in counts if report.count(action)
     ]
-    head = "Preview: " if report.dry_run else ""
-    return head + (", ".join(parts) if parts else "nothing to import") + "."
+    text = (
+        translate("ClaudeMemoryTab", ", ").join(parts)
+        if parts
+        else translate("ClaudeMemoryTab", "nothing to import")
+    )
+    if report.dry_run:
+        return translate("ClaudeMemoryTab", "Preview: {summary}.").format(summary=text)
+    return translate("ClaudeMemoryTab", "{summary}.").format(summary=text)
 
 
 class ClaudeMemoryTab(Tab):
@@ -120,15 +147,19 @@ class ClaudeMemoryTab(Tab):
 
         self.scope = QComboBox()
         self.scope.setObjectName("claudeImportScope")
-        self.scope.addItem("into the project store", Scope.PROJECT.value)
-        self.scope.addItem("into the global store", Scope.GLOBAL.value)
-        self.btn_reload = QPushButton("Reload")
+        self.scope.addItem(
+            translate("ClaudeMemoryTab", "into the project store"), Scope.PROJECT.value
+        )
+        self.scope.addItem(
+            translate("ClaudeMemoryTab", "into the global store"), Scope.GLOBAL.value
+        )
+        self.btn_reload = QPushButton(translate("ClaudeMemoryTab", "Reload"))
         self.btn_reload.setObjectName("claudeReloadButton")
         self.btn_reload.clicked.connect(lambda: self.refresh_now())
-        self.btn_preview = QPushButton("Preview import")
+        self.btn_preview = QPushButton(translate("ClaudeMemoryTab", "Preview import"))
         self.btn_preview.setObjectName("claudePreviewButton")
         self.btn_preview.clicked.connect(self.on_preview)
-        self.btn_import = QPushButton("Import")
+        self.btn_import = QPushButton(translate("ClaudeMemoryTab", "Import"))
         self.btn_import.setObjectName("claudeImportButton")
         self.btn_import.setProperty("primary", True)
         self.btn_import.clicked.connect(self.on_import)
@@ -161,9 +192,9 @@ class ClaudeMemoryTab(Tab):
         self.loaded_text.setReadOnly(True)
         self.pages = QTabWidget()
         self.pages.setObjectName("claudeMemoryPages")
-        self.pages.addTab(memory_page, "Memory")
+        self.pages.addTab(memory_page, translate("ClaudeMemoryTab", "Memory"))
         self.pages.addTab(self.index_text, "MEMORY.md")
-        self.pages.addTab(self.loaded_text, "What Claude Code loads")
+        self.pages.addTab(self.loaded_text, translate("ClaudeMemoryTab", "What Claude Code loads"))
 
         detail = QFrame()
         detail.setObjectName("detailPane")
@@ -205,19 +236,28 @@ class ClaudeMemoryTab(Tab):
         view = await self.ctx.run(_load, self.ctx.engine)
         self.view = view
         self.intro.setText(
-            f"Claude Code's own memory for this workspace, read from {view.folder_label}. "
-            "Read-only: Context Center never writes there. Import copies these memories into "
-            "a store as new facts."
+            translate(
+                "ClaudeMemoryTab",
+                "Claude Code's own memory for this workspace, read from {folder}. Read-only: "
+                "Context Center never writes there. Import copies these memories into a store "
+                "as new facts.",
+            ).format(folder=view.folder_label)
         )
         self.summary.setText(load_summary(view) if view.exists else "")
         self.model.set_rows(view.memories)
         if not view.exists:
             self.empty.setText(
-                "Claude Code has no memory for this workspace yet (nothing in "
-                f"{view.folder_label})."
+                translate(
+                    "ClaudeMemoryTab",
+                    "Claude Code has no memory for this workspace yet (nothing in {folder}).",
+                ).format(folder=view.folder_label)
             )
         else:
-            self.empty.setText("" if view.memories else "The memory folder holds no memories.")
+            self.empty.setText(
+                translate("ClaudeMemoryTab", "")
+                if view.memories
+                else translate("ClaudeMemoryTab", "The memory folder holds no memories.")
+            )
         self.empty.setVisible(not view.memories)
         self.index_text.setPlainText(
             "\n".join(line.text for line in view.index) if view.index_exists else ""
@@ -245,16 +285,18 @@ class ClaudeMemoryTab(Tab):
 
     def _show_memory(self, m: ClaudeMemoryFile | None) -> None:
         if m is None:
-            self.memory_title.setText("No memory selected")
+            self.memory_title.setText(translate("ClaudeMemoryTab", "No memory selected"))
             self.memory_meta.setText("")
             self.memory_body.setHtml("")
             return
         self.memory_title.setText(m.name)
         if m.problem:
-            self.memory_meta.setText(f"{m.file}: not read")
+            self.memory_meta.setText(
+                translate("ClaudeMemoryTab", "{file}: not read").format(file=m.file)
+            )
             self.memory_body.setHtml(f"<p style='color:#cf222e'>{escape(m.problem)}</p>")
             return
-        kind = m.type or "no type"
+        kind = type_label(m.type) if m.type else translate("ClaudeMemoryTab", "no type")
         self.memory_meta.setText(f"{m.file} · {kind} · {_index_state(m)} · {m.description}")
         self.memory_body.set_markdown(m.body)
 
@@ -270,11 +312,20 @@ class ClaudeMemoryTab(Tab):
         lines = [report_text(report)]
         for item in report.items:
             if item.action in ("duplicate", "skipped"):
-                lines.append(f"{escape(item.file)}: {item.action}, {escape(item.reason)}")
+                action = (
+                    translate("ClaudeMemoryTab", "duplicate")
+                    if item.action == "duplicate"
+                    else translate("ClaudeMemoryTab", "skipped")
+                )
+                lines.append(f"{escape(item.file)}: {action}, {escape(item.reason)}")
         self.result.setText("<br>".join(lines))
         self.result.show()
         if not dry_run:
-            self.ctx.status(f"Claude Code memory: {report_text(report)}")
+            self.ctx.status(
+                translate("ClaudeMemoryTab", "Claude Code memory: {summary}").format(
+                    summary=report_text(report)
+                )
+            )
             self.ctx.apply(changes, self)
         return report
 

@@ -22,7 +22,7 @@ from qasync import asyncSlot
 
 from context_center.engine import Engine
 from context_center.ui.context import APPROVALS, FACTS, TRACE, WORKSPACE
-from context_center.ui.i18n import QT_TRANSLATE_NOOP
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, lookup, translate
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.labels import tab_heading
@@ -30,14 +30,30 @@ from context_center.ui.widgets.tables import make_table
 
 POLL_MS = 1000
 LOG_ROWS = 500
-STATES = {
-    "connected": "connected, points here",
-    "differs": "connected to another home or program",
-    "not_connected": "not connected",
-    "unreadable": "config cannot be read",
-}
+STATES = Texts(
+    "ConnectionsTab",
+    {
+        "connected": QT_TRANSLATE_NOOP("ConnectionsTab", "connected, points here"),
+        "differs": QT_TRANSLATE_NOOP("ConnectionsTab", "connected to another home or program"),
+        "not_connected": QT_TRANSLATE_NOOP("ConnectionsTab", "not connected"),
+        "unreadable": QT_TRANSLATE_NOOP("ConnectionsTab", "config cannot be read"),
+    },
+)
 STATE_COLOURS = {"connected": "#1a7f37", "differs": "#9a6700", "unreadable": "#cf222e"}
 OUTCOME_COLOURS = {"queued": "#9a6700", "refused": "#cf222e", "error": "#cf222e"}
+OUTCOMES = Texts(
+    "ConnectionsTab",
+    {
+        "ok": QT_TRANSLATE_NOOP("ConnectionsTab", "ok"),
+        "applied": QT_TRANSLATE_NOOP("ConnectionsTab", "applied"),
+        "queued": QT_TRANSLATE_NOOP("ConnectionsTab", "queued"),
+        "refused": QT_TRANSLATE_NOOP("ConnectionsTab", "refused"),
+        "error": QT_TRANSLATE_NOOP("ConnectionsTab", "error"),
+        "denied": QT_TRANSLATE_NOOP("ConnectionsTab", "denied"),
+        "allowed": QT_TRANSLATE_NOOP("ConnectionsTab", "allowed"),
+        "empty": QT_TRANSLATE_NOOP("ConnectionsTab", "empty"),
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -78,7 +94,7 @@ def _connection_row(item: dict[str, Any]) -> ConnectionRow:
 def _access_row(item: dict[str, Any]) -> AccessRow:
     refs = [str(r) for r in item.get("refs") or []]
     if item.get("refs_more"):
-        refs.append(f"+{item['refs_more']} more")
+        refs.append(translate("ConnectionsTab", "+{n} more").format(n=item["refs_more"]))
     detail = []
     if item.get("pending_id"):
         detail.append(str(item["pending_id"]))
@@ -86,7 +102,9 @@ def _access_row(item: dict[str, Any]) -> AccessRow:
         detail.append(str(item["error"]))
     query = item.get("query")
     if isinstance(query, dict) and "length" in query:
-        detail.append(f"query of {query['length']} characters")
+        detail.append(
+            translate("ConnectionsTab", "query of {n} characters").format(n=query["length"])
+        )
     via = str(item.get("via") or "")
     tool = str(item.get("tool") or "")
     return AccessRow(
@@ -119,18 +137,21 @@ class ConnectionsTab(Tab):
         self.setObjectName("connectionsTab")
         self._signature: tuple[int, int] | None = None
 
-        self.reload_button = QPushButton("Reload")
+        self.reload_button = QPushButton(translate("ConnectionsTab", "Reload"))
         self.reload_button.setObjectName("reloadConnections")
         self.reload_button.clicked.connect(self._on_reload)
         top = QHBoxLayout()
-        top.addWidget(tab_heading("Connections"))
+        top.addWidget(tab_heading(lookup("MainWindow", self.title)))
         top.addStretch(1)
         top.addWidget(self.reload_button)
 
         hint = QLabel(
-            "Agents use this home through its MCP server and, for Claude Code, its hooks. "
-            "Wire one with `context-center connect claude-code` (or codex, cursor); "
-            "`disconnect` removes exactly what connect wrote."
+            translate(
+                "ConnectionsTab",
+                "Agents use this home through its MCP server and, for Claude Code, its hooks. "
+                "Wire one with `context-center connect claude-code` (or codex, cursor); "
+                "`disconnect` removes exactly what connect wrote.",
+            )
         )
         hint.setObjectName("hint")
         hint.setWordWrap(True)
@@ -164,7 +185,7 @@ class ConnectionsTab(Tab):
                 Column(QT_TRANSLATE_NOOP("Columns", "Refs"), lambda r: r.refs),
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "Outcome"),
-                    lambda r: r.outcome,
+                    lambda r: OUTCOMES.get(r.outcome, r.outcome),
                     colour=lambda r: OUTCOME_COLOURS.get(r.outcome),
                 ),
                 Column(QT_TRANSLATE_NOOP("Columns", "Detail"), lambda r: r.detail),
@@ -212,7 +233,9 @@ class ConnectionsTab(Tab):
         self.log.set_rows(log)
         count = len(log)
         self.log_label.setText(
-            f"Access log: {count} most recent agent access(es), newest first"
+            translate(
+                "ConnectionsTab", "Access log: {n} most recent agent access(es), newest first"
+            ).format(n=count)
             if count
-            else "Access log: no agent has used this workspace yet"
+            else translate("ConnectionsTab", "Access log: no agent has used this workspace yet")
         )

@@ -43,9 +43,10 @@ from context_center.engine import (
     RuleScope,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, WORKSPACE, AppContext, busy
-from context_center.ui.i18n import QT_TRANSLATE_NOOP
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup
 from context_center.ui.models.row_table import RowTableModel
 from context_center.ui.tabs.base import Tab
+from context_center.ui.tabs.instructions_text import TEXT
 from context_center.ui.widgets.instruction_chain import (
     DIAG_COLUMNS,
     LINE_ROLE,
@@ -60,9 +61,10 @@ from context_center.ui.widgets.tables import make_table
 COMPARE_PANE = 2
 
 
-EMPTY_TEXT = (
+EMPTY_TEXT = QT_TRANSLATE_NOOP(
+    "InstructionsTab",
     "No instruction file applies here yet — add a standing rule above, "
-    "or write an AGENTS.md or CLAUDE.md in the workspace."
+    "or write an AGENTS.md or CLAUDE.md in the workspace.",
 )
 
 
@@ -102,39 +104,39 @@ class InstructionsTab(Tab):
         self.agent_combo.setObjectName("agentCombo")
         for agent, name in AGENTS:
             self.agent_combo.addItem(name, agent)
-        self.agent_combo.setToolTip("Whose rules: what Reasonix, Claude Code or Codex loads here")
+        self.agent_combo.setToolTip(TEXT["whose_rules_what_reasonix"])
         self.agent_combo.currentIndexChanged.connect(lambda _i: self.refresh_now())
         self.target_combo = QComboBox()
         self.target_combo.setObjectName("targetCombo")
         self.target_combo.setEditable(True)
         self.target_combo.setMinimumWidth(280)
-        self.target_combo.setToolTip("The directory the agent works in, relative to the workspace")
+        self.target_combo.setToolTip(TEXT["the_directory_the_agent"])
         self.target_combo.activated.connect(lambda _i: self.refresh_now())
         line_edit = self.target_combo.lineEdit()
         if line_edit is not None:
             line_edit.returnPressed.connect(self.refresh_now)
-        self.btn_browse = QPushButton("Browse…")
+        self.btn_browse = QPushButton(TEXT["browse"])
         self.btn_browse.setObjectName("browseTarget")
         self.btn_browse.clicked.connect(self._browse)
         self.rule_edit = QLineEdit()
         self.rule_edit.setObjectName("ruleEdit")
-        self.rule_edit.setPlaceholderText("A standing rule, e.g. Run the tests before committing")
+        self.rule_edit.setPlaceholderText(TEXT["a_standing_rule_e"])
         self.rule_scope = QComboBox()
         self.rule_scope.setObjectName("ruleScope")
-        self.rule_scope.addItem("project (AGENTS.md)", RuleScope.PROJECT.value)
-        self.rule_scope.addItem("local (AGENTS.local.md)", RuleScope.LOCAL.value)
-        self.rule_scope.addItem("user (home AGENTS.md)", RuleScope.USER.value)
-        self.btn_add_rule = QPushButton("Add rule")
+        self.rule_scope.addItem(TEXT["project_agents_md"], RuleScope.PROJECT.value)
+        self.rule_scope.addItem(TEXT["local_agents_local_md"], RuleScope.LOCAL.value)
+        self.rule_scope.addItem(TEXT["user_home_agents_md"], RuleScope.USER.value)
+        self.btn_add_rule = QPushButton(TEXT["add_rule"])
         self.btn_add_rule.setObjectName("addRule")
         self.btn_add_rule.clicked.connect(self.on_add_rule)
         self.rule_edit.returnPressed.connect(self.btn_add_rule.click)
 
         top = QHBoxLayout()
         top.setSpacing(8)
-        top.addWidget(QLabel("Agent"))
+        top.addWidget(QLabel(TEXT["agent"]))
         top.addWidget(self.agent_combo)
         top.addSpacing(8)
-        top.addWidget(QLabel("Target directory"))
+        top.addWidget(QLabel(TEXT["target_directory"]))
         top.addWidget(self.target_combo, 1)
         top.addWidget(self.btn_browse)
         top.addSpacing(16)
@@ -170,9 +172,9 @@ class InstructionsTab(Tab):
         self.diag_detail.setWordWrap(True)
         self.diag_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.diag_detail.hide()
-        self.diag_caption = QLabel("Diagnostics")
+        self.diag_caption = QLabel(TEXT["diagnostics"])
         self.diag_caption.setObjectName("sectionCaption")
-        chain_caption = QLabel("Resolved chain — broadest first; later entries win")
+        chain_caption = QLabel(TEXT["resolved_chain_broadest_first"])
         chain_caption.setObjectName("sectionCaption")
 
         left_top = QWidget()
@@ -181,7 +183,7 @@ class InstructionsTab(Tab):
         lt.setSpacing(6)
         lt.addWidget(chain_caption)
         lt.addWidget(self.chain_view, 1)
-        self.empty_hint = QLabel(EMPTY_TEXT)
+        self.empty_hint = QLabel(lookup("InstructionsTab", EMPTY_TEXT))
         self.empty_hint.setObjectName("instructionsEmpty")
         self.empty_hint.setWordWrap(True)
         self.empty_hint.hide()
@@ -214,12 +216,12 @@ class InstructionsTab(Tab):
 
         self.right_tabs = QTabWidget()
         self.right_tabs.setObjectName("instructionPanes")
-        self.right_tabs.addTab(self.doc_pane, "Document")
-        self.right_tabs.addTab(self.prefix_pane, "Prefix preview")
+        self.right_tabs.addTab(self.doc_pane, TEXT["document"])
+        self.right_tabs.addTab(self.prefix_pane, TEXT["prefix_preview"])
         self.compare_view = CompareView()
         self.compare_view.setObjectName("compareView")
         self.compare_view.sig_open.connect(lambda path: self.open_file(path))
-        self.right_tabs.addTab(self.compare_view, "Compare")
+        self.right_tabs.addTab(self.compare_view, TEXT["compare"])
         self.right_tabs.currentChanged.connect(self._on_pane_changed)
         right = QFrame()
         right.setObjectName("detailPane")
@@ -269,9 +271,9 @@ class InstructionsTab(Tab):
         self.diag_model.set_rows(diags)
         self.diag_detail.hide()
         self.diag_caption.setText(
-            f"Diagnostics ({len(diags)}) — double-click to open the file at that line"
+            TEXT["diagnostics_n_double_click"].format(n=len(diags))
             if diags
-            else "Diagnostics — none"
+            else TEXT["diagnostics_none"]
         )
         self._show_prefix(data.prefix)
         if data.comparison is not None:
@@ -280,9 +282,14 @@ class InstructionsTab(Tab):
 
     def _show_prefix(self, prefix: Prefix) -> None:
         self.prefix_pane.show_prefix(prefix, self.agent_combo.currentText())
-        self.right_tabs.setTabText(1, f"Prefix preview ({prefix.length:,} chars)")
+        self.right_tabs.setTabText(
+            1,
+            TEXT["prefix_preview_n_chars"].format(n=f"{prefix.length:,}"),
+        )
         if prefix.warnings:
-            self.prefix_warning.setText("⚠ A large prefix: " + "; ".join(prefix.warnings) + ".")
+            self.prefix_warning.setText(
+                TEXT["a_large_prefix_warnings"].format(warnings="; ".join(prefix.warnings))
+            )
             self.prefix_warning.show()
         else:
             self.prefix_warning.hide()
@@ -320,7 +327,7 @@ class InstructionsTab(Tab):
 
     def _browse(self) -> None:
         chosen = QFileDialog.getExistingDirectory(
-            self, "Target directory", str(self.ctx.engine.workspace)
+            self, TEXT["target_directory"], str(self.ctx.engine.workspace)
         )
         if chosen:
             try:
@@ -385,7 +392,8 @@ class InstructionsTab(Tab):
         self.update_actions()
         index = self.right_tabs.indexOf(self.doc_pane)
         if index >= 0:
-            self.right_tabs.setTabText(index, "Document •" if modified else "Document")
+            document = TEXT["document"]
+            self.right_tabs.setTabText(index, f"{document} •" if modified else document)
 
     async def _reload_doc_if_clean(self) -> None:
         doc = self.doc
@@ -394,7 +402,7 @@ class InstructionsTab(Tab):
         engine = self.ctx.engine
         if not any(doc.path.is_relative_to(root) for root in (engine.workspace, engine.home)):
             self._set_doc(None)  # the workspace changed: this file belongs to another one
-            self.doc_label.setText("Select a document in the chain to view or edit it.")
+            self.doc_label.setText(TEXT["select_a_document_in"])
             self.doc_path.set_full_text("")
             return
         try:
@@ -418,7 +426,9 @@ class InstructionsTab(Tab):
             self.diag_detail.hide()
             return
         row = self.diag_model.rows[rows[0].row()]
-        where = f"{row.file}, line {row.line}" if row.line else row.file
+        where = (
+            TEXT["file_line_line"].format(file=row.file, line=row.line) if row.line else row.file
+        )
         self.diag_detail.setText(f"{row.code} — {where}: {row.message}")
         self.diag_detail.show()
 
@@ -433,9 +443,9 @@ class InstructionsTab(Tab):
         if self.editor.document().isModified() and self.doc is not None and self.doc.path != path:
             keep = await self.ctx.confirm(
                 self,
-                "Unsaved changes",
-                f"Discard your unsaved changes to {self.doc.path.name}?",
-                ok_text="Discard",
+                TEXT["unsaved_changes"],
+                TEXT["discard_your_unsaved_changes"].format(name=self.doc.path.name),
+                ok_text=TEXT["discard"],
                 destructive=True,
             )
             if not keep:
@@ -464,7 +474,7 @@ class InstructionsTab(Tab):
         saved = changes.value
         self.doc = saved
         self.editor.document().setModified(False)
-        self.ctx.status(f"Saved {self._label_for(saved.path)}")
+        self.ctx.status(TEXT["saved_file"].format(file=self._label_for(saved.path)))
         self.ctx.apply(changes, self)
 
     @asyncSlot()
@@ -485,5 +495,5 @@ class InstructionsTab(Tab):
         scope = RuleScope(self.rule_scope.currentData())
         changes = await self.ctx.run(self.ctx.engine.add_rule, note, scope)
         self.rule_edit.clear()
-        self.ctx.status(f"Added the rule to {self._label_for(Path(changes.value))}")
+        self.ctx.status(TEXT["added_the_rule_to"].format(file=self._label_for(Path(changes.value))))
         self.ctx.apply(changes, self)
