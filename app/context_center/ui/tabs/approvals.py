@@ -49,6 +49,7 @@ from context_center.ui.tabs.approvals_bulk import TEXT as BULK_TEXT
 from context_center.ui.tabs.approvals_bulk import reject_selected
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.decision_undo import offer_reject_undo
+from context_center.ui.widgets.decision_undo import offer_reject_undo
 from context_center.ui.widgets.labels import tab_heading
 from context_center.ui.widgets.tables import WrappedTable
 
@@ -370,6 +371,7 @@ class ApprovalsTab(Tab):
             )
         )
         self.sig_decided.emit(record.id, "rejected")
+        offer_reject_undo(self.ctx, [record])
         offer_reject_undo(self.ctx, [record])
         await self._reload()
 

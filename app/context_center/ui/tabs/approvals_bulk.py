@@ -2,7 +2,8 @@
 
 Each item goes through ``Engine.reject`` with no reason. An item decided meanwhile (by another
 window or process) is skipped and counted; the rest are still rejected. Nothing is approved in
-bulk: approving needs the review dialog. The engine has no "unreject", so there is no Undo.
+bulk: approving needs the review dialog. Undo in the status bar puts the rejected writes back
+in the queue as new items (``widgets.decision_undo``; the rejections stay in the audit log).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from context_center.engine import ApprovalRecord, Changes, Engine, EngineError
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.widgets.decision_undo import offer_reject_undo
 
 if TYPE_CHECKING:
     from context_center.ui.tabs.approvals import ApprovalsTab
@@ -27,7 +29,7 @@ TEXT = Texts(
         "text_many": QT_TRANSLATE_NOOP("ApprovalsTab", "Reject {n} writes?"),
         "info": QT_TRANSLATE_NOOP(
             "ApprovalsTab",
-            "Nothing of them is written; each decision is recorded. This cannot be undone.",
+            "Nothing of them is written; each decision is recorded. Undo queues them again.",
         ),
         "ok": QT_TRANSLATE_NOOP("ApprovalsTab", "Reject"),
         "done": QT_TRANSLATE_NOOP("ApprovalsTab", "Rejected {n} write(s)"),
@@ -54,6 +56,7 @@ async def reject_selected(tab: ApprovalsTab) -> bool:
         return False
     done = 0
     errors: list[str] = []
+    rejected: list[ApprovalRecord] = []
     for record in records:
         try:
             changes = await ctx.run(_reject, ctx.engine, record.id)
@@ -63,8 +66,10 @@ async def reject_selected(tab: ApprovalsTab) -> bool:
         done += 1
         ctx.apply(changes, source=tab)
         tab.sig_decided.emit(record.id, "rejected")
+        rejected.append(record)
     message = TEXT["done"].format(n=done)
     if errors:
         message += TEXT["skipped"].format(n=len(errors), error=errors[0])
     ctx.status(message)
+    offer_reject_undo(ctx, rejected, extra=message if errors else "")
     return True

@@ -49,6 +49,7 @@ from context_center.ui.models.suggestion_models import (
 )
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.candidate_editor import Candidate, CandidateEditor
+from context_center.ui.widgets.decision_undo import offer_dismiss_undo
 from context_center.ui.widgets.labels import plain_label, tab_heading
 
 SUMMARY_MIN_HEIGHT = 560  # tab height (px) below which the introduction is folded away
@@ -426,3 +427,5 @@ class SuggestionsTab(Tab):
             self._update_buttons()
         self.ctx.status("Dismissed; it will not be proposed again")
         self.ctx.apply(changes, source=self)
+        title = getattr(candidate, "title", "") or candidate.name
+        offer_dismiss_undo(self.ctx, candidate.id, title)
