@@ -222,3 +222,26 @@ def test_a_foreign_server_of_the_same_name_is_left_alone(
 def test_status_of_every_agent(default_engine: Engine) -> None:
     states = {(s["agent"], s["scope"]): s["state"] for s in default_engine.agent_connections()}
     assert len(states) == 6 and set(states.values()) == {"not_connected"}
+
+
+def test_claude_config_dir_holds_both_user_files(
+    default_engine: Engine, user_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``$CLAUDE_CONFIG_DIR`` set, Claude Code (checked with 2.1.332: ``claude mcp add
+    --scope user`` writes there, ``claude mcp list`` reads only there) keeps its global config
+    in ``$CLAUDE_CONFIG_DIR/.claude.json``, not ``~/.claude.json``; the hooks go to
+    ``$CLAUDE_CONFIG_DIR/settings.json``."""
+    config = tmp_path / "claude-config"
+    config.mkdir()
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    result = default_engine.connect_agent("claude-code", "user").value
+    assert [f["action"] for f in result["files"]] == ["created", "created"]
+    servers = json.loads((config / ".claude.json").read_text())["mcpServers"]
+    assert servers["context-center"]["command"] == "context-center"
+    assert "hooks" in json.loads((config / "settings.json").read_text())
+    assert not (user_home / ".claude.json").exists()
+    assert not (user_home / ".claude").exists()
+    status = {(s["agent"], s["scope"]): s for s in default_engine.agent_connections()}
+    assert status[("claude-code", "user")]["state"] == "connected"
+    default_engine.disconnect_agent("claude-code", "user")
+    assert not (config / ".claude.json").exists() and not (config / "settings.json").exists()

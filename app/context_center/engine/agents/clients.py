@@ -5,6 +5,8 @@ agent      scope    files (and what goes in them)
 ========== ======== ==========================================================================
 claude-code project ``.mcp.json`` ``mcpServers.context-center``; hooks in ``.claude/settings.json``
 claude-code user    ``~/.claude.json`` ``mcpServers.context-center``; hooks in ``~/.claude/settings.json``
+                    (with ``$CLAUDE_CONFIG_DIR`` set: ``$CLAUDE_CONFIG_DIR/.claude.json`` and
+                    ``$CLAUDE_CONFIG_DIR/settings.json``, where Claude Code then reads both)
 codex      user     ``$CODEX_HOME/config.toml`` (``~/.codex``) ``[mcp_servers.context-center]``
 codex      project  ``.codex/config.toml`` (Codex reads it for trusted projects)
 cursor     project  ``.cursor/mcp.json`` ``mcpServers.context-center``
@@ -77,7 +79,8 @@ def target(agent: str, scope: str | None, workspace: Path) -> Target:
         raise InvalidRequest(f"scope {scope!r} is not one of {', '.join(SCOPES)}")
     home = Path.home()
     if agent == "claude-code":
-        config = Path(os.environ.get("CLAUDE_CONFIG_DIR") or home / ".claude")
+        configured = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
+        config = Path(configured).expanduser() if configured else home / ".claude"
         if scope == "project":
             return Target(
                 agent,
@@ -87,7 +90,9 @@ def target(agent: str, scope: str | None, workspace: Path) -> Target:
                 workspace / ".claude" / "settings.json",
                 ".claude/settings.json",
             )
-        claude_json = home / ".claude.json"
+        # Claude Code keeps its global config (user-scope MCP servers) in the config folder
+        # when CLAUDE_CONFIG_DIR is set, and ignores ~/.claude.json then.
+        claude_json = (config if configured else home) / ".claude.json"
         return Target(
             agent,
             scope,
