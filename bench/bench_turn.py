@@ -19,6 +19,11 @@ beside them, all from one run, measured side by side and interleaved:
   recall right after it, against ``sqlite3`` running one FTS5 query and a Python process
   that opens the tantivy index and searches it (``python -c pass`` for scale). Read-only
   runs come first, then the save / recall pairs; sizes and kinds alternate in every round;
+* **served processes**: the same commands while a ``context-center serve`` process (the warm
+  server the window and ``mcp`` keep for a home) runs for that home: the client process's CPU
+  (``wait4``) plus the server's CPU for that request (``/proc/<pid>/schedstat``, ns), so the
+  figure is everything the turn costs; also the Claude Code ``UserPromptSubmit`` hook process,
+  cold and served;
 * **writes**: ``Engine.create_fact`` and ``update_fact`` in an opened engine at 1,000 facts
   and at the largest size.
 
@@ -147,10 +152,13 @@ def stamp_racy_s() -> float:
     return RACY_NS / 1e9
 
 
-def _env(work: Path) -> dict[str, str]:
+def _env(work: Path, served: bool = False) -> dict[str, str]:
     env = dict(os.environ)
     env["CONTEXT_CENTER_CACHE"] = str(work / "cache")
     env["CONTEXT_CENTER_HOME"] = str(work / "home")
+    env.pop("CONTEXT_CENTER_NO_SERVER", None)
+    if not served:  # a cold process: it does not look for a warm server
+        env["CONTEXT_CENTER_NO_SERVER"] = "1"
     return env
 
 
@@ -263,15 +271,27 @@ def writes_worker(n: int, work: Path, ops: int) -> dict[str, Any]:
 # -- processes -----------------------------------------------------------------------------
 
 
-def run_process(argv: list[str], env: dict[str, str]) -> tuple[float, float, float, int]:
+def run_process(
+    argv: list[str], env: dict[str, str], stdin: bytes | None = None
+) -> tuple[float, float, float, int]:
     """(CPU s, wall s, peak RSS MiB, exit code) of one process. It runs under GNU time,
     which forks it from a small process: a child forked from this driver would otherwise
     report the driver's own peak RSS (Linux keeps the high-water mark across exec). CPU and
     wall come from ``wait4`` (time's own share, well under a millisecond, included)."""
     t = time.perf_counter()
     cmd = [TIME, "-f", "%M", *argv] if TIME else argv
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        cmd,
+        env=env,
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stderr is not None
+    if stdin is not None:
+        assert proc.stdin is not None
+        proc.stdin.write(stdin)
+        proc.stdin.close()
     err = proc.stderr.read()
     _, status, ru = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
@@ -345,6 +365,86 @@ def processes(sizes: list[int], works: dict[int, Path], runs: int) -> dict[str, 
     return {"procs": res, "failures": failures}
 
 
+SERVED_KINDS = ("recall", "save", "hook UserPromptSubmit")
+
+
+def _hook_input(work: Path, message: str) -> bytes:
+    return json.dumps(
+        {
+            "session_id": "bench",
+            "transcript_path": "",
+            "cwd": str(work / "ws"),
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": message,
+        }
+    ).encode()
+
+
+def _server_ns(pid: int) -> int:
+    with open(f"/proc/{pid}/schedstat") as handle:
+        return int(handle.read().split()[0])
+
+
+def _start_server(work: Path) -> subprocess.Popen[bytes]:
+    from context_center import entry
+
+    home = str(work / "home")
+    proc = subprocess.Popen(
+        [PY, "-m", "context_center", "--home", home, "serve", "--idle", "900"],
+        env=_env(work, served=True),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stderr is not None
+    proc.stderr.readline()  # "serving … (warm in … s)": bound and warmed up
+    folder = Path(entry.socket_dir(home))
+    assert list(folder.glob(f"{proc.pid}.sock")), "the warm server is not listening"
+    return proc
+
+
+def served_processes(sizes: list[int], works: dict[int, Path], runs: int) -> dict[str, Any]:
+    """Client CPU + the server's CPU for the request, per kind and size; the hook cold too."""
+    from bench.corpus import TURN_QUERIES
+
+    picked = [m for m in TURN_QUERIES if terms_of(m)][:: max(1, len(TURN_QUERIES) // 40)]
+    picked = picked[:PROC_MESSAGES]
+    res: dict[str, dict[int, list[tuple[float, float, float, float]]]] = {}
+    failures: list[str] = []
+    servers = {n: _start_server(works[n]) for n in sizes}
+    counter = 10_000
+    try:
+        for r in range(runs):
+            for n in sizes if r % 2 == 0 else sizes[::-1]:
+                work, message = works[n], picked[r % len(picked)]
+                hook = [PY, "-m", "context_center", "hook", "claude-code", "UserPromptSubmit"]
+                for kind in SERVED_KINDS:
+                    for served in (False, True) if r % 2 == 0 else (True, False):
+                        counter += 1  # every save a new name
+                        argvs = process_kinds(n, work, message, counter)
+                        argv, stdin = (
+                            (hook, _hook_input(work, message))
+                            if kind.startswith("hook")
+                            else (argvs[kind], None)
+                        )
+                        pid = servers[n].pid
+                        before = _server_ns(pid)
+                        cpu, wall, rss, code = run_process(argv, _env(work, served), stdin)
+                        server_cpu = (_server_ns(pid) - before) / 1e9
+                        if code != 0:
+                            failures.append(f"{kind} at {n} (served={served}): exit {code}")
+                        if not served and server_cpu > 0.002:
+                            failures.append(f"{kind} at {n}: the server worked for a cold run")
+                        label = f"{kind} (served)" if served else f"{kind} (cold)"
+                        row = (cpu, wall, rss, server_cpu if served else 0.0)
+                        res.setdefault(label, {}).setdefault(n, []).append(row)
+    finally:
+        for proc in servers.values():
+            proc.terminate()
+            proc.communicate(timeout=30)
+    return {"procs": res, "failures": failures}
+
+
 # -- report ----------------------------------------------------------------------------------
 
 
@@ -396,6 +496,30 @@ def report(
             )
     for f in procs["failures"]:
         print(f"  FAILED: {f}")
+    sv = procs.get("served") or {}
+    if sv:
+        print(
+            "\nWith a warm server for the home (CPU s: the client process + the server's work "
+            "for that request = the turn's whole cost; peak RSS of the client):"
+        )
+        head = (
+            f"{'process':<30}{'facts':>7}{'client':>9}{'server':>9}{'total':>9}{'total p95':>11}"
+            f"{'wall med':>10}{'RSS MiB':>9}"
+        )
+        print(head + "\n" + "-" * len(head))
+        for kind in sv["procs"]:
+            for n in sizes:
+                rows = sv["procs"][kind].get(n)
+                if not rows:
+                    continue
+                total = [r[0] + r[3] for r in rows]
+                print(
+                    f"{kind:<30}{n:>7,}{med([r[0] for r in rows]):>9.3f}"
+                    f"{med([r[3] for r in rows]):>9.3f}{med(total):>9.3f}{pct(total, 0.95):>11.3f}"
+                    f"{med([r[1] for r in rows]):>10.3f}{max(r[2] for r in rows):>9.0f}"
+                )
+        for f in sv["failures"]:
+            print(f"  FAILED: {f}")
     print("\nWrites in an opened engine (ms, median wall / CPU):")
     for n, w in writes.items():
         print(
@@ -403,15 +527,24 @@ def report(
             f"update {med(w['update']):.2f} / {med(w['update_cpu']):.2f}"
         )
     big = max(sizes)
-    _targets(calls, pr, writes, big, min(sizes))
+    _targets(calls, pr, writes, big, min(sizes), sv.get("procs") or {})
 
 
 def _cpu(pr: dict[str, Any], kind: str, n: int) -> float:
     return med([r[0] for r in pr[kind][n]])
 
 
+def _total(sv: dict[str, Any], kind: str, n: int) -> float:
+    return med([r[0] + r[3] for r in sv[kind][n]])
+
+
 def _targets(
-    calls: dict[int, Any], pr: dict[str, Any], writes: dict[int, Any], big: int, small: int
+    calls: dict[int, Any],
+    pr: dict[str, Any],
+    writes: dict[int, Any],
+    big: int,
+    small: int,
+    sv: dict[str, Any],
 ) -> None:
     tv = _cpu(pr, "python + tantivy", big)
     rss = max(r[2] for r in pr["recall"][big])
@@ -429,6 +562,37 @@ def _targets(
             f"memory save process at {big:,} / python+tantivy process",
             _cpu(pr, "save", big) / tv,
             15,
+        ),
+        *(
+            [
+                (
+                    f"recall process at {big:,}, warm server (client + server) / tantivy",
+                    _total(sv, "recall (served)", big) / tv,
+                    10,
+                ),
+                (
+                    f"recall process {big:,} / {small:,} facts, warm server",
+                    _total(sv, "recall (served)", big) / _total(sv, "recall (served)", small),
+                    1.3,
+                ),
+                (
+                    f"memory save at {big:,}, warm server (client + server) / tantivy",
+                    _total(sv, "save (served)", big) / tv,
+                    15,
+                ),
+                (
+                    f"UserPromptSubmit hook at {big:,}, warm server / tantivy",
+                    _total(sv, "hook UserPromptSubmit (served)", big) / tv,
+                    10,
+                ),
+                (
+                    f"UserPromptSubmit hook at {big:,}, cold / tantivy",
+                    _total(sv, "hook UserPromptSubmit (cold)", big) / tv,
+                    10,
+                ),
+            ]
+            if sv
+            else []
         ),
         (f"core call at {big:,} / tantivy search with ids", med(c["core"]["cpu"]) / tv_call, 3),
         (f"facade call at {big:,} / tantivy search with ids", med(c["facade"]["cpu"]) / tv_call, 3),
@@ -457,6 +621,7 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=0, help="first N of TURN_QUERIES (0: all)")
     ap.add_argument("--writes", type=int, default=30, help="creates and updates per size")
     ap.add_argument("--keep", help="reuse (or create) the homes in this folder")
+    ap.add_argument("--no-served", action="store_true", help="skip the warm-server runs")
     ap.add_argument("--json", help="also write the raw figures to this file")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--size", type=int, help=argparse.SUPPRESS)
@@ -485,12 +650,21 @@ def main() -> None:
         calls = {n: _spawn("calls", n, works[n], args) for n in sizes}
         print(f"  calls done ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
         procs = processes(sizes, works, args.runs)
+        if not args.no_served:
+            procs["served"] = served_processes(sizes, works, args.runs)
         print(f"  processes done ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
         writes = {n: _spawn("writes", n, works[n], args) for n in sorted({1000, max(sizes)})}
         report(sizes, calls, procs, writes, args.runs)
         if args.json:
             Path(args.json).write_text(
-                json.dumps({"calls": calls, "procs": procs["procs"], "writes": writes})
+                json.dumps(
+                    {
+                        "calls": calls,
+                        "procs": procs["procs"],
+                        "served": (procs.get("served") or {}).get("procs"),
+                        "writes": writes,
+                    }
+                )
             )
     finally:
         if not args.keep:

@@ -22,7 +22,7 @@ says so; a hook prints nothing and exits 0, as a hook always does on our failure
 
 from __future__ import annotations
 
-import base64
+import binascii
 import contextlib
 import io
 import json
@@ -31,7 +31,6 @@ import socket
 import stat
 import struct
 import sys
-import tempfile
 
 from context_center import NO_SERVER_ENV
 
@@ -137,8 +136,8 @@ def socket_base() -> str:
         base = os.path.join(runtime, "context-center")
         if len(base) < 60:
             return base
-    tmp = tempfile.gettempdir()
-    if len(tmp) > 40:
+    tmp = os.environ.get("TMPDIR") or "/tmp"
+    if len(tmp) > 40 or not os.path.isabs(tmp):
         tmp = "/tmp"
     return os.path.join(tmp, f"context-center-sockets-{os.getuid()}")
 
@@ -157,6 +156,15 @@ def private_socket_dir(home: str) -> str | None:
     if _private_dir(os.path.dirname(folder)) and _private_dir(folder):
         return folder
     return None
+
+
+def b64encode(data: bytes) -> str:
+    """Base64 text (``binascii``: the ``base64`` module costs a cold client milliseconds)."""
+    return binascii.b2a_base64(data, newline=False).decode("ascii")
+
+
+def b64decode(text: object) -> bytes:
+    return binascii.a2b_base64(text) if isinstance(text, str) else b""
 
 
 def send_message(sock: socket.socket, value: dict[str, object]) -> None:
@@ -266,7 +274,7 @@ def try_served(argv: list[str]) -> int | None:
             "argv": argv,
             "cwd": os.getcwd(),
             "env": dict(os.environ),
-            "stdin": None if stdin_data is None else base64.b64encode(stdin_data).decode(),
+            "stdin": None if stdin_data is None else b64encode(stdin_data),
             "stdin_info": _stream_info(sys.stdin),
             "stdout_info": _stream_info(sys.stdout),
             "stderr_info": _stream_info(sys.stderr),
@@ -279,8 +287,8 @@ def try_served(argv: list[str]) -> int | None:
         except (OSError, ValueError):
             answer = None
         if answer is not None and "rc" in answer:
-            _write(sys.stdout, base64.b64decode(str(answer.get("stdout", ""))))
-            _write(sys.stderr, base64.b64decode(str(answer.get("stderr", ""))))
+            _write(sys.stdout, b64decode(answer.get("stdout")))
+            _write(sys.stderr, b64decode(answer.get("stderr")))
             rc = answer["rc"]
             return rc if isinstance(rc, int) else 1
         if stdin_data is not None:  # what we read is still the command's input

@@ -20,7 +20,7 @@ stops when its parent does, or after ``--idle`` seconds without a request, or on
 from __future__ import annotations
 
 import argparse
-import base64
+import binascii
 import contextlib
 import io
 import json
@@ -76,7 +76,7 @@ def _drain(stream: io.TextIOWrapper) -> str:
     stream.flush()
     buffer = stream.buffer
     assert isinstance(buffer, io.BytesIO)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+    return entry.b64encode(buffer.getvalue())
 
 
 def _home_of(argv: list[str]) -> Path | None:
@@ -212,8 +212,8 @@ class Server:
             return _decline("no such folder")
         stdin = request.get("stdin")
         try:
-            data = base64.b64decode(stdin) if isinstance(stdin, str) else b""
-        except ValueError:
+            data = entry.b64decode(stdin)
+        except (ValueError, binascii.Error):
             return _decline("malformed request")
         with _Swapped(env, cwd) as swapped:
             if _home_of(argv) != self.home:
