@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from context_center.engine import FactType, Freshness, Scope
 from context_center.ui.i18n import current_language, translate
 
 _cache: dict[tuple[str, str, str], str] = {}
@@ -69,3 +70,16 @@ def type_and_scope(type_value: str, scope_value: str) -> str:
     return translate("Terms", "type: {type} · scope: {scope}").format(
         type=type_label(type_value), scope=scope_label(scope_value)
     )
+
+
+def type_choices() -> list[tuple[str, str]]:
+    """(shown, value) for every fact type, for a combo box."""
+    return [(type_label(t.value), t.value) for t in FactType]
+
+
+def scope_choices() -> list[tuple[str, str]]:
+    return [(scope_label(s.value), s.value) for s in Scope]
+
+
+def fresh_choices() -> list[tuple[str, str]]:
+    return [(freshness_label(f.value), f.value) for f in Freshness]

@@ -27,14 +27,22 @@ from PySide6.QtWidgets import (
 
 from context_center.engine import Fact, FactType, Scope
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.terms import type_label
 from context_center.ui.widgets.discard import ask_discard
 
-TYPE_HELP = {
-    FactType.USER: "who the person is, or what they prefer",
-    FactType.FEEDBACK: "how to work, and why",
-    FactType.PROJECT: "a goal or constraint the code does not show",
-    FactType.REFERENCE: "a URL, ticket or other outside resource",
-}
+TYPE_HELP = Texts(
+    "FactEditor",
+    {
+        FactType.USER: QT_TRANSLATE_NOOP("FactEditor", "who the person is, or what they prefer"),
+        FactType.FEEDBACK: QT_TRANSLATE_NOOP("FactEditor", "how to work, and why"),
+        FactType.PROJECT: QT_TRANSLATE_NOOP(
+            "FactEditor", "a goal or constraint the code does not show"
+        ),
+        FactType.REFERENCE: QT_TRANSLATE_NOOP(
+            "FactEditor", "a URL, ticket or other outside resource"
+        ),
+    },
+)
 
 # Every user-visible string of this dialog, in one place.
 TEXT = Texts(
@@ -129,7 +137,7 @@ class FactEditorDialog(QDialog):
         self.type_combo = QComboBox()
         self.type_combo.setObjectName("typeCombo")
         for t in FactType:
-            self.type_combo.addItem(f"{t.value} — {TYPE_HELP[t]}", t)
+            self.type_combo.addItem(f"{type_label(t.value)} — {TYPE_HELP[t]}", t)
         self.type_combo.setCurrentIndex(list(FactType).index(DEFAULT_TYPE))
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("scopeCombo")

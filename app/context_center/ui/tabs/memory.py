@@ -41,11 +41,8 @@ from context_center.engine import (
     Engine,
     EngineError,
     Entry,
-    FactType,
-    Freshness,
     NotFound,
     RevisionConflict,
-    Scope,
 )
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
@@ -68,6 +65,7 @@ from context_center.ui.tabs.memory_work import (
     read_entries,
     update_fact,
 )
+from context_center.ui.terms import fresh_choices, scope_choices, type_choices
 from context_center.ui.widgets.fact_detail import FactDetail
 from context_center.ui.widgets.fact_table import make_fact_table
 from context_center.ui.widgets.memory_banners import ConflictBanner, DiagnosticsBanner
@@ -118,13 +116,9 @@ class MemoryTab(Tab):
         self.search.setPlaceholderText(TEXT["search"])
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(lambda _t: self._filter_timer.start())
-        self.type_filter = self._combo("typeFilter", TEXT["all_types"], [t.value for t in FactType])
-        self.scope_filter = self._combo(
-            "scopeFilter", TEXT["both_scopes"], [s.value for s in Scope]
-        )
-        self.fresh_filter = self._combo(
-            "freshnessFilter", TEXT["any_freshness"], [f.value for f in Freshness]
-        )
+        self.type_filter = self._combo("typeFilter", TEXT["all_types"], type_choices())
+        self.scope_filter = self._combo("scopeFilter", TEXT["both_scopes"], scope_choices())
+        self.fresh_filter = self._combo("freshnessFilter", TEXT["any_freshness"], fresh_choices())
         self.count_label = QLabel(TEXT["loading"])
         self.count_label.setObjectName("countLabel")
 
@@ -192,12 +186,12 @@ class MemoryTab(Tab):
         for first, second in itertools.pairwise(chain):
             QWidget.setTabOrder(first, second)
 
-    def _combo(self, name: str, any_label: str, values: list[str]) -> QComboBox:
+    def _combo(self, name: str, any_label: str, values: list[tuple[str, str]]) -> QComboBox:
         combo = QComboBox()
         combo.setObjectName(name)
         combo.addItem(any_label, "")
-        for value in values:
-            combo.addItem(value, value)
+        for label, value in values:
+            combo.addItem(label, value)
         combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         return combo
 

@@ -26,7 +26,7 @@ from qasync import asyncSlot
 from context_center.engine import Changes, Engine, Fact, NotFound, RevisionEntry
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.stale_edit import fact_text
-from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
@@ -102,7 +102,10 @@ REV_COLUMNS: list[Column[RevRow]] = [
     Column(QT_TRANSLATE_NOOP("Columns", "Updated"), lambda r: r.updated),
     Column(
         QT_TRANSLATE_NOOP("Columns", "Title"),
-        lambda r: r.fact.display_title + ("   (current)" if r.current else ""),
+        lambda r: (
+            r.fact.display_title
+            + ("   " + translate("RevisionsTab", "(current)") if r.current else "")
+        ),
     ),
 ]
 
@@ -122,7 +125,7 @@ class RevisionsTab(Tab):
         fm = self.fontMetrics()
         self.search = QLineEdit()
         self.search.setObjectName("revisionSearch")
-        self.search.setPlaceholderText("Find a fact…")
+        self.search.setPlaceholderText(translate("RevisionsTab", "Find a fact…"))
         self.search.setClearButtonEnabled(True)
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
@@ -171,19 +174,19 @@ class RevisionsTab(Tab):
             combo.setMinimumContentsLength(len("revision 000 (current)"))
         self.from_combo.currentIndexChanged.connect(lambda _i: self._update_diff())
         self.to_combo.currentIndexChanged.connect(lambda _i: self._update_diff())
-        self.side_by_side = QCheckBox("Side by side")
+        self.side_by_side = QCheckBox(translate("RevisionsTab", "Side by side"))
         self.side_by_side.setObjectName("sideBySide")
         self.diff = DiffView()
         self.side_by_side.toggled.connect(self.diff.set_side_by_side)
-        self.btn_restore = QPushButton("Restore this revision…")
+        self.btn_restore = QPushButton(translate("RevisionsTab", "Restore this revision…"))
         self.btn_restore.setObjectName("restoreButton")
         self.btn_restore.clicked.connect(self.on_restore)
 
         compare = QHBoxLayout()
         compare.setSpacing(8)
-        compare.addWidget(QLabel("Compare"))
+        compare.addWidget(QLabel(translate("RevisionsTab", "Compare")))
         compare.addWidget(self.from_combo)
-        compare.addWidget(QLabel("with"))
+        compare.addWidget(QLabel(translate("RevisionsTab", "with")))
         compare.addWidget(self.to_combo)
         compare.addStretch(1)
         compare.addWidget(self.side_by_side)
@@ -305,9 +308,10 @@ class RevisionsTab(Tab):
             combo.blockSignals(True)
             combo.clear()
             for r in revs:
-                combo.addItem(
-                    f"revision {r.revision}" + (" (current)" if r.current else ""), r.revision
-                )
+                label = translate("RevisionsTab", "revision {n}").format(n=r.revision)
+                if r.current:
+                    label += " " + translate("RevisionsTab", "(current)")
+                combo.addItem(label, r.revision)
             combo.blockSignals(False)
         if not revs:
             self.heading.setText(TEXT["pick"] if self.all_facts else TEXT["no_facts"])
@@ -316,10 +320,12 @@ class RevisionsTab(Tab):
             self.restore_hint.setText("")
             return
         current = revs[0]
-        self.heading.setText(
-            f"{current.fact.display_title}  ·  {current.fact.ref}  ·  {len(revs)} revision"
-            f"{'s' if len(revs) != 1 else ''}"
+        count = (
+            translate("RevisionsTab", "1 revision")
+            if len(revs) == 1
+            else translate("RevisionsTab", "{n} revisions").format(n=len(revs))
         )
+        self.heading.setText(f"{current.fact.display_title}  ·  {current.fact.ref}  ·  {count}")
         # newest first: compare the previous revision with the current one
         self.rev_table.selectRow(1 if len(revs) > 1 else 0)
 
@@ -334,14 +340,20 @@ class RevisionsTab(Tab):
         self._update_diff()
         if rev.current:
             self.btn_restore.setEnabled(False)
-            self.restore_hint.setText(f"Revision {rev.revision} is the current one.")
+            self.restore_hint.setText(
+                translate("RevisionsTab", "Revision {n} is the current one.").format(n=rev.revision)
+            )
         else:
             self.btn_restore.setEnabled(True)
             self.restore_hint.setText(
-                f"Restoring copies revision {rev.revision} into a new revision "
-                f"{current.revision + 1}; nothing is lost."
+                translate(
+                    "RevisionsTab",
+                    "Restoring copies revision {n} into a new revision {next}; nothing is lost.",
+                ).format(n=rev.revision, next=current.revision + 1)
             )
-        self.btn_restore.setText(f"Restore revision {rev.revision}…")
+        self.btn_restore.setText(
+            translate("RevisionsTab", "Restore revision {n}…").format(n=rev.revision)
+        )
 
     def update_actions(self) -> None:
         rev = self.selected_revision()
@@ -364,10 +376,13 @@ class RevisionsTab(Tab):
         a = by_rev.get(self.from_combo.currentData())
         b = by_rev.get(self.to_combo.currentData())
         if a is None or b is None:
-            self.diff.clear_diff("Only one revision so far.")
+            self.diff.clear_diff(translate("RevisionsTab", "Only one revision so far."))
             return
         self.diff.set_texts(
-            fact_text(a.fact), fact_text(b.fact), f"revision {a.revision}", f"revision {b.revision}"
+            fact_text(a.fact),
+            fact_text(b.fact),
+            translate("RevisionsTab", "revision {n}").format(n=a.revision),
+            translate("RevisionsTab", "revision {n}").format(n=b.revision),
         )
 
     # -- restore --------------------------------------------------------------------------
@@ -381,19 +396,24 @@ class RevisionsTab(Tab):
         current = self.revs[0]
         ok = await self.ctx.confirm(
             self,
-            "Restore revision",
-            f"Restore revision {rev.revision} of {current.fact.ref}?",
-            informative=(
-                f"Its title, description, type and body become revision {current.revision + 1}. "
-                f"Revision {current.revision} stays in the history."
+            translate("RevisionsTab", "Restore revision"),
+            translate("RevisionsTab", "Restore revision {n} of {ref}?").format(
+                n=rev.revision, ref=current.fact.ref
             ),
-            ok_text="Restore",
+            informative=translate(
+                "RevisionsTab",
+                "Its title, description, type and body become revision {next}. "
+                "Revision {current} stays in the history.",
+            ).format(next=current.revision + 1, current=current.revision),
+            ok_text=translate("RevisionsTab", "Restore"),
         )
         if not ok:
             return
         changes = await self.ctx.run(_restore, self.ctx.engine, self.fact_id, rev.revision)
         fact = changes.value
         self.ctx.status(
-            f"Restored revision {rev.revision} of {fact.ref} as revision {fact.revision}"
+            translate("RevisionsTab", "Restored revision {n} of {ref} as revision {new}").format(
+                n=rev.revision, ref=fact.ref, new=fact.revision
+            )
         )
         self.ctx.apply(changes, self)

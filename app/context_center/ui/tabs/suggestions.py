@@ -48,6 +48,7 @@ from context_center.ui.models.suggestion_models import (
     SourceCountsModel,
 )
 from context_center.ui.tabs.base import Tab
+from context_center.ui.tabs.suggestions_text import TEXT
 from context_center.ui.widgets.candidate_editor import Candidate, CandidateEditor
 from context_center.ui.widgets.decision_undo import offer_dismiss_undo
 from context_center.ui.widgets.labels import plain_label, tab_heading
@@ -89,7 +90,7 @@ class SuggestionsTab(Tab):
         self._drafts: dict[str, CandidateEdit] = {}
         self.scan_count = 0
 
-        heading = tab_heading("Suggestions from your past sessions")
+        heading = tab_heading(TEXT["suggestions_from_your_past"])
         self.progress = QProgressBar()
         self.progress.setObjectName("scanProgress")
         self.progress.setRange(0, 0)
@@ -97,9 +98,9 @@ class SuggestionsTab(Tab):
         self.progress.setMaximumWidth(160)
         self.progress.setMaximumHeight(12)
         self.progress.hide()
-        self.scan_button = QPushButton("Scan again")
+        self.scan_button = QPushButton(TEXT["scan_again"])
         self.scan_button.setObjectName("scanButton")
-        self.scan_button.setToolTip("Read your recent turns again (nothing is written)")
+        self.scan_button.setToolTip(TEXT["read_your_recent_turns"])
         self.scan_button.clicked.connect(self._on_scan_clicked)
 
         top = QHBoxLayout()
@@ -110,9 +111,7 @@ class SuggestionsTab(Tab):
         top.addWidget(self.scan_button)
 
         self.summary = plain_label(
-            "Context Center reads what you typed in recent sessions of this workspace and "
-            "proposes rules worth remembering and workflows worth a skill. Scanning never "
-            "writes anything; nothing is saved until you accept it.",
+            TEXT["context_center_reads_what"],
             "hint",
         )
         heading.setToolTip(self.summary.text())
@@ -139,17 +138,17 @@ class SuggestionsTab(Tab):
 
         self.editor = CandidateEditor()
         self.editor.sig_edited.connect(self._on_edited)
-        self.accept_button = QPushButton("Accept")
+        self.accept_button = QPushButton(TEXT["accept"])
         self.accept_button.setObjectName("acceptButton")
         self.accept_button.setProperty("primary", True)
-        self.accept_button.setToolTip("Save it now, with your edits (Ctrl+S)")
+        self.accept_button.setToolTip(TEXT["save_it_now_with"])
         self.accept_button.clicked.connect(self._on_accept)
-        self.dismiss_button = QPushButton("Dismiss")
+        self.dismiss_button = QPushButton(TEXT["dismiss"])
         self.dismiss_button.setObjectName("dismissButton")
         self.dismiss_button.setProperty("destructive", True)
-        self.dismiss_button.setToolTip("Not wanted: it will not be proposed again")
+        self.dismiss_button.setToolTip(TEXT["not_wanted_it_will"])
         self.dismiss_button.clicked.connect(self._on_dismiss)
-        self.reset_button = QPushButton("Undo edits")
+        self.reset_button = QPushButton(TEXT["undo_edits"])
         self.reset_button.setObjectName("resetButton")
         self.reset_button.setEnabled(False)
         self.reset_button.clicked.connect(self._on_reset)
@@ -190,7 +189,7 @@ class SuggestionsTab(Tab):
         self.sources.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.sources.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.sources_note = plain_label(name="hint")
-        sources_title = QLabel("Where your turns came from")
+        sources_title = QLabel(TEXT["where_your_turns_came"])
         sources_title.setObjectName("sectionCaption")
 
         # The list and the source counts share the left column, so the editor and its buttons
@@ -220,7 +219,7 @@ class SuggestionsTab(Tab):
         layout.addWidget(self.summary)
         layout.addWidget(self.notice)
         layout.addWidget(splitter, 1)
-        self._show_empty("Scanning has not run yet.")
+        self._show_empty(TEXT["scanning_has_not_run"])
         self._update_buttons()
         save = QShortcut(QKeySequence(QKeySequence.StandardKey.Save), self)
         save.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -246,12 +245,12 @@ class SuggestionsTab(Tab):
         n = len(self._drafts)
         return await self.ctx.confirm(
             self,
-            "Discard your edits?",
-            f"You edited {n} suggestion{'s' if n != 1 else ''} without accepting "
-            f"{'them' if n != 1 else 'it'}.",
-            informative="Accept keeps an edited suggestion; discarding drops the edits (the "
-            "suggestions themselves stay).",
-            ok_text="Discard edits",
+            TEXT["discard_your_edits"],
+            TEXT["you_edited_1_suggestion"]
+            if n == 1
+            else TEXT["you_edited_n_suggestions"].format(n=n),
+            informative=TEXT["accept_keeps_an_edited"],
+            ok_text=TEXT["discard_edits"],
             destructive=True,
         )
 
@@ -284,7 +283,7 @@ class SuggestionsTab(Tab):
         """Scan (in the engine worker) and show the result. Called on first show and on change."""
         self.progress.show()
         self.scan_button.setEnabled(False)
-        self.ctx.status("Scanning your recent sessions for suggestions…")
+        self.ctx.status(TEXT["scanning_your_recent_sessions"])
         try:
             # Not the engine worker: a scan may take seconds, and saves must not wait for it.
             result = await self.ctx.run_background(scan_workspace, self.ctx.reader_engine())
@@ -305,24 +304,27 @@ class SuggestionsTab(Tab):
         self._fit_sources()
 
         if not result.available:
-            self.notice.setText(result.explanation or "Suggestions are not available here.")
+            self.notice.setText(result.explanation or TEXT["suggestions_are_not_available"])
             self.notice.show()
         else:
             self.notice.hide()
         skipped = sum(s.malformed for s in result.sources)
-        note = (
-            f"Scanned {result.sessions_scanned} session(s) and {result.turns_scanned} of your "
-            f"turns (the {result.session_limit} most recent sessions across all sources)."
+        note = TEXT["scanned_sessions_session_s"].format(
+            sessions=result.sessions_scanned,
+            turns=result.turns_scanned,
+            limit=result.session_limit,
         )
         if skipped:
-            note += f" {skipped} malformed line(s) were skipped."
+            note += " " + TEXT["n_malformed_line_s"].format(n=skipped)
         if result.notes:
             note += " " + " ".join(result.notes)
-        self.sources_note.setText(note if result.available else "Nothing was read.")
+        self.sources_note.setText(note if result.available else TEXT["nothing_was_read"])
         self.ctx.status(
-            f"{len(result.memories)} memory and {len(result.skills)} skill suggestion(s)"
+            TEXT["memories_memory_and_skills"].format(
+                memories=len(result.memories), skills=len(result.skills)
+            )
             if result.available
-            else "Suggestions are off for this workspace (not confirmed local)"
+            else TEXT["suggestions_are_off_for"]
         )
         row = self.model.row_of(lambda c: c.id == previous) if previous else -1
         self._select(row if row >= 0 else 0)
@@ -346,13 +348,9 @@ class SuggestionsTab(Tab):
         candidate = self.current
         if candidate is None:
             if self.result is not None and not self.result.available:
-                self._show_empty("No suggestions: this workspace is not confirmed local.")
+                self._show_empty(TEXT["no_suggestions_this_workspace"])
             elif self.result is not None:
-                self._show_empty(
-                    "No suggestions right now.\n\nWhen you state a lasting preference "
-                    "(\u201calways…\u201d, \u201c以后…\u201d) or ask for the same workflow in "
-                    "several sessions, it shows up here."
-                )
+                self._show_empty(TEXT["no_suggestions_right_now"])
         else:
             self.editor.load(candidate, self._drafts.get(candidate.id))
             self.stack.setCurrentIndex(1)
@@ -409,7 +407,11 @@ class SuggestionsTab(Tab):
         finally:
             self._update_buttons()
         result = changes.value
-        self.ctx.status(f"Saved {result.ref}" if result.kind == "memory" else f"Wrote {result.ref}")
+        self.ctx.status(
+            (TEXT["saved_ref"] if result.kind == "memory" else TEXT["wrote_ref"]).format(
+                ref=result.ref
+            )
+        )
         self.ctx.apply(changes, source=self)
 
     @asyncSlot()
@@ -425,7 +427,7 @@ class SuggestionsTab(Tab):
             self._remove(candidate)
         finally:
             self._update_buttons()
-        self.ctx.status("Dismissed; it will not be proposed again")
+        self.ctx.status(TEXT["dismissed_it_will_not"])
         self.ctx.apply(changes, source=self)
         title = getattr(candidate, "title", "") or candidate.name
         offer_dismiss_undo(self.ctx, candidate.id, title)

@@ -33,6 +33,7 @@ from context_center.ui.models.facts import (
     utc_offset,
 )
 from context_center.ui.style import tone
+from context_center.ui.terms import scope_label, type_label
 from context_center.ui.widgets.bare_links import render_with_links
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser
@@ -65,7 +66,7 @@ TEXT = Texts(
                 "<b>Suggestions</b> tab. Facts you or an agent save appear here.",
             )
         ),
-        "meta": QT_TRANSLATE_NOOP("FactDetail", "type {type} · scope {scope}"),
+        "meta": QT_TRANSLATE_NOOP("FactDetail", "type: {type} · scope: {scope}"),
         "meta_revision": QT_TRANSLATE_NOOP("FactDetail", " · revision {revision}"),
         "times_tip": QT_TRANSLATE_NOOP("FactDetail", "In UTC: {created} / {updated}"),
         "overrides": QT_TRANSLATE_NOOP(
@@ -248,7 +249,9 @@ class FactDetail(QFrame):
         fact = row.fact
         muted = tone("muted")
         self.detail_title.setText(fact.display_title)
-        meta = TEXT["meta"].format(type=escape(fact.type.value), scope=escape(fact.scope.value))
+        meta = TEXT["meta"].format(
+            type=escape(type_label(fact.type.value)), scope=escape(scope_label(fact.scope.value))
+        )
         self.detail_meta.setText(
             f"<span style='color:{muted}'>{meta} · </span>"
             f"<span style='color:{freshness_colour(row.freshness)}; font-weight:600'>"
