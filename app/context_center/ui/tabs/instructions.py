@@ -57,9 +57,9 @@ from context_center.ui.widgets.instruction_chain import (
 from context_center.ui.widgets.instruction_compare import AGENTS, CompareView
 from context_center.ui.widgets.instruction_panes import DocumentPane, PrefixPane, warning_banner
 from context_center.ui.widgets.tables import make_table
+from context_center.ui.widgets.target_warning import TargetWarning
 
 COMPARE_PANE = 2
-
 
 EMPTY_TEXT = QT_TRANSLATE_NOOP(
     "InstructionsTab",
@@ -213,6 +213,7 @@ class InstructionsTab(Tab):
         self.prefix_view = self.prefix_pane.prefix_view
         self.prefix_length = self.prefix_pane.prefix_length
         self.prefix_warning = warning_banner()
+        self.target_warning = TargetWarning()
 
         self.right_tabs = QTabWidget()
         self.right_tabs.setObjectName("instructionPanes")
@@ -241,6 +242,7 @@ class InstructionsTab(Tab):
         layout.setContentsMargins(12, 12, 12, 12)
         layout.setSpacing(10)
         layout.addLayout(top)
+        layout.addWidget(self.target_warning)
         layout.addWidget(self.prefix_warning)
         layout.addWidget(splitter, 1)
         self._set_doc(None)
@@ -256,6 +258,8 @@ class InstructionsTab(Tab):
         engine = self.ctx.engine
         agent = str(self.agent_combo.currentData())
         compare = self.right_tabs.currentIndex() == COMPARE_PANE
+        if self.target_warning.missing(self):  # no folder, no chain: the banner says why
+            return
         data = await self.ctx.run(load_chain, engine, self.target_path(), agent, compare)
         self.data = data
         self._fill_targets(data.targets)
@@ -345,8 +349,7 @@ class InstructionsTab(Tab):
             self.editor.document().setModified(False)
             self._on_modified(False)
             self.editor.setReadOnly(True)
-            self.btn_save.setEnabled(False)
-            self.btn_revert.setEnabled(False)
+            self.update_actions()  # nothing to save or revert
             return
         self.doc_label.setText(f"<b>{self._label_for(doc.path)}</b>")
         self.doc_path.set_full_text(str(doc.path))
@@ -388,12 +391,10 @@ class InstructionsTab(Tab):
         self.btn_revert.setEnabled(modified)
 
     def _on_modified(self, _modified: bool) -> None:
-        modified = self.editor.document().isModified()  # the signal's flag can lag behind
+        modified = self.doc is not None and self.editor.document().isModified()
         self.update_actions()
-        index = self.right_tabs.indexOf(self.doc_pane)
-        if index >= 0:
-            document = TEXT["document"]
-            self.right_tabs.setTabText(index, f"{document} •" if modified else document)
+        document, index = TEXT["document"], self.right_tabs.indexOf(self.doc_pane)
+        self.right_tabs.setTabText(index, f"{document} •" if modified else document)
 
     async def _reload_doc_if_clean(self) -> None:
         doc = self.doc
