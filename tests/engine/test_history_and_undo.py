@@ -70,6 +70,24 @@ def test_history_names_who_and_how(tmp_path: Path) -> None:
     json.dumps([r.to_json() for r in rows])  # typed rows are JSON-able
 
 
+def test_history_says_what_each_revision_changed(tmp_path: Path) -> None:
+    engine = make_engine(tmp_path)
+    fact = engine.create_fact(name="release", type=FactType.PROJECT, body="main").value
+    engine.update_fact(fact.id, expected_revision=1, type=FactType.REFERENCE, body="trunk")
+    engine.update_fact(fact.id, expected_revision=2, name="release-notes")
+    rows = engine.history(fact.id)
+    assert [(r.revision, r.action, r.detail) for r in rows] == [
+        (3, "renamed", "name: release → release-notes"),
+        (2, "revised", "type: project → reference, text"),
+        (1, "created", ""),
+    ]
+    assert [r.ref for r in rows] == [
+        "project/release-notes.md",
+        "project/release.md",
+        "project/release.md",
+    ]
+
+
 def test_requeue_keeps_the_rejection_and_logs_its_own_event(tmp_path: Path) -> None:
     engine = make_engine(tmp_path)
     item = agent_create(engine)

@@ -52,6 +52,8 @@ def test_missing_target_folder_warns(qtbot, tab: InstructionsTab, wait_idle) -> 
     assert not tab.target_warning.isHidden()
     assert "does/not/exist does not exist" in tab.target_warning.text()
     assert tab.chain_model.rowCount() == 0 and tab.prefix_view.toPlainText() == ""
+    assert tab.right_tabs.tabText(1) == "Prefix preview"
+    assert tab.diag_model.rowCount() == 0 and "(" not in tab.diag_caption.text()
     tab.set_target("notes.txt")
     wait_idle()
     assert "notes.txt is a file, not a folder" in tab.target_warning.text()

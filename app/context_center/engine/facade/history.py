@@ -3,7 +3,8 @@
 ``Engine.history(ref=None, limit=200)`` returns ``HistoryRow`` records, newest first:
 
 * one row per revision of a fact (its ``updated_at``): revision 1 is ``created``, a later one
-  ``revised``. A revision the audit log names as an approved write (``result_ref`` and
+  ``revised`` (``renamed`` when its name changed), with the fields it changed in ``detail``
+  (name and type with old → new; title, description, text by name). A revision the audit log names as an approved write (``result_ref`` and
   ``result_revision``) is attributed to that approval: the agent proposed it, a person approved
   it (``via="approval"``); one the gate applied at once is the agent's (``via="gate"``). Any
   other revision was written directly — the window, the CLI, an import, or a hand edit saved
@@ -132,9 +133,36 @@ def _attribution(events: list[dict[str, Any]]) -> dict[tuple[str, int], dict[str
     return found
 
 
-def revision_row(fact: Fact, by: dict[tuple[str, int], dict[str, Any]]) -> HistoryRow:
+def _what_changed(fact: Fact, before: Fact | None) -> str:
+    """The fields this revision changed against the one before it (names, never bodies)."""
+    if before is None:
+        return ""
+    parts = [
+        f"{key}: {getattr(before, key).value if key == 'type' else getattr(before, key)} → "
+        f"{getattr(fact, key).value if key == 'type' else getattr(fact, key)}"
+        for key in ("name", "type")
+        if getattr(before, key) != getattr(fact, key)
+    ]
+    parts.extend(
+        label
+        for key, label in (("title", "title"), ("description", "description"), ("body", "text"))
+        if getattr(before, key) != getattr(fact, key)
+    )
+    return ", ".join(parts)
+
+
+def revision_row(
+    fact: Fact, by: dict[tuple[str, int], dict[str, Any]], before: Fact | None = None
+) -> HistoryRow:
+    """One revision; ``before`` is the revision it replaced (what changed goes in ``detail``;
+    a new name makes it ``renamed``)."""
     event = by.get((fact.ref, fact.revision))
-    action = "created" if fact.revision == 1 else "revised"
+    if fact.revision == 1:
+        action = "created"
+    elif before is not None and before.name != fact.name:
+        action = "renamed"
+    else:
+        action = "revised"
     if event is None:
         who, via, agent, item = "person", "direct", None, None
     else:
@@ -152,7 +180,21 @@ def revision_row(fact: Fact, by: dict[tuple[str, int], dict[str, Any]]) -> Histo
         revision=fact.revision,
         agent=agent,
         item_id=item,
+        detail=_what_changed(fact, before),
     )
+
+
+def revision_rows(
+    revisions: list[RevisionEntry], by: dict[tuple[str, int], dict[str, Any]]
+) -> list[HistoryRow]:
+    """Rows of one fact's revisions, each compared with the revision before it."""
+    ordered = sorted(revisions, key=lambda r: (r.revision, r.current))
+    rows = []
+    before: Fact | None = None
+    for entry in ordered:
+        rows.append(revision_row(entry.fact, by, before))
+        before = entry.fact
+    return rows
 
 
 def _sort_key(row: HistoryRow) -> tuple[float, int]:
@@ -169,7 +211,7 @@ class HistoryAPI(GateAPI):
             e for e in self._audit_events() if e.get("workspace") in (None, str(self.workspace))
         ]
         by = _attribution(events)
-        revisions: list[RevisionEntry] = []
+        groups: list[list[RevisionEntry]] = []
         refs: set[str] = set()
         if ref is None:
             latest = sorted(
@@ -177,16 +219,16 @@ class HistoryAPI(GateAPI):
                 key=lambda e: e.fact.updated_at.timestamp() if e.fact.updated_at else 0.0,
                 reverse=True,
             )[: max(limit, 0)]
-            for entry in latest:
-                revisions.extend(self.memory.revisions(entry.fact.id))
+            groups = [self.memory.revisions(entry.fact.id) for entry in latest]
         else:
             revisions, refs = self._one_fact(ref)
+            groups = [revisions]
         item_refs = self._item_refs(events)
         if ref is not None:
             events = [
                 e for e in events if (_audit_ref(e) or item_refs.get(str(e.get("id")))) in refs
             ]
-        rows = [revision_row(r.fact, by) for r in revisions]
+        rows = [row for group in groups for row in revision_rows(group, by)]
         rows.extend(audit_row(e, item_refs) for e in events)
         rows.sort(key=_sort_key, reverse=True)
         return rows[: max(limit, 0)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -61,6 +62,7 @@ TEXT = {
 ACTIONS = {
     "created": "created",
     "revised": "revised",
+    "renamed": "renamed",
     "queued": "proposed (queued)",
     "approved": "approved",
     "rejected": "rejected",
@@ -78,6 +80,8 @@ PATHS = {
 }
 
 LIMIT = 500
+STRETCH = QHeaderView.ResizeMode.Stretch
+TO_CONTENTS = QHeaderView.ResizeMode.ResizeToContents
 
 
 def _change(row: HistoryRow) -> str:
@@ -146,8 +150,11 @@ class HistoryPanel(Tab):
         self.show_fact_button.setObjectName("historyShowFact")
         self.show_fact_button.setToolTip(TEXT["show_fact_tip"])
         self.show_fact_button.clicked.connect(self.on_show_fact)
-        self.table = make_table(self.model, name="historyTable", stretch=6, widths={1: 240})
-        self.table.setWordWrap(True)
+        self.table = make_table(self.model, name="historyTable", stretch=6)
+        header = self.table.horizontalHeader()  # fits 900 px: the long columns share the rest
+        for column in range(len(COLUMNS)):
+            stretch = column in (1, 5, 6)
+            header.setSectionResizeMode(column, STRETCH if stretch else TO_CONTENTS)
         self.table.doubleClicked.connect(lambda _i: self.on_show_fact())
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.update_actions())
         self.status = QLabel(TEXT["empty"])
@@ -190,7 +197,6 @@ class HistoryPanel(Tab):
         text = self.filter.text().strip()
         rows = await self.ctx.run(load_history, self.ctx.engine, text)
         self.model.set_rows(rows)
-        self.table.resizeRowsToContents()
         if rows:
             self.status.setText(TEXT["count"].format(n=len(rows)))
         elif text:

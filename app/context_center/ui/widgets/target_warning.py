@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QLabel, QWidget
 
+from context_center.ui.tabs.instructions_text import TEXT as TAB_TEXT
 from context_center.ui.widgets.instruction_panes import WARNING_STYLE
 
 if TYPE_CHECKING:
@@ -53,8 +54,11 @@ class TargetWarning(QLabel):
         self.show()
         tab.chain_model.removeRows(0, tab.chain_model.rowCount())
         tab.diag_model.set_rows([])
+        tab.diag_caption.setText(TAB_TEXT["diagnostics_none"])
+        tab.diag_detail.hide()
         tab.empty_hint.hide()
         tab.prefix_view.setPlainText("")
         tab.prefix_length.setText("")
+        tab.right_tabs.setTabText(1, TAB_TEXT["prefix_preview"])
         tab.prefix_warning.hide()
         return True
