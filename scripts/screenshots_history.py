@@ -16,7 +16,6 @@ History page shows each kind of row. Writes ``history.png`` and ``history-900x60
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import shutil
 import sys
@@ -25,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from screenshots import ROOT, SIZES, _reexec_under_xvfb, _settle  # noqa: E402
+from screenshots import ROOT, SIZES, _reexec_under_xvfb, _settle
 
 
 def _changes(engine) -> None:  # type: ignore[no-untyped-def]
