@@ -39,7 +39,7 @@ HOME_ENV = "CONTEXT_CENTER_HOME"
 MAX_MESSAGE = 64 * 1024 * 1024
 CONNECT_TIMEOUT = 0.5
 _HEADER = struct.Struct(">I")
-_GLOBAL_WITH_VALUE = ("--home", "--workspace")
+_GLOBAL_WITH_VALUE = ("--home", "--workspace", "--language")
 
 # What a served command may do when the connection breaks after the request went out.
 RETRY, FAIL, SILENT = "retry", "fail", "silent"

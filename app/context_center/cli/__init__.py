@@ -57,7 +57,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "disconnect": ("connect",),
     "serve": ("serve",),
 }
-GLOBAL_OPTIONS_WITH_VALUE = ("--home", "--workspace")
+GLOBAL_OPTIONS_WITH_VALUE = ("--home", "--workspace", "--language")
 
 
 # `memory` subcommands registered by another module than cli/memory.py.
@@ -140,6 +140,12 @@ def build_parser(
         "--smoke-test",
         action="store_true",
         help="open the window, report the time until it is painted, and exit (for packaging checks)",
+    )
+    parser.add_argument(
+        "--language",
+        choices=("system", "en", "zh_CN"),
+        help="the window's language for this run (default: $CONTEXT_CENTER_LANGUAGE, else the "
+        "View → Language setting, else the system locale)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     memory = sub.add_parser(

@@ -229,7 +229,6 @@ def install(language: str) -> str:
     Returns the language actually shown (``en`` when the catalog cannot be loaded)."""
     uninstall()
     if language not in TRANSLATED:
-        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
         return ENGLISH
     qm = qm_file(language)
     ours = QTranslator()
@@ -252,3 +251,23 @@ def lookup(context: str, source: str) -> str:
     """Translate a source string held in a variable (one lupdate found elsewhere, marked
     with ``QT_TRANSLATE_NOOP``): ``translate`` for values lupdate cannot see."""
     return QCoreApplication.translate(context, source)
+
+
+def translate_in(language: str, context: str, source: str) -> str:
+    """``source`` in ``language`` whatever is installed (to say something in the language
+    just chosen)."""
+    if language == current_language():
+        return QCoreApplication.translate(context, source)
+    if language not in TRANSLATED:
+        return source
+    qm = qm_file(language)
+    translator = QTranslator()
+    if qm is None or not translator.load(str(qm)):
+        return source
+    return translator.translate(context, source) or source
+
+
+def install_language(settings: Any, override: str | None = None) -> str:
+    """At start-up, before any widget is built: the language from ``override`` (``--language``),
+    ``$CONTEXT_CENTER_LANGUAGE``, the saved setting or the system locale, installed."""
+    return install(resolve_language(override, saved_choice(settings)))

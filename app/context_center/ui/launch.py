@@ -1,7 +1,7 @@
 """Start the window: display check, QApplication identity and style, qasync loop, smoke test.
 
 ``launch(args)`` is what ``context-center`` without a subcommand calls. ``args`` carries
-``home``, ``workspace``, ``demo`` and ``smoke_test``. Exit codes: 0 normal (and after SIGTERM
+``home``, ``workspace``, ``demo``, ``smoke_test`` and ``language``. Exit codes: 0 normal (and after SIGTERM
 or SIGHUP), 1 no display, 3 smoke test timed out, 130 after Ctrl+C in the terminal
 (``ui/signals.py``).
 
@@ -9,7 +9,9 @@ or SIGHUP), 1 no display, 3 smoke test timed out, 130 after Ctrl+C in the termin
 window closed, a signal, an exception — and whose workspace never enters the recent list.
 
 ``--smoke-test`` follows ``.notes/packaging-requests.md``: the same start-up as a normal launch,
-then on the first paint of the main window one JSON line on stdout and exit 0.
+then on the first paint of the main window one JSON line on stdout and exit 0. The line
+names the language shown (``language``: ``en`` or ``zh_CN``) and the tab titles as shown
+(``tabs``).
 """
 
 from __future__ import annotations
@@ -88,6 +90,11 @@ def _launch(args: argparse.Namespace, main_started: float, exit_on_signal: Grace
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "context-center"])
     configure_application(app)
+    from PySide6.QtCore import QSettings
+
+    from context_center.ui.i18n import install_language
+
+    install_language(QSettings(), getattr(args, "language", None))  # before any widget
     # The loop ends when the main coroutine returns (window closed), not when Qt decides the
     # last window is gone; otherwise Qt stops the loop under a still-running coroutine.
     app.setQuitOnLastWindowClosed(False)  # type: ignore[attr-defined]  # a QGuiApplication
@@ -225,6 +232,8 @@ def _watch_first_paint(window: Any, result: dict[str, int], main_started: float)
     def report() -> None:
         from PySide6.QtGui import QGuiApplication
 
+        from context_center.ui.i18n import current_language
+
         line = {
             "smoke_test": "ok",
             "version": __version__,
@@ -236,6 +245,8 @@ def _watch_first_paint(window: Any, result: dict[str, int], main_started: float)
             "desktop_file_name": QGuiApplication.desktopFileName(),
             "window_title": window.windowTitle(),
             "window_icon": not QGuiApplication.windowIcon().isNull(),
+            "language": current_language(),
+            "tabs": [window.tabs.tabText(i) for i in range(window.tabs.count())],
         }
         sys.stdout.write(json.dumps(line) + "\n")
         sys.stdout.flush()

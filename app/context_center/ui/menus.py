@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QMenuBar, QMessageBox
 
 from context_center import APP_DISPLAY_NAME
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.language_menu import LanguageMenu
 from context_center.ui.tabs.memory_bulk import bulk_of
 from context_center.ui.widgets.actions import make_action, shortcut_text
 
@@ -114,6 +115,8 @@ class WindowMenus:
         self.view_menu = bar.addMenu(TEXT["view"])
         for i in range(window.tabs.count()):
             self._add_tab_action(i)
+        self.view_menu.addSeparator()
+        self.language = LanguageMenu(window, self.view_menu)
         help_menu = bar.addMenu(TEXT["help"])
         help_menu.addAction(self.act_shortcuts)
         help_menu.addAction(self.act_about)

@@ -52,6 +52,7 @@ from context_center.engine import (
     watch_groups,
 )
 from context_center.ui.context import INSTRUCTIONS, AppContext
+from context_center.ui.i18n import translate
 from context_center.ui.inotify import FolderNotifier
 
 Stat = tuple[str, int, int, int] | None
@@ -245,7 +246,11 @@ class ChangeWatcher(QObject):
         try:
             extra = await self.ctx.run(instruction_files, engine)
         except Exception as exc:  # never worth a dialog: the root files are followed anyway
-            self.ctx.status(f"Instruction files are followed at the root only: {exc}")
+            self.ctx.status(
+                translate(
+                    "MainWindow", "Instruction files are followed at the root only: {error}"
+                ).format(error=exc)
+            )
             return
         if engine is self.ctx.engine and extra != self._extra:
             self._regroup(extra)

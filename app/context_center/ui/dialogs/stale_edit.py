@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from context_center.engine import Fact
 from context_center.ui.dialogs.fact_editor import FactDraft
+from context_center.ui.i18n import translate
 from context_center.ui.widgets.diff_view import DiffView, fact_document
 from context_center.ui.widgets.markdown_view import escape
 
@@ -52,26 +53,30 @@ class StaleEditDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("staleEditDialog")
-        self.setWindowTitle(f"{base.ref} changed while you were editing")
+        self.setWindowTitle(
+            translate("StaleEdit", "{ref} changed while you were editing").format(ref=base.ref)
+        )
         self.resize(820, 600)
         self.mine = mine
 
         if current is None:
-            summary = (
-                f"You edited revision {base.revision} of <b>{escape(base.ref)}</b>, but it is no "
-                "longer active (it was forgotten or renamed). Your text was not saved."
-            )
+            summary = translate(
+                "StaleEdit",
+                "You edited revision {n} of <b>{ref}</b>, but it is no longer active (it was "
+                "forgotten or renamed). Your text was not saved.",
+            ).format(n=base.revision, ref=escape(base.ref))
         elif current.revision != base.revision:
-            summary = (
-                f"You edited revision {base.revision} of <b>{escape(base.ref)}</b>; meanwhile "
-                f"someone saved revision {current.revision}. Your text was not saved, so their "
-                "change is not lost."
-            )
+            summary = translate(
+                "StaleEdit",
+                "You edited revision {n} of <b>{ref}</b>; meanwhile someone saved revision "
+                "{current}. Your text was not saved, so their change is not lost.",
+            ).format(n=base.revision, ref=escape(base.ref), current=current.revision)
         else:
-            summary = (
-                f"<b>{escape(base.ref)}</b> was changed on disk without a new revision (a hand "
-                "edit). Your text was not saved, so that change is not lost."
-            )
+            summary = translate(
+                "StaleEdit",
+                "<b>{ref}</b> was changed on disk without a new revision (a hand edit). Your "
+                "text was not saved, so that change is not lost.",
+            ).format(ref=escape(base.ref))
         head = QLabel(summary)
         head.setWordWrap(True)
         head.setObjectName("staleSummary")
@@ -84,28 +89,32 @@ class StaleEditDialog(QDialog):
         self.changed_view.setObjectName("changedDiff")
         self.mine_view = DiffView()
         self.mine_view.setObjectName("mineDiff")
-        base_label = f"revision {base.revision} (what you edited)"
+        base_label = translate("StaleEdit", "revision {n} (what you edited)").format(
+            n=base.revision
+        )
         if current is not None:
             self.changed_view.set_texts(
                 fact_text(base),
                 fact_text(current),
                 base_label,
-                f"revision {current.revision} (now on disk)",
+                translate("StaleEdit", "revision {n} (now on disk)").format(n=current.revision),
             )
         else:
-            self.changed_view.clear_diff("The fact is no longer active.")
-        self.mine_view.set_texts(fact_text(base), draft_text(mine), base_label, "your edit")
-        self.tabs.addTab(self.changed_view, "What changed on disk")
-        self.tabs.addTab(self.mine_view, "Your edit")
+            self.changed_view.clear_diff(translate("StaleEdit", "The fact is no longer active."))
+        self.mine_view.set_texts(
+            fact_text(base), draft_text(mine), base_label, translate("StaleEdit", "your edit")
+        )
+        self.tabs.addTab(self.changed_view, translate("StaleEdit", "What changed on disk"))
+        self.tabs.addTab(self.mine_view, translate("StaleEdit", "Your edit"))
 
-        self.copy_button = QPushButton("Copy my text")
+        self.copy_button = QPushButton(translate("StaleEdit", "Copy my text"))
         self.copy_button.setObjectName("copyMine")
         self.copy_button.clicked.connect(self._copy)
-        self.reload_button = QPushButton("Reload and edit again")
+        self.reload_button = QPushButton(translate("StaleEdit", "Reload and edit again"))
         self.reload_button.setObjectName("reloadButton")
         self.reload_button.setEnabled(current is not None)
         self.reload_button.clicked.connect(lambda: self.done(RELOAD))
-        close = QPushButton("Close")
+        close = QPushButton(translate("StaleEdit", "Close"))
         close.setObjectName("closeButton")
         close.clicked.connect(self.reject)
         buttons = QHBoxLayout()
@@ -125,4 +134,4 @@ class StaleEditDialog(QDialog):
 
     def _copy(self) -> None:
         QGuiApplication.clipboard().setText(self.mine.body)
-        self.copy_button.setText("Copied")
+        self.copy_button.setText(translate("StaleEdit", "Copied"))

@@ -29,19 +29,26 @@ from qasync import asyncSlot
 
 from context_center.engine import Changes, Engine, SyncConflict
 from context_center.ui.context import AppContext, busy
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.widgets.diff_view import side_by_side_html
 from context_center.ui.widgets.markdown_view import SafeBrowser
 
-SIDE_LABELS = {
-    "fact": "the fact as it is",
-    "copy": "the conflict copy",
-    "ours": "this machine's side (ours)",
-    "theirs": "the other side (theirs)",
-}
-CODE_LABELS = {
-    "sync_conflict_copy": "conflict copy",
-    "git_conflict_markers": "git conflict markers",
-}
+SIDE_LABELS = Texts(
+    "SyncConflicts",
+    {
+        "fact": QT_TRANSLATE_NOOP("SyncConflicts", "the fact as it is"),
+        "copy": QT_TRANSLATE_NOOP("SyncConflicts", "the conflict copy"),
+        "ours": QT_TRANSLATE_NOOP("SyncConflicts", "this machine's side (ours)"),
+        "theirs": QT_TRANSLATE_NOOP("SyncConflicts", "the other side (theirs)"),
+    },
+)
+CODE_LABELS = Texts(
+    "SyncConflicts",
+    {
+        "sync_conflict_copy": QT_TRANSLATE_NOOP("SyncConflicts", "conflict copy"),
+        "git_conflict_markers": QT_TRANSLATE_NOOP("SyncConflicts", "git conflict markers"),
+    },
+)
 
 
 def side_label(side: str) -> str:
@@ -66,7 +73,7 @@ class SyncConflictsDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.setObjectName("syncConflictsDialog")
-        self.setWindowTitle("Sync conflicts")
+        self.setWindowTitle(translate("SyncConflicts", "Sync conflicts"))
         self.resize(1000, 620)
         self.conflicts: list[SyncConflict] = []
 
@@ -104,9 +111,12 @@ class SyncConflictsDialog(QDialog):
         close.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         intro = QLabel(
-            "A sync tool left a second version of these facts. Compare the two sides and keep "
-            "one: it becomes a new revision of the fact, and the other side goes to the "
-            "archive (recoverable)."
+            translate(
+                "SyncConflicts",
+                "A sync tool left a second version of these facts. Compare the two sides and "
+                "keep one: it becomes a new revision of the fact, and the other side goes to the "
+                "archive (recoverable).",
+            )
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
@@ -137,17 +147,26 @@ class SyncConflictsDialog(QDialog):
         c = self.current
         self.update_actions()
         if c is None:
-            self.explain.setText("No sync conflicts: every fact has one version.")
+            self.explain.setText(
+                translate("SyncConflicts", "No sync conflicts: every fact has one version.")
+            )
             self.diff.setHtml("")
-            self.keep_a.setText("Keep")
-            self.keep_b.setText("Keep")
+            self.keep_a.setText(translate("SyncConflicts", "Keep"))
+            self.keep_b.setText(translate("SyncConflicts", "Keep"))
             return
         a, b = c.sides
-        target = c.fact_ref or "no active fact (the copy's fact was forgotten)"
-        self.explain.setText(f"{c.ref} ({CODE_LABELS.get(c.code, c.code)}) — fact: {target}")
+        target = c.fact_ref or translate(
+            "SyncConflicts", "no active fact (the copy's fact was forgotten)"
+        )
+        self.explain.setText(
+            translate("SyncConflicts", "{ref} ({kind}) — fact: {target}").format(
+                ref=c.ref, kind=CODE_LABELS.get(c.code, c.code), target=target
+            )
+        )
         self.diff.setHtml(side_by_side_html(c.texts[0], c.texts[1], side_label(a), side_label(b)))
-        self.keep_a.setText(f"Keep {side_label(a)}")
-        self.keep_b.setText(f"Keep {side_label(b)}")
+        keep = translate("SyncConflicts", "Keep {side}")
+        self.keep_a.setText(keep.format(side=side_label(a)))
+        self.keep_b.setText(keep.format(side=side_label(b)))
 
     @asyncSlot()
     @busy("keep_a", "keep_b")
@@ -159,17 +178,26 @@ class SyncConflictsDialog(QDialog):
         other = c.sides[1 - which]
         ok = await self.ctx.confirm(
             self,
-            "Keep one side",
-            f"Keep {side_label(side)}?",
-            informative=f"It becomes a new revision of {c.fact_ref or 'the fact'}; "
-            f"{side_label(other)} moves to the archive, where it can be recovered.",
-            ok_text="Keep",
+            translate("SyncConflicts", "Keep one side"),
+            translate("SyncConflicts", "Keep {side}?").format(side=side_label(side)),
+            informative=translate(
+                "SyncConflicts",
+                "It becomes a new revision of {fact}; {other} moves to the archive, where it can "
+                "be recovered.",
+            ).format(
+                fact=c.fact_ref or translate("SyncConflicts", "the fact"), other=side_label(other)
+            ),
+            ok_text=translate("SyncConflicts", "Keep"),
         )
         if not ok:
             return
         changes = await self.ctx.run(keep_side, self.ctx.engine, c, side)
         fact = changes.value[0]
-        self.ctx.status(f"Kept {side_label(side)}: {fact.ref} is at revision {fact.revision}")
+        self.ctx.status(
+            translate("SyncConflicts", "Kept {side}: {ref} is at revision {n}").format(
+                side=side_label(side), ref=fact.ref, n=fact.revision
+            )
+        )
         self.ctx.apply(changes, self)
         await self.reload()
 

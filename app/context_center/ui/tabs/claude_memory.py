@@ -109,7 +109,9 @@ def report_text(report: ImportReport) -> str:
         "skipped": translate("ClaudeMemoryTab", "{n} skipped"),
     }
     parts = [
-        counts[action].format(n=report.count(action)) for action in counts if report.count(action)
+        counts[action].format(n=report.count(action))
+        for action in ("imported", "would_import", "duplicate", "skipped")
+        if report.count(action)
     ]
     text = (
         translate("ClaudeMemoryTab", ", ").join(parts)
@@ -254,7 +256,7 @@ class ClaudeMemoryTab(Tab):
             )
         else:
             self.empty.setText(
-                translate("ClaudeMemoryTab", "")
+                ""
                 if view.memories
                 else translate("ClaudeMemoryTab", "The memory folder holds no memories.")
             )

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from PySide6.QtWidgets import QWidget
 
+from context_center.ui.i18n import translate
 from context_center.ui.style import tone
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
 
@@ -38,10 +39,10 @@ def unified_html(a: str, b: str, a_label: str, b_label: str, *, context: int = 3
         difflib.unified_diff(_lines(a), _lines(b), a_label, b_label, n=context, lineterm="")
     )
     if not diff:
-        return (
-            f"<p style='color:{tone('muted')}'>No differences between {escape(a_label)} and "
-            f"{escape(b_label)}.</p>"
+        same = translate("DiffView", "No differences between {a} and {b}.").format(
+            a=escape(a_label), b=escape(b_label)
         )
+        return f"<p style='color:{tone('muted')}'>{same}</p>"
     out = [f"<table width='100%' cellspacing='0' cellpadding='1' style='font-family:{MONO}'>"]
     for line in diff:
         text = escape(line) or "&nbsp;"

@@ -50,6 +50,9 @@ TEXT = Texts(
         "copy": QT_TRANSLATE_NOOP("FactDetail", "Copy"),
         "copy_tip": QT_TRANSLATE_NOOP("FactDetail", "Copy the {what} to the clipboard"),
         "copied": QT_TRANSLATE_NOOP("FactDetail", "Copied {what}"),
+        "what_ref": QT_TRANSLATE_NOOP("FactDetail", "reference"),
+        "what_id": QT_TRANSLATE_NOOP("FactDetail", "ID"),
+        "what_path": QT_TRANSLATE_NOOP("FactDetail", "path"),
         "none_title": QT_TRANSLATE_NOOP("FactDetail", "No fact selected"),
         "none_body": (
             QT_TRANSLATE_NOOP(
@@ -131,12 +134,12 @@ class FactDetail(QFrame):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setHorizontalSpacing(12)
         form.setVerticalSpacing(4)
-        form.addRow(TEXT["reference"], self._with_copy(self.prov_ref, "copyRef", "reference"))
-        form.addRow(TEXT["id"], self._with_copy(self.prov_id, "copyId", "ID"))
+        form.addRow(TEXT["reference"], self._with_copy(self.prov_ref, "copyRef", "what_ref"))
+        form.addRow(TEXT["id"], self._with_copy(self.prov_id, "copyId", "what_id"))
         form.addRow(TEXT["revision"], self.prov_revision)
         self.times_caption = QLabel(TEXT["times"].format(offset=utc_offset()))
         form.addRow(self.times_caption, self.prov_times)
-        form.addRow(TEXT["stored"], self._with_copy(self.prov_path, "copyPath", "path"))
+        form.addRow(TEXT["stored"], self._with_copy(self.prov_path, "copyPath", "what_path"))
         self.prov_box = QFrame()
         self.prov_box.setObjectName("provenance")
         prov_layout = QVBoxLayout(self.prov_box)
@@ -193,7 +196,7 @@ class FactDetail(QFrame):
         button = QToolButton()
         button.setObjectName(name)
         button.setText(TEXT["copy"])
-        button.setToolTip(TEXT["copy_tip"].format(what=what))
+        button.setToolTip(TEXT["copy_tip"].format(what=TEXT[what]))
         button.setAutoRaise(True)
         button.clicked.connect(lambda: self._copy(field, what))
         self.copy_buttons.append(button)
@@ -207,7 +210,7 @@ class FactDetail(QFrame):
 
     def _copy(self, field: ElidedLabel, what: str) -> None:
         QGuiApplication.clipboard().setText(field.full_text())
-        self.sig_copied.emit(TEXT["copied"].format(what=what))
+        self.sig_copied.emit(TEXT["copied"].format(what=TEXT[what]))
 
     @staticmethod
     def _ro_field(name: str) -> ElidedLabel:

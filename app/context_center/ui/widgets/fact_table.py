@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from context_center.ui.i18n import lookup
 from context_center.ui.models.facts import (
     COL_FRESHNESS,
     COL_REVISION,
@@ -19,6 +20,7 @@ from context_center.ui.models.facts import (
     COL_UPDATED,
     FactTableModel,
 )
+from context_center.ui.terms import scope_choices, type_choices
 
 COMPACT_WIDTH = 640
 
@@ -64,11 +66,15 @@ def make_fact_table(model: FactTableModel, fm: QFontMetrics) -> QTableView:
     header.setHighlightSections(False)
     header.setMinimumSectionSize(36)
     header.setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)
-    widths = {
-        COL_TYPE: fm.horizontalAdvance("reference") + 20,
-        COL_SCOPE: fm.horizontalAdvance("project") + 20,
-        COL_FRESHNESS: fm.horizontalAdvance("Freshness") + 28,
-        COL_REVISION: fm.horizontalAdvance("Rev") + 22,
+
+    def widest(*texts: str) -> int:
+        return max(fm.horizontalAdvance(t) for t in texts)
+
+    widths = {  # the words as shown (English or translated), and the headers
+        COL_TYPE: widest("reference", *(label for label, _ in type_choices())) + 20,
+        COL_SCOPE: widest("project", *(label for label, _ in scope_choices())) + 20,
+        COL_FRESHNESS: widest("Freshness", lookup("Columns", "Freshness")) + 28,
+        COL_REVISION: widest("Rev", lookup("Columns", "Rev")) + 22,
         COL_UPDATED: fm.horizontalAdvance("2026-11-02 09:14") + 20,
     }
     for col, width in widths.items():

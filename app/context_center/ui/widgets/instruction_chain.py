@@ -20,7 +20,7 @@ from context_center.engine import (
     InstructionImport,
     Resolution,
 )
-from context_center.ui.i18n import QT_TRANSLATE_NOOP
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -63,6 +63,33 @@ DIAG_COLUMNS: list[Column[DiagRow]] = [
 ]
 
 
+INSTRUCTION_SCOPES = Texts(
+    "InstructionChain",
+    {
+        "user": QT_TRANSLATE_NOOP("InstructionChain", "user"),
+        "project": QT_TRANSLATE_NOOP("InstructionChain", "project"),
+        "ancestor": QT_TRANSLATE_NOOP("InstructionChain", "ancestor"),
+        "local": QT_TRANSLATE_NOOP("InstructionChain", "local"),
+        "above": QT_TRANSLATE_NOOP("InstructionChain", "above"),
+        "rule": QT_TRANSLATE_NOOP("InstructionChain", "rule"),
+    },
+)
+IMPORT_KINDS = Texts(
+    "InstructionChain",
+    {
+        "rejected": QT_TRANSLATE_NOOP("InstructionChain", "rejected"),
+        "duplicate": QT_TRANSLATE_NOOP("InstructionChain", "duplicate"),
+        "missing": QT_TRANSLATE_NOOP("InstructionChain", "missing"),
+        "needs approval": QT_TRANSLATE_NOOP("InstructionChain", "needs approval"),
+        "import": QT_TRANSLATE_NOOP("InstructionChain", "import"),
+    },
+)
+
+
+def _kind(name: str) -> QStandardItem:
+    return _item(IMPORT_KINDS[name])
+
+
 def _item(text: str, *, path: Path | None = None, line: int | None = None) -> QStandardItem:
     item = QStandardItem(text)
     item.setEditable(False)
@@ -77,14 +104,23 @@ def build_chain_model(model: QStandardItemModel, resolution: Resolution) -> None
     """Documents in load order (broadest first), each with its nested import tree."""
     model.clear()
     model.setHorizontalHeaderLabels(
-        ["Document / import", "Scope", "Applies to / line", "Precedence"]
+        [
+            translate("InstructionChain", "Document / import"),
+            translate("InstructionChain", "Scope"),
+            translate("InstructionChain", "Applies to / line"),
+            translate("InstructionChain", "Precedence"),
+        ]
     )
     for doc in sorted(resolution.documents, key=lambda d: d.order):
         top = _item(doc.label, path=doc.local_path)
-        top.setToolTip(f"{doc.label} — {doc.size:,} bytes on disk")
+        top.setToolTip(
+            translate("InstructionChain", "{label} — {size} bytes on disk").format(
+                label=doc.label, size=f"{doc.size:,}"
+            )
+        )
         row = [
             top,
-            _item(doc.scope.value),
+            _item(INSTRUCTION_SCOPES.get(doc.scope.value, doc.scope.value)),
             _item(doc.directory),
             _item(str(doc.precedence)),
         ]
@@ -100,33 +136,42 @@ def _styled(child: QStandardItem, kind: QStandardItem, colour: str) -> None:
 def _import_row(
     doc: InstructionDocument, imp: InstructionImport
 ) -> tuple[QStandardItem, QStandardItem]:
-    where = f"line {imp.line} of {imp.source}"
+    where = translate("InstructionChain", "line {line} of {source}").format(
+        line=imp.line, source=imp.source
+    )
     if imp.status is ImportStatus.REJECTED:
         child = _item(f"@{imp.target}", path=_source_path(doc, imp.source), line=imp.line)
-        kind = _item("rejected")
+        kind = _kind("rejected")
         _styled(child, kind, RED)
-        child.setToolTip(f"Rejected ({imp.code}) — {where}")
+        tip = translate("InstructionChain", "Rejected ({code}) — {where}")
     elif imp.status is ImportStatus.ALREADY_LOADED:
         child = _item(imp.target, path=imp.local_path)
-        kind = _item("duplicate")
+        kind = _kind("duplicate")
         _styled(child, kind, GREY)
-        already = f"as {imp.loaded_as}" if imp.loaded_as else "above"
-        child.setToolTip(f"Already loaded {already} — {where}")
+        tip = (
+            translate("InstructionChain", "Already loaded as {loaded_as} — {where}")
+            if imp.loaded_as
+            else translate("InstructionChain", "Already loaded above — {where}")
+        )
     elif imp.status is ImportStatus.MISSING:
         child = _item(f"@{imp.target}", path=_source_path(doc, imp.source), line=imp.line)
-        kind = _item("missing")
+        kind = _kind("missing")
         _styled(child, kind, GREY)
-        child.setToolTip(f"No such file; the agent skips it — {where}")
+        tip = translate("InstructionChain", "No such file; the agent skips it — {where}")
     elif imp.status is ImportStatus.NEEDS_APPROVAL:
         child = _item(imp.target, path=imp.local_path)
-        kind = _item("needs approval")
+        kind = _kind("needs approval")
         _styled(child, kind, AMBER)
-        child.setToolTip(f"Outside the working directory: loaded only after you approve — {where}")
+        tip = translate(
+            "InstructionChain",
+            "Outside the working directory: loaded only after you approve — {where}",
+        )
     else:
         child = _item(imp.target, path=imp.local_path)
-        kind = _item("import")
+        kind = _kind("import")
         kind.setForeground(QColor(GREY))
-        child.setToolTip(f"Imported by {where}")
+        tip = translate("InstructionChain", "Imported by {where}")
+    child.setToolTip(tip.format(code=imp.code, where=where, loaded_as=imp.loaded_as))
     return child, kind
 
 
@@ -137,7 +182,8 @@ def _add_imports(top: QStandardItem, doc: InstructionDocument) -> None:
             stack.pop()
         parent = stack[-1][2] if stack else top
         child, kind = _import_row(doc, imp)
-        parent.appendRow([child, kind, _item(f"line {imp.line}"), _item("")])
+        line = translate("InstructionChain", "line {line}").format(line=imp.line)
+        parent.appendRow([child, kind, _item(line), _item("")])
         if imp.status is ImportStatus.LOADED:
             stack.append((imp.depth, imp.target, child))
 

@@ -25,21 +25,42 @@ from PySide6.QtWidgets import (
 )
 
 from context_center.engine import Comparison, FileState
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
 from context_center.ui.style import mono_font
 from context_center.ui.widgets.diff_view import DiffView
 
 AGENTS = (("reasonix", "Reasonix"), ("claude-code", "Claude Code"), ("codex", "Codex"))
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 STATE_STYLE: dict[FileState, tuple[str, str, str]] = {  # text, foreground, background
-    FileState.LOADED: ("loaded", "#116329", "#e6ffec"),
-    FileState.IMPORTED: ("imported", "#116329", "#eefbf1"),
-    FileState.NOT_LOADED: ("not loaded", "#57606a", "#f6f8fa"),
-    FileState.CUT_OFF: ("cut off", "#82071e", "#ffebe9"),
-    FileState.NOT_REACHED: ("not reached", "#82071e", "#ffebe9"),
-    FileState.NEEDS_APPROVAL: ("needs approval", "#7d4e00", "#fff8c5"),
-    FileState.REFUSED: ("refused", "#82071e", "#ffebe9"),
-    FileState.DUPLICATE: ("duplicate", "#57606a", "#f6f8fa"),
-}
+    FileState.LOADED: (QT_TRANSLATE_NOOP("InstructionCompare", "loaded"), "#116329", "#e6ffec"),
+    FileState.IMPORTED: (
+        QT_TRANSLATE_NOOP("InstructionCompare", "imported"),
+        "#116329",
+        "#eefbf1",
+    ),
+    FileState.NOT_LOADED: (
+        QT_TRANSLATE_NOOP("InstructionCompare", "not loaded"),
+        "#57606a",
+        "#f6f8fa",
+    ),
+    FileState.CUT_OFF: (QT_TRANSLATE_NOOP("InstructionCompare", "cut off"), "#82071e", "#ffebe9"),
+    FileState.NOT_REACHED: (
+        QT_TRANSLATE_NOOP("InstructionCompare", "not reached"),
+        "#82071e",
+        "#ffebe9",
+    ),
+    FileState.NEEDS_APPROVAL: (
+        QT_TRANSLATE_NOOP("InstructionCompare", "needs approval"),
+        "#7d4e00",
+        "#fff8c5",
+    ),
+    FileState.REFUSED: (QT_TRANSLATE_NOOP("InstructionCompare", "refused"), "#82071e", "#ffebe9"),
+    FileState.DUPLICATE: (
+        QT_TRANSLATE_NOOP("InstructionCompare", "duplicate"),
+        "#57606a",
+        "#f6f8fa",
+    ),
+}  # the text is an English source, shown translated
 
 
 def _size(n: int) -> str:
@@ -63,7 +84,13 @@ def fill_table(model: QStandardItemModel, cmp: Comparison) -> None:
         if item.local_path is not None
     }
     model.clear()
-    model.setHorizontalHeaderLabels(["File", "Size", *(name for _, name in AGENTS)])
+    model.setHorizontalHeaderLabels(
+        [
+            translate("InstructionCompare", "File"),
+            translate("InstructionCompare", "Size"),
+            *(name for _, name in AGENTS),
+        ]
+    )
     for row in cmp.rows:
         first = _cell(row.label, tooltip=row.label)
         if row.label in local:
@@ -74,9 +101,12 @@ def fill_table(model: QStandardItemModel, cmp: Comparison) -> None:
             if cell is None:
                 cells.append(_cell(""))
                 continue
-            text, fg, bg = STATE_STYLE[cell.state]
+            source, fg, bg = STATE_STYLE[cell.state]
+            text = lookup("InstructionCompare", source)
             if cell.state is FileState.CUT_OFF:
-                text += f" at {cell.loaded_bytes:,} B"
+                text = translate("InstructionCompare", "{state} at {n} B").format(
+                    state=text, n=f"{cell.loaded_bytes:,}"
+                )
             item = _cell(text, tooltip=cell.detail or text)
             item.setForeground(QColor(fg))
             item.setBackground(QColor(bg))
@@ -88,11 +118,15 @@ def summary_text(cmp: Comparison) -> str:
     parts = []
     for summary in cmp.summaries:
         name = dict(AGENTS)[summary.agent.value]
-        text = f"{name}: {summary.documents} file(s), {summary.chars:,} characters"
+        text = translate("InstructionCompare", "{name}: {n} file(s), {chars} characters").format(
+            name=name, n=summary.documents, chars=f"{summary.chars:,}"
+        )
         limit = summary.limits.get("project_doc_max_bytes")
         if limit is not None:
             used = summary.limits.get("project_bytes_used", 0)
-            text += f" ({used:,} of {limit:,} project bytes)"
+            text += " " + translate(
+                "InstructionCompare", "({used} of {limit} project bytes)"
+            ).format(used=f"{used:,}", limit=f"{limit:,}")
         parts.append(text)
     return " · ".join(parts)
 
@@ -105,7 +139,9 @@ class CompareView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.comparison: Comparison | None = None
-        self.summary = QLabel("Open this pane to compare what each agent loads.")
+        self.summary = QLabel(
+            translate("InstructionCompare", "Open this pane to compare what each agent loads.")
+        )
         self.summary.setObjectName("compareSummary")
         self.summary.setWordWrap(True)
         self.model = QStandardItemModel(self)
@@ -146,7 +182,7 @@ class CompareView(QWidget):
         tl = QVBoxLayout(text_page)
         tl.setContentsMargins(0, 6, 0, 0)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Exact text of"))
+        row.addWidget(QLabel(translate("InstructionCompare", "Exact text of")))
         row.addWidget(self.text_agent)
         row.addStretch(1)
         tl.addLayout(row)
@@ -155,7 +191,7 @@ class CompareView(QWidget):
         dl = QVBoxLayout(diff_page)
         dl.setContentsMargins(0, 6, 0, 0)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Diff"))
+        row.addWidget(QLabel(translate("InstructionCompare", "Diff")))
         row.addWidget(self.diff_a)
         row.addWidget(QLabel("→"))
         row.addWidget(self.diff_b)
@@ -168,9 +204,9 @@ class CompareView(QWidget):
         cl.addWidget(self.cross, 1)
         self.panes = QTabWidget()
         self.panes.setObjectName("comparePanes")
-        self.panes.addTab(cross_page, "Cross-agent diagnostics")
-        self.panes.addTab(text_page, "Exact text")
-        self.panes.addTab(diff_page, "Diff")
+        self.panes.addTab(cross_page, translate("InstructionCompare", "Cross-agent diagnostics"))
+        self.panes.addTab(text_page, translate("InstructionCompare", "Exact text"))
+        self.panes.addTab(diff_page, translate("InstructionCompare", "Diff"))
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.panes)
@@ -192,8 +228,15 @@ class CompareView(QWidget):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.summary.setText(f"{cmp.target} — {summary_text(cmp)}")
         lines = [f"• {d.message}" for d in cmp.diagnostics]
-        self.cross.setPlainText("\n".join(lines) if lines else "The agents agree: no differences.")
-        self.panes.setTabText(0, f"Cross-agent diagnostics ({len(lines)})")
+        self.cross.setPlainText(
+            "\n".join(lines)
+            if lines
+            else translate("InstructionCompare", "The agents agree: no differences.")
+        )
+        self.panes.setTabText(
+            0,
+            translate("InstructionCompare", "Cross-agent diagnostics ({n})").format(n=len(lines)),
+        )
         self._show_text()
         self._show_diff()
 

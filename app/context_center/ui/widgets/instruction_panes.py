@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from context_center.engine import Prefix
+from context_center.ui.i18n import translate
 from context_center.ui.style import mono_font
 from context_center.ui.widgets.elided import ElidedLabel
 
@@ -33,9 +34,11 @@ def parts_text(prefix: Prefix) -> str:
         if part.budget:
             text += f" / {part.budget:,}"
         if part.total and part.shown != part.total:
-            text += f" ({part.shown:,} of {part.total:,} shown)"
+            text += " " + translate("InstructionsTab", "({shown} of {total} shown)").format(
+                shown=f"{part.shown:,}", total=f"{part.total:,}"
+            )
         items.append(text)
-    head = f"Prefix: {prefix.length:,} characters"
+    head = translate("InstructionsTab", "Prefix: {n} characters").format(n=f"{prefix.length:,}")
     return head + (" — " + " · ".join(items) if items else "")
 
 
@@ -53,7 +56,9 @@ class DocumentPane(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.doc_label = QLabel("Select a document in the chain to view or edit it.")
+        self.doc_label = QLabel(
+            translate("InstructionsTab", "Select a document in the chain to view or edit it.")
+        )
         self.doc_label.setObjectName("docLabel")
         self.doc_path = ElidedLabel()
         self.doc_path.setObjectName("hint")
@@ -61,10 +66,10 @@ class DocumentPane(QWidget):
         self.editor.setObjectName("docEditor")
         self.editor.setFont(mono_font())
         self.editor.setReadOnly(True)
-        self.btn_save = QPushButton("Save")
+        self.btn_save = QPushButton(translate("InstructionsTab", "Save"))
         self.btn_save.setObjectName("saveDoc")
         self.btn_save.setProperty("primary", True)
-        self.btn_revert = QPushButton("Revert")
+        self.btn_revert = QPushButton(translate("InstructionsTab", "Revert"))
         self.btn_revert.setObjectName("revertDoc")
         buttons = QHBoxLayout()
         buttons.addStretch(1)
@@ -109,12 +114,18 @@ class PrefixPane(QWidget):
         self.prefix_view.setPlainText(prefix.text)
         if prefix.agent.value == "reasonix":
             self.prefix_hint.setText(
-                "Exactly what a session starts with: stable guidance, these instructions and the "
-                f"memory index ({prefix.index_order}). Local paths are replaced by labels."
+                translate(
+                    "InstructionsTab",
+                    "Exactly what a session starts with: stable guidance, these instructions and "
+                    "the memory index ({order}). Local paths are replaced by labels.",
+                ).format(order=prefix.index_order)
             )
         else:
             self.prefix_hint.setText(
-                f"What {agent_name} starts with: its instruction files as it assembles them "
-                "(labels for local paths). Context Center's memory reaches it only through its "
-                "tools."
+                translate(
+                    "InstructionsTab",
+                    "What {agent} starts with: its instruction files as it assembles them "
+                    "(labels for local paths). Context Center's memory reaches it only through "
+                    "its tools.",
+                ).format(agent=agent_name)
             )

@@ -13,6 +13,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat
 
 from context_center.engine import SensitiveSpan, find_sensitive
+from context_center.ui.i18n import translate
 from context_center.ui.style import tone
 
 SENSITIVE_BG = "#ffd7d5"  # the light scheme's marking (``style.LIGHT.sensitive_bg``)
@@ -34,7 +35,9 @@ def sensitive_summary(text: str, spans: list[SensitiveSpan]) -> str:
     seen: list[str] = []
     for span in spans:
         line = text.count("\n", 0, span.start) + 1
-        item = f"{span.label} (line {line})"
+        item = translate("ApprovalDialog", "{label} (line {line})").format(
+            label=span.label, line=line
+        )
         if item not in seen:
             seen.append(item)
     return ", ".join(seen)

@@ -11,6 +11,8 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFileDialog, QWidget
 
+from context_center.ui.i18n import translate
+
 RECENT_KEY = "workspaces/recent"
 MAX_RECENT = 10
 OPEN_FOLDER = "__open_folder__"
@@ -72,7 +74,7 @@ class WorkspacePicker(QComboBox):
             self.addItem(f"{name}  —  {path}", path)
             self.setItemData(self.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
         self.insertSeparator(self.count())
-        self.addItem("Open folder…", OPEN_FOLDER)
+        self.addItem(translate("WorkspacePicker", "Open folder…"), OPEN_FOLDER)
         index = self.findData(self._current)
         self.setCurrentIndex(max(index, 0))
         self._updating = False
@@ -91,4 +93,6 @@ class WorkspacePicker(QComboBox):
             self.sig_workspace_chosen.emit(_norm(data))
 
     def _ask_directory(self) -> str:
-        return QFileDialog.getExistingDirectory(self, "Open workspace folder", self._current)
+        return QFileDialog.getExistingDirectory(
+            self, translate("WorkspacePicker", "Open workspace folder"), self._current
+        )

@@ -1,0 +1,2474 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>Activity</name>
+    <message>
+        <source>shortened to fit the budget</source>
+        <translation>为适应预算已截短</translation>
+    </message>
+    <message>
+        <source>the whole turn</source>
+        <translation>整轮对话</translation>
+    </message>
+</context>
+<context>
+    <name>ActivityTab</name>
+    <message>
+        <source>Recalled</source>
+        <translation>已召回</translation>
+    </message>
+    <message>
+        <source>Show in Memory</source>
+        <translation>在记忆中显示</translation>
+    </message>
+    <message>
+        <source>Open the selected recalled fact in the Memory tab (or double-click it)</source>
+        <translation>在“记忆”标签页中打开所选的已召回事实（或双击它）</translation>
+    </message>
+    <message>
+        <source>Left out, and why</source>
+        <translation>被排除的事实及原因</translation>
+    </message>
+    <message>
+        <source>What the model sees</source>
+        <translation>模型看到的内容</translation>
+    </message>
+    <message>
+        <source>(empty: nothing is added to the user turn)</source>
+        <translation>（空：不向用户消息添加任何内容）</translation>
+    </message>
+    <message>
+        <source>“{query}”  ·  {when} (local)  ·  searchable terms: {terms}</source>
+        <translation>“{query}”  ·  {when}（本地时间）  ·  可检索词：{terms}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Recalled {n} fact(s)</source>
+        <translation>已召回 {n} 条事实</translation>
+    </message>
+    <message>
+        <source>Nothing recalled: {reason}</source>
+        <translation>未召回任何内容：{reason}</translation>
+    </message>
+    <message>
+        <source>no match</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <source>  ·  omitted {omitted}  ·  {candidates} distinctive match(es)  ·  {used} of {budget} characters, at most {max_facts} facts  ·  {ms:.1f} ms</source>
+        <translation>  ·  排除 {omitted}  ·  {candidates} 个特征匹配  ·  已用 {used} / {budget} 字符，最多 {max_facts} 条事实  ·  {ms:.1f} 毫秒</translation>
+    </message>
+    <message>
+        <source>… and {n} more left out (not listed).</source>
+        <translation>……另有 {n} 条被排除（未列出）。</translation>
+    </message>
+    <message>
+        <source>Last recall in this workspace</source>
+        <translation>本工作区的最近一次召回</translation>
+    </message>
+    <message>
+        <source>Try a message</source>
+        <translation>试一条消息</translation>
+    </message>
+    <message>
+        <source>The latest user turn an agent recalled memory for, and why each fact was or was not added.</source>
+        <translation>智能体最近一次为其召回记忆的用户消息，以及每条事实被加入或未被加入的原因。</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Read the latest trace again</source>
+        <translation>重新读取最新的追踪记录</translation>
+    </message>
+    <message>
+        <source>Type a message as you would to an agent…</source>
+        <translation>像对智能体那样输入一条消息…</translation>
+    </message>
+    <message>
+        <source>Try</source>
+        <translation>试一下</translation>
+    </message>
+    <message>
+        <source>Run recall for this message (nothing is saved)</source>
+        <translation>为这条消息运行召回（不保存任何内容）</translation>
+    </message>
+    <message>
+        <source>See what would be recalled for a message, and why other facts would not. This does not change the last recall.</source>
+        <translation>查看一条消息会召回什么，以及其他事实为何不会被召回。这不会改变最近一次召回。</translation>
+    </message>
+    <message>
+        <source>Type a message first.</source>
+        <translation>请先输入一条消息。</translation>
+    </message>
+    <message>
+        <source>No recall has run in this workspace yet. When an agent asks Context Center to recall memory for a user turn, the explanation appears here.</source>
+        <translation>本工作区尚未运行过召回。当智能体请 Context Center 为某条用户消息召回记忆时，说明会显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalDialog</name>
+    <message>
+        <source>Review: {operation} {target}</source>
+        <translation>审阅：{operation} {target}</translation>
+    </message>
+    <message>
+        <source>Why the gate asks you</source>
+        <translation>闸门为何请你决定</translation>
+    </message>
+    <message>
+        <source>(no reason recorded)</source>
+        <translation>（未记录原因）</translation>
+    </message>
+    <message>
+        <source>Proposed content</source>
+        <translation>提议的内容</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>更改</translation>
+    </message>
+    <message>
+        <source>Reason for rejecting (optional)</source>
+        <translation>拒绝原因（可选）</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Nothing is written; the agent&apos;s write is dropped</source>
+        <translation>不写入任何内容；丢弃智能体的写入</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Decide later; the write stays pending</source>
+        <translation>稍后再决定；写入保持待审批</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Change a copy of the proposal; your edited content is written</source>
+        <translation>修改提议的副本；写入的是你编辑后的内容</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <source>Approve forget</source>
+        <translation>批准遗忘</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Body</source>
+        <translation>正文</translation>
+    </message>
+    <message>
+        <source>Not approved: {reason}</source>
+        <translation>未批准：{reason}</translation>
+    </message>
+    <message>
+        <source>It would be refused: the fact moved on since the agent proposed this</source>
+        <translation>会被拒绝：智能体提议之后，该事实已有新的修订版</translation>
+    </message>
+    <message>
+        <source>Write it now</source>
+        <translation>立即写入</translation>
+    </message>
+    <message>
+        <source>Fact to forget (it is archived, not deleted)</source>
+        <translation>要遗忘的事实（会被归档，而不是删除）</translation>
+    </message>
+    <message>
+        <source>Edited content</source>
+        <translation>编辑后的内容</translation>
+    </message>
+    <message>
+        <source>The current revision cannot be read.</source>
+        <translation>无法读取当前修订版。</translation>
+    </message>
+    <message>
+        <source>{ref} (revision {n}, current)</source>
+        <translation>{ref}（修订版 {n}，当前）</translation>
+    </message>
+    <message>
+        <source>edited proposal</source>
+        <translation>编辑后的提议</translation>
+    </message>
+    <message>
+        <source>proposed</source>
+        <translation>提议</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Editing</source>
+        <translation>编辑中</translation>
+    </message>
+    <message>
+        <source>Approve edited</source>
+        <translation>批准编辑后的内容</translation>
+    </message>
+    <message>
+        <source>You edited this proposal without approving it.</source>
+        <translation>你编辑了这个提议，但尚未批准。</translation>
+    </message>
+    <message>
+        <source>{agent} wants to create {target}</source>
+        <translation>{agent} 想要创建 {target}</translation>
+    </message>
+    <message>
+        <source>{agent} wants to update {target}</source>
+        <translation>{agent} 想要更新 {target}</translation>
+    </message>
+    <message>
+        <source>{agent} wants to forget {target}</source>
+        <translation>{agent} 想要遗忘 {target}</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>Controller</source>
+        <translation>控制方</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>排队时间</translation>
+    </message>
+    <message>
+        <source>{type} (not given by the agent)</source>
+        <translation>{type}（智能体未指定）</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>{ref} (id {id})</source>
+        <translation>{ref}（id {id}）</translation>
+    </message>
+    <message>
+        <source>Based on</source>
+        <translation>基于</translation>
+    </message>
+    <message>
+        <source>revision {n}</source>
+        <translation>修订版 {n}</translation>
+    </message>
+    <message>
+        <source>this workspace</source>
+        <translation>本工作区</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>{ref} cannot be read now ({why}). Approving would fail, with or without edits. Reject this write; if the fact should still change, ask the agent to propose it again.</source>
+        <translation>现在无法读取 {ref}（{why}）。无论是否编辑，批准都会失败。请拒绝这次写入；如果该事实仍需修改，请让智能体重新提议。</translation>
+    </message>
+    <message>
+        <source>it is no longer active</source>
+        <translation>它已不再处于活动状态</translation>
+    </message>
+    <message>
+        <source>{ref} has moved on: it is at revision {current}, and this write was proposed against revision {base}. It cannot be approved (nothing newer is overwritten, and editing the proposal does not change what it was based on). Reject it, or ask the agent to propose it again against revision {current}; the changes below are against the current revision.</source>
+        <translation>{ref} 已有新的修订版：当前是修订版 {current}，而这次写入是基于修订版 {base} 提议的。它无法被批准（不会覆盖更新的内容，编辑提议也不会改变它所基于的版本）。请拒绝它，或让智能体基于修订版 {current} 重新提议；下方的更改是相对于当前修订版的。</translation>
+    </message>
+    <message>
+        <source>Sensitive information detected, highlighted below: {found}. Approving writes it into memory as it is; edit it out first if it should not be kept.</source>
+        <translation>检测到敏感信息，已在下方高亮：{found}。批准会把它原样写入记忆；如果不应保留，请先编辑删除。</translation>
+    </message>
+    <message>
+        <source>{label} (line {line})</source>
+        <translation>{label}（第 {line} 行）</translation>
+    </message>
+</context>
+<context>
+    <name>Approvals</name>
+    <message>
+        <source>Create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>遗忘</translation>
+    </message>
+    <message>
+        <source>{type} (implicit)</source>
+        <translation>{type}（隐含）</translation>
+    </message>
+    <message>
+        <source>this workspace</source>
+        <translation>本工作区</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalsTab</name>
+    <message>
+        <source>Approval inbox</source>
+        <translation>审批收件箱</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Review…</source>
+        <translation>审阅…</translation>
+    </message>
+    <message>
+        <source>Open the selected write to approve, edit or reject it</source>
+        <translation>打开所选的写入，以批准、编辑或拒绝</translation>
+    </message>
+    <message>
+        <source>Memory writes proposed by agents that need a person: global or personal facts, updates, forgets, possible duplicates and anything that looks sensitive. Nothing is written until you approve it in the review dialog.</source>
+        <translation>智能体提议的、需要人来决定的记忆写入：全局或个人事实、更新、遗忘、可能的重复以及看起来敏感的内容。在审阅对话框中批准之前，不会写入任何内容。</translation>
+    </message>
+    <message>
+        <source>No writes are waiting for you.
+
+When an agent proposes a memory write that needs a person, it appears here and the toolbar shows a count.</source>
+        <translation>没有等待你处理的写入。
+
+当智能体提议一项需要人来决定的记忆写入时，它会出现在这里，工具栏也会显示数量。</translation>
+    </message>
+    <message>
+        <source>Discard your edits?</source>
+        <translation>放弃你的编辑？</translation>
+    </message>
+    <message>
+        <source>You edited the proposal in the review dialog without approving it.</source>
+        <translation>你在审阅对话框中编辑了提议，但尚未批准。</translation>
+    </message>
+    <message>
+        <source>The write stays pending either way; only your edits are dropped.</source>
+        <translation>无论如何写入都会保持待审批；只会丢弃你的编辑。</translation>
+    </message>
+    <message>
+        <source>Discard edits</source>
+        <translation>放弃编辑</translation>
+    </message>
+    <message>
+        <source>1 write waiting for you</source>
+        <translation>1 项写入等待你处理</translation>
+    </message>
+    <message>
+        <source>{n} writes waiting for you</source>
+        <translation>{n} 项写入等待你处理</translation>
+    </message>
+    <message>
+        <source>nothing waiting</source>
+        <translation>没有待处理项</translation>
+    </message>
+    <message>
+        <source>Approved: {operation} {target}</source>
+        <translation>已批准：{operation} {target}</translation>
+    </message>
+    <message>
+        <source>Rejected: {operation} {target}</source>
+        <translation>已拒绝：{operation} {target}</translation>
+    </message>
+    <message>
+        <source>Reject selected…</source>
+        <translation>拒绝所选…</translation>
+    </message>
+    <message>
+        <source>Reject every selected write without opening it (nothing is written)</source>
+        <translation>不打开、直接拒绝所有所选写入（不写入任何内容）</translation>
+    </message>
+    <message>
+        <source>Reject writes</source>
+        <translation>拒绝写入</translation>
+    </message>
+    <message>
+        <source>Reject 1 write?</source>
+        <translation>拒绝 1 项写入？</translation>
+    </message>
+    <message>
+        <source>Reject {n} writes?</source>
+        <translation>拒绝 {n} 项写入？</translation>
+    </message>
+    <message>
+        <source>Nothing of them is written; each decision is recorded. Undo queues them again.</source>
+        <translation>它们都不会被写入；每项决定都会被记录。撤销会把它们重新排队。</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Rejected {n} write(s)</source>
+        <translation>已拒绝 {n} 项写入</translation>
+    </message>
+    <message>
+        <source> · {n} skipped: {error}</source>
+        <translation> · 跳过 {n} 项：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>ArchiveTab</name>
+    <message>
+        <source>(unreadable: {error})</source>
+        <translation>（无法读取：{error}）</translation>
+    </message>
+    <message>
+        <source>Forgotten facts wait here. Recovering one makes it active again as a new revision; it is refused while another active fact has the same id or name.</source>
+        <translation>被遗忘的事实保存在这里。恢复后它会作为新的修订版重新生效；如果另一条活动事实有相同的 id 或名称，恢复会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Recover under a new name…</source>
+        <translation>以新名称恢复…</translation>
+    </message>
+    <message>
+        <source>Bring it back under another name; it keeps its id and revision history</source>
+        <translation>以另一个名称恢复；保留其 id 和修订历史</translation>
+    </message>
+    <message>
+        <source>Recover</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>The archive is empty: nothing has been forgotten in this workspace or globally.</source>
+        <translation>归档为空：本工作区和全局都没有遗忘过任何内容。</translation>
+    </message>
+    <message>
+        <source>No archived fact selected</source>
+        <translation>未选择归档事实</translation>
+    </message>
+    <message>
+        <source>Archived {when}</source>
+        <translation>归档于 {when}</translation>
+    </message>
+    <message>
+        <source>{ref} · {kind} · revision {n} · archived {when}</source>
+        <translation>{ref} · {kind} · 修订版 {n} · 归档于 {when}</translation>
+    </message>
+    <message>
+        <source>Recover under a new name</source>
+        <translation>以新名称恢复</translation>
+    </message>
+    <message>
+        <source>{ref} is taken. Recover the archived fact as (a file name in {scope}):</source>
+        <translation>{ref} 已被占用。将归档事实恢复为（{scope} 中的文件名）：</translation>
+    </message>
+    <message>
+        <source>Recovered {ref} as revision {n}</source>
+        <translation>已将 {ref} 恢复为修订版 {n}</translation>
+    </message>
+    <message>
+        <source> Recover it under another name, or forget the active fact first.</source>
+        <translation> 请以另一个名称恢复，或先遗忘那条活动事实。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{ref} was not recovered:&lt;/b&gt; {reason}.</source>
+        <translation>&lt;b&gt;{ref} 未恢复：&lt;/b&gt;{reason}。</translation>
+    </message>
+</context>
+<context>
+    <name>CandidateEditor</name>
+    <message>
+        <source>time unknown</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <source>{source} · session &lt;code&gt;{session}&lt;/code&gt; · {when}</source>
+        <translation>{source} · 会话 &lt;code&gt;{session}&lt;/code&gt; · {when}</translation>
+    </message>
+    <message>
+        <source>No quoted turns.</source>
+        <translation>没有引用的对话。</translation>
+    </message>
+    <message>
+        <source>project (this workspace)</source>
+        <translation>项目（本工作区）</translation>
+    </message>
+    <message>
+        <source>global (every workspace)</source>
+        <translation>全局（所有工作区）</translation>
+    </message>
+    <message>
+        <source>One step per line</source>
+        <translation>每行一个步骤</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Body</source>
+        <translation>正文</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Writes</source>
+        <translation>写入位置</translation>
+    </message>
+    <message>
+        <source>Evidence: your own words (times are local)</source>
+        <translation>证据：你自己的原话（本地时间）</translation>
+    </message>
+    <message>
+        <source>Memory suggestion: {title}</source>
+        <translation>记忆建议：{title}</translation>
+    </message>
+    <message>
+        <source>Why: {reason}. Accepting saves it as a fact right away (your click is the approval); you can edit every field first.</source>
+        <translation>原因：{reason}。接受后会立即保存为事实（你的点击即是批准）；你可以先编辑每个字段。</translation>
+    </message>
+    <message>
+        <source>a new fact in the chosen scope</source>
+        <translation>所选范围中的一条新事实</translation>
+    </message>
+    <message>
+        <source>Skill suggestion: {name}</source>
+        <translation>技能建议：{name}</translation>
+    </message>
+    <message>
+        <source>You asked for this workflow in {turns} turns across {sessions} sessions. Accepting writes a SKILL.md that agents can follow; an existing skill is never overwritten.</source>
+        <translation>你在 {sessions} 个会话的 {turns} 轮对话中要求过这个工作流程。接受后会写入一个智能体可以遵循的 SKILL.md；已有的技能永远不会被覆盖。</translation>
+    </message>
+</context>
+<context>
+    <name>ClaudeMemoryTab</name>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>not listed</source>
+        <translation>未列出</translation>
+    </message>
+    <message>
+        <source>loaded</source>
+        <translation>已加载</translation>
+    </message>
+    <message>
+        <source>listed, not loaded</source>
+        <translation>已列出，未加载</translation>
+    </message>
+    <message>
+        <source>There is no MEMORY.md: Claude Code loads no index for this workspace.</source>
+        <translation>没有 MEMORY.md：Claude Code 不会为本工作区加载索引。</translation>
+    </message>
+    <message>
+        <source>MEMORY.md has {lines} lines ({units} characters).</source>
+        <translation>MEMORY.md 有 {lines} 行（{units} 个字符）。</translation>
+    </message>
+    <message>
+        <source>Claude Code loads all of it at the start of every conversation.</source>
+        <translation>Claude Code 会在每次对话开始时加载全部内容。</translation>
+    </message>
+    <message>
+        <source>Claude Code loads only the first {n} lines (cut by {cut}: at most 200 lines and 25,000 characters) and adds a warning.</source>
+        <translation>Claude Code 只加载前 {n} 行（按 {cut} 截断：最多 200 行、25,000 个字符），并附加一条警告。</translation>
+    </message>
+    <message>
+        <source>{n} imported</source>
+        <translation>已导入 {n} 条</translation>
+    </message>
+    <message>
+        <source>{n} would be imported</source>
+        <translation>将导入 {n} 条</translation>
+    </message>
+    <message>
+        <source>{n} duplicate</source>
+        <translation>重复 {n} 条</translation>
+    </message>
+    <message>
+        <source>{n} skipped</source>
+        <translation>跳过 {n} 条</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>nothing to import</source>
+        <translation>没有可导入的内容</translation>
+    </message>
+    <message>
+        <source>Preview: {summary}.</source>
+        <translation>预览：{summary}。</translation>
+    </message>
+    <message>
+        <source>{summary}.</source>
+        <translation>{summary}。</translation>
+    </message>
+    <message>
+        <source>into the project store</source>
+        <translation>导入项目存储</translation>
+    </message>
+    <message>
+        <source>into the global store</source>
+        <translation>导入全局存储</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Preview import</source>
+        <translation>预览导入</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>What Claude Code loads</source>
+        <translation>Claude Code 加载的内容</translation>
+    </message>
+    <message>
+        <source>Claude Code&apos;s own memory for this workspace, read from {folder}. Read-only: Context Center never writes there. Import copies these memories into a store as new facts.</source>
+        <translation>Claude Code 自己为本工作区保存的记忆，读取自 {folder}。只读：Context Center 从不写入那里。导入会把这些记忆作为新事实复制到某个存储中。</translation>
+    </message>
+    <message>
+        <source>Claude Code has no memory for this workspace yet (nothing in {folder}).</source>
+        <translation>Claude Code 还没有本工作区的记忆（{folder} 中没有内容）。</translation>
+    </message>
+    <message>
+        <source>The memory folder holds no memories.</source>
+        <translation>记忆文件夹中没有记忆。</translation>
+    </message>
+    <message>
+        <source>No memory selected</source>
+        <translation>未选择记忆</translation>
+    </message>
+    <message>
+        <source>{file}: not read</source>
+        <translation>{file}：未读取</translation>
+    </message>
+    <message>
+        <source>no type</source>
+        <translation>无类型</translation>
+    </message>
+    <message>
+        <source>duplicate</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Claude Code memory: {summary}</source>
+        <translation>Claude Code 记忆：{summary}</translation>
+    </message>
+</context>
+<context>
+    <name>Columns</name>
+    <message>
+        <source>Queued</source>
+        <translation>排队时间</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>Controller</source>
+        <translation>控制方</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Fact</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <source>Type · scope</source>
+        <translation>类型 · 范围</translation>
+    </message>
+    <message>
+        <source>Why it needs you</source>
+        <translation>为何需要你</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Freshness</source>
+        <translation>新鲜度</translation>
+    </message>
+    <message>
+        <source>Rev</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <source>Last update, in local time ({offset})</source>
+        <translation>最后更新时间，本地时间（{offset}）</translation>
+    </message>
+    <message>
+        <source>Suggestion</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>How many of your turns, in how many sessions, support it</source>
+        <translation>有多少轮你的对话、分布在多少个会话中支持它</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Turns</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Malformed lines that were skipped (never fatal)</source>
+        <translation>被跳过的格式错误行（不会导致失败）</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Left out</source>
+        <translation>被排除</translation>
+    </message>
+    <message>
+        <source>Why not</source>
+        <translation>未召回原因</translation>
+    </message>
+    <message>
+        <source>Archived</source>
+        <translation>归档时间</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>引用</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>In MEMORY.md</source>
+        <translation>在 MEMORY.md 中</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Hooks</source>
+        <translation>钩子</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Time (UTC)</source>
+        <translation>时间（UTC）</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Refs</source>
+        <translation>引用</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionsTab</name>
+    <message>
+        <source>connected, points here</source>
+        <translation>已连接，指向这里</translation>
+    </message>
+    <message>
+        <source>connected to another home or program</source>
+        <translation>已连接到另一个主目录或程序</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>config cannot be read</source>
+        <translation>无法读取配置</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>applied</source>
+        <translation>已应用</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>已排队</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>已禁止</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>已允许</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>+{n} more</source>
+        <translation>另 {n} 条</translation>
+    </message>
+    <message>
+        <source>query of {n} characters</source>
+        <translation>{n} 个字符的查询</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Agents use this home through its MCP server and, for Claude Code, its hooks. Wire one with `context-center connect claude-code` (or codex, cursor); `disconnect` removes exactly what connect wrote.</source>
+        <translation>智能体通过本主目录的 MCP 服务器使用它；Claude Code 还会通过钩子使用。用 `context-center connect claude-code`（或 codex、cursor）接入一个智能体；`disconnect` 会精确移除 connect 写入的内容。</translation>
+    </message>
+    <message>
+        <source>Access log: {n} most recent agent access(es), newest first</source>
+        <translation>访问日志：最近 {n} 次智能体访问，最新的在前</translation>
+    </message>
+    <message>
+        <source>Access log: no agent has used this workspace yet</source>
+        <translation>访问日志：还没有智能体使用过本工作区</translation>
+    </message>
+</context>
+<context>
+    <name>DiffView</name>
+    <message>
+        <source>No differences between {a} and {b}.</source>
+        <translation>{a} 与 {b} 之间没有差异。</translation>
+    </message>
+</context>
+<context>
+    <name>Discard</name>
+    <message>
+        <source>Discard changes?</source>
+        <translation>放弃更改？</translation>
+    </message>
+    <message>
+        <source>Discard them, or keep editing?</source>
+        <translation>放弃这些更改，还是继续编辑？</translation>
+    </message>
+    <message>
+        <source>Discard changes</source>
+        <translation>放弃更改</translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation>继续编辑</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>Someone else changed this first</source>
+        <translation>有人先修改了它</translation>
+    </message>
+    <message>
+        <source>The file changed on disk</source>
+        <translation>文件已在磁盘上被修改</translation>
+    </message>
+    <message>
+        <source>Cannot recover</source>
+        <translation>无法恢复</translation>
+    </message>
+    <message>
+        <source>Already exists</source>
+        <translation>已存在</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>Workspace not found</source>
+        <translation>未找到工作区</translation>
+    </message>
+    <message>
+        <source>Invalid name</source>
+        <translation>名称无效</translation>
+    </message>
+    <message>
+        <source>Cannot do that</source>
+        <translation>无法执行</translation>
+    </message>
+    <message>
+        <source>Store unavailable</source>
+        <translation>存储不可用</translation>
+    </message>
+    <message>
+        <source>Approval refused</source>
+        <translation>批准被拒绝</translation>
+    </message>
+    <message>
+        <source>A newer revision was saved meanwhile; nothing was overwritten.</source>
+        <translation>期间已保存了更新的修订版；没有覆盖任何内容。</translation>
+    </message>
+    <message>
+        <source>The file was edited outside Context Center; nothing was overwritten.</source>
+        <translation>该文件在 Context Center 之外被编辑过；没有覆盖任何内容。</translation>
+    </message>
+    <message>
+        <source>The archived fact was not recovered.</source>
+        <translation>归档的事实未被恢复。</translation>
+    </message>
+    <message>
+        <source>Something with that name exists already.</source>
+        <translation>已存在同名的内容。</translation>
+    </message>
+    <message>
+        <source>It is no longer there.</source>
+        <translation>它已不存在。</translation>
+    </message>
+    <message>
+        <source>That workspace folder does not exist.</source>
+        <translation>该工作区文件夹不存在。</translation>
+    </message>
+    <message>
+        <source>That name cannot be used.</source>
+        <translation>不能使用这个名称。</translation>
+    </message>
+    <message>
+        <source>The request was refused.</source>
+        <translation>请求被拒绝。</translation>
+    </message>
+    <message>
+        <source>The memory store cannot be used now.</source>
+        <translation>记忆存储当前无法使用。</translation>
+    </message>
+    <message>
+        <source>The write was not approved.</source>
+        <translation>这次写入未被批准。</translation>
+    </message>
+    <message>
+        <source>Context Center hit a bug</source>
+        <translation>Context Center 遇到了程序错误</translation>
+    </message>
+    <message>
+        <source>Something went wrong inside Context Center. This is a bug.</source>
+        <translation>Context Center 内部出错了。这是一个程序错误（bug）。</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>确定</translation>
+    </message>
+</context>
+<context>
+    <name>FactDetail</name>
+    <message>
+        <source>Reference</source>
+        <translation>引用</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>修订版</translation>
+    </message>
+    <message>
+        <source>Created / updated
+(local, {offset})</source>
+        <translation>创建 / 更新
+（本地时间，{offset}）</translation>
+    </message>
+    <message>
+        <source>Stored at</source>
+        <translation>存储位置</translation>
+    </message>
+    <message>
+        <source>Provenance</source>
+        <translation>来源信息</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the {what} to the clipboard</source>
+        <translation>把{what}复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Copied {what}</source>
+        <translation>已复制{what}</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>引用</translation>
+    </message>
+    <message>
+        <source>path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>No fact selected</source>
+        <translation>未选择事实</translation>
+    </message>
+    <message>
+        <source>Select a fact to see its body and where it comes from, or create one with &lt;b&gt;New fact…&lt;/b&gt; (Ctrl+N).</source>
+        <translation>选择一条事实以查看其正文和来源，或用 &lt;b&gt;新建事实…&lt;/b&gt;（Ctrl+N）创建一条。</translation>
+    </message>
+    <message>
+        <source>No facts yet</source>
+        <translation>还没有事实</translation>
+    </message>
+    <message>
+        <source>No facts yet — press &lt;b&gt;Ctrl+N&lt;/b&gt; to write one, or accept a suggestion in the &lt;b&gt;Suggestions&lt;/b&gt; tab. Facts you or an agent save appear here.</source>
+        <translation>还没有事实——按 &lt;b&gt;Ctrl+N&lt;/b&gt; 写一条，或在 &lt;b&gt;建议&lt;/b&gt; 标签页中接受一条建议。你或智能体保存的事实会显示在这里。</translation>
+    </message>
+    <message>
+        <source>type: {type} · scope: {scope}</source>
+        <translation>类型：{type} · 范围：{scope}</translation>
+    </message>
+    <message>
+        <source> · revision {revision}</source>
+        <translation> · 修订版 {revision}</translation>
+    </message>
+    <message>
+        <source>In UTC: {created} / {updated}</source>
+        <translation>UTC 时间：{created} / {updated}</translation>
+    </message>
+    <message>
+        <source>⚠ Overrides {ref} here (same {key}); recall uses this fact.</source>
+        <translation>⚠ 在这里覆盖了 {ref}（相同的 {key}）；召回使用这条事实。</translation>
+    </message>
+    <message>
+        <source>⚠ Overridden here by {ref} (same {key}); other workspaces still use this fact.</source>
+        <translation>⚠ 在这里被 {ref} 覆盖（相同的 {key}）；其他工作区仍使用这条事实。</translation>
+    </message>
+</context>
+<context>
+    <name>FactEditor</name>
+    <message>
+        <source>who the person is, or what they prefer</source>
+        <translation>这个人是谁，或其偏好</translation>
+    </message>
+    <message>
+        <source>how to work, and why</source>
+        <translation>如何工作，以及原因</translation>
+    </message>
+    <message>
+        <source>a goal or constraint the code does not show</source>
+        <translation>代码中看不出来的目标或约束</translation>
+    </message>
+    <message>
+        <source>a URL, ticket or other outside resource</source>
+        <translation>一个 URL、工单或其他外部资源</translation>
+    </message>
+    <message>
+        <source>New fact</source>
+        <translation>新建事实</translation>
+    </message>
+    <message>
+        <source>Edit {ref}</source>
+        <translation>编辑 {ref}</translation>
+    </message>
+    <message>
+        <source>release-branch (becomes the file name)</source>
+        <translation>release-branch（将成为文件名）</translation>
+    </message>
+    <message>
+        <source>one line: when is this useful?</source>
+        <translation>一句话：什么时候有用？</translation>
+    </message>
+    <message>
+        <source>project — this workspace only (the safe default)</source>
+        <translation>项目——仅本工作区（安全的默认值）</translation>
+    </message>
+    <message>
+        <source>global — every workspace</source>
+        <translation>全局——所有工作区</translation>
+    </message>
+    <message>
+        <source>The fact, in Markdown.</source>
+        <translation>事实内容，使用 Markdown。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Body (Markdown)</source>
+        <translation>正文（Markdown）</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Save (Ctrl+S)</source>
+        <translation>保存（Ctrl+S）</translation>
+    </message>
+    <message>
+        <source>Editing revision {revision}. Saving writes revision {next}; if someone else saved first you will see what changed instead.</source>
+        <translation>正在编辑修订版 {revision}。保存会写入修订版 {next}；如果有人先保存了，你会看到改了什么。</translation>
+    </message>
+    <message>
+        <source>The name is the file name; it does not change on edit.</source>
+        <translation>名称即文件名；编辑时不会改变。</translation>
+    </message>
+    <message>
+        <source>You have unsaved changes to this fact.</source>
+        <translation>这条事实有未保存的更改。</translation>
+    </message>
+</context>
+<context>
+    <name>InstructionChain</name>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>ancestor</source>
+        <translation>上级目录</translation>
+    </message>
+    <message>
+        <source>local</source>
+        <translation>本地</translation>
+    </message>
+    <message>
+        <source>above</source>
+        <translation>工作区之上</translation>
+    </message>
+    <message>
+        <source>rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>duplicate</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>needs approval</source>
+        <translation>需要批准</translation>
+    </message>
+    <message>
+        <source>import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Document / import</source>
+        <translation>文档 / 导入</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Applies to / line</source>
+        <translation>适用于 / 行</translation>
+    </message>
+    <message>
+        <source>Precedence</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <source>{label} — {size} bytes on disk</source>
+        <translation>{label} — 磁盘上 {size} 字节</translation>
+    </message>
+    <message>
+        <source>line {line} of {source}</source>
+        <translation>{source} 的第 {line} 行</translation>
+    </message>
+    <message>
+        <source>Rejected ({code}) — {where}</source>
+        <translation>已拒绝（{code}）— {where}</translation>
+    </message>
+    <message>
+        <source>Already loaded as {loaded_as} — {where}</source>
+        <translation>已作为 {loaded_as} 加载 — {where}</translation>
+    </message>
+    <message>
+        <source>Already loaded above — {where}</source>
+        <translation>已在上方加载 — {where}</translation>
+    </message>
+    <message>
+        <source>No such file; the agent skips it — {where}</source>
+        <translation>没有这个文件；智能体会跳过它 — {where}</translation>
+    </message>
+    <message>
+        <source>Outside the working directory: loaded only after you approve — {where}</source>
+        <translation>在工作目录之外：只有在你批准后才会加载 — {where}</translation>
+    </message>
+    <message>
+        <source>Imported by {where}</source>
+        <translation>由 {where} 导入</translation>
+    </message>
+    <message>
+        <source>line {line}</source>
+        <translation>第 {line} 行</translation>
+    </message>
+</context>
+<context>
+    <name>InstructionCompare</name>
+    <message>
+        <source>loaded</source>
+        <translation>已加载</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>已导入</translation>
+    </message>
+    <message>
+        <source>not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>cut off</source>
+        <translation>被截断</translation>
+    </message>
+    <message>
+        <source>not reached</source>
+        <translation>未读到</translation>
+    </message>
+    <message>
+        <source>needs approval</source>
+        <translation>需要批准</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>duplicate</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>{state} at {n} B</source>
+        <translation>{state}，截于 {n} B</translation>
+    </message>
+    <message>
+        <source>{name}: {n} file(s), {chars} characters</source>
+        <translation>{name}：{n} 个文件，{chars} 个字符</translation>
+    </message>
+    <message>
+        <source>({used} of {limit} project bytes)</source>
+        <translation>（已用项目字节 {used} / {limit}）</translation>
+    </message>
+    <message>
+        <source>Open this pane to compare what each agent loads.</source>
+        <translation>打开此面板，比较每个智能体加载了什么。</translation>
+    </message>
+    <message>
+        <source>Exact text of</source>
+        <translation>精确文本：</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>Cross-agent diagnostics</source>
+        <translation>跨智能体诊断</translation>
+    </message>
+    <message>
+        <source>Exact text</source>
+        <translation>精确文本</translation>
+    </message>
+    <message>
+        <source>The agents agree: no differences.</source>
+        <translation>各智能体一致：没有差异。</translation>
+    </message>
+    <message>
+        <source>Cross-agent diagnostics ({n})</source>
+        <translation>跨智能体诊断（{n}）</translation>
+    </message>
+</context>
+<context>
+    <name>InstructionsTab</name>
+    <message>
+        <source>No instruction file applies here yet — add a standing rule above, or write an AGENTS.md or CLAUDE.md in the workspace.</source>
+        <translation>这里还没有适用的指令文件——在上方添加一条常驻规则，或在工作区中写一个 AGENTS.md 或 CLAUDE.md。</translation>
+    </message>
+    <message>
+        <source>Whose rules: what Reasonix, Claude Code or Codex loads here</source>
+        <translation>谁的规则：Reasonix、Claude Code 或 Codex 在这里加载什么</translation>
+    </message>
+    <message>
+        <source>The directory the agent works in, relative to the workspace</source>
+        <translation>智能体工作的目录，相对于工作区</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>A standing rule, e.g. Run the tests before committing</source>
+        <translation>一条常驻规则，例如：提交前运行测试</translation>
+    </message>
+    <message>
+        <source>project (AGENTS.md)</source>
+        <translation>项目（AGENTS.md）</translation>
+    </message>
+    <message>
+        <source>local (AGENTS.local.md)</source>
+        <translation>本地（AGENTS.local.md）</translation>
+    </message>
+    <message>
+        <source>user (home AGENTS.md)</source>
+        <translation>用户（主目录中的 AGENTS.md）</translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation>添加规则</translation>
+    </message>
+    <message>
+        <source>Diagnostics</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <source>Resolved chain — broadest first; later entries win</source>
+        <translation>解析后的链——范围最广的在前；后面的条目优先</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Prefix preview</source>
+        <translation>前缀预览</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Target directory</source>
+        <translation>目标目录</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>Diagnostics — none</source>
+        <translation>诊断——无</translation>
+    </message>
+    <message>
+        <source>Select a document in the chain to view or edit it.</source>
+        <translation>在链中选择一个文档以查看或编辑。</translation>
+    </message>
+    <message>
+        <source>Prefix preview ({n} chars)</source>
+        <translation>前缀预览（{n} 个字符）</translation>
+    </message>
+    <message>
+        <source>{file}, line {line}</source>
+        <translation>{file}，第 {line} 行</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>Saved {file}</source>
+        <translation>已保存 {file}</translation>
+    </message>
+    <message>
+        <source>Added the rule to {file}</source>
+        <translation>已将规则添加到 {file}</translation>
+    </message>
+    <message>
+        <source>Diagnostics ({n}) — double-click to open the file at that line</source>
+        <translation>诊断（{n}）——双击可在对应行打开文件</translation>
+    </message>
+    <message>
+        <source>⚠ A large prefix: {warnings}.</source>
+        <translation>⚠ 前缀较大：{warnings}。</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Discard your unsaved changes to {name}?</source>
+        <translation>放弃你对 {name} 的未保存更改？</translation>
+    </message>
+    <message>
+        <source>({shown} of {total} shown)</source>
+        <translation>（显示 {shown} / {total}）</translation>
+    </message>
+    <message>
+        <source>Prefix: {n} characters</source>
+        <translation>前缀：{n} 个字符</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <source>Exactly what a session starts with: stable guidance, these instructions and the memory index ({order}). Local paths are replaced by labels.</source>
+        <translation>会话开始时的确切内容：稳定的指导、这些指令以及记忆索引（{order}）。本地路径会替换为标签。</translation>
+    </message>
+    <message>
+        <source>What {agent} starts with: its instruction files as it assembles them (labels for local paths). Context Center&apos;s memory reaches it only through its tools.</source>
+        <translation>{agent} 开始时的内容：它组装的指令文件（本地路径以标签代替）。Context Center 的记忆只能通过它的工具到达它。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Activity</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <source>Suggestions</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <source>Connections</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>处理中…</translation>
+    </message>
+    <message>
+        <source>Home: {home}</source>
+        <translation>主目录：{home}</translation>
+    </message>
+    <message>
+        <source>Workspace: {path}</source>
+        <translation>工作区：{path}</translation>
+    </message>
+    <message>
+        <source>1 agent write waiting for your decision</source>
+        <translation>1 项智能体写入等待你决定</translation>
+    </message>
+    <message>
+        <source>{n} agent writes waiting for your decision</source>
+        <translation>{n} 项智能体写入等待你决定</translation>
+    </message>
+    <message>
+        <source>No agent writes are waiting</source>
+        <translation>没有等待中的智能体写入</translation>
+    </message>
+    <message>
+        <source>Approvals</source>
+        <translation>审批</translation>
+    </message>
+    <message>
+        <source>Archive</source>
+        <translation>归档</translation>
+    </message>
+    <message>
+        <source>Claude Code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>Revisions</source>
+        <translation>修订</translation>
+    </message>
+    <message>
+        <source>Instruction files are followed at the root only: {error}</source>
+        <translation>只跟踪根目录下的指令文件：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryBanners</name>
+    <message>
+        <source>&lt;b&gt;{n} project-over-global override{s}&lt;/b&gt; — both facts are kept and shown; in this workspace the project one applies.</source>
+        <translation>&lt;b&gt;{n} 处项目覆盖全局&lt;/b&gt;——两条事实都会保留并显示；在本工作区中以项目事实为准。</translation>
+    </message>
+    <message>
+        <source>{project} overrides {global_} (same &lt;b&gt;{key}&lt;/b&gt;). </source>
+        <translation>{project} 覆盖了 {global_}（相同的 &lt;b&gt;{key}&lt;/b&gt;）。</translation>
+    </message>
+    <message>
+        <source>…and {n} more, marked ⚠ in the table.</source>
+        <translation>……另有 {n} 处，已在表格中用 ⚠ 标出。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} fact file{s} could not be read&lt;/b&gt; and {are} left out of the table and of recall. The file{s} {are} not changed; fix or remove {them} and the table follows.</source>
+        <translation>&lt;b&gt;{n} 个事实文件无法读取&lt;/b&gt;，已从表格和召回中排除。这些文件没有被修改；修复或删除它们后，表格会随之更新。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{code}&lt;/b&gt; · &lt;code&gt;{file}&lt;/code&gt; — {message}</source>
+        <translation>&lt;b&gt;{code}&lt;/b&gt; · &lt;code&gt;{file}&lt;/code&gt; — {message}</translation>
+    </message>
+    <message>
+        <source>line {line}: </source>
+        <translation>第 {line} 行：</translation>
+    </message>
+    <message>
+        <source>Show all {n}</source>
+        <translation>显示全部 {n} 项</translation>
+    </message>
+    <message>
+        <source>Resolve sync conflicts…</source>
+        <translation>解决同步冲突…</translation>
+    </message>
+    <message>
+        <source>Show fewer</source>
+        <translation>收起</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryTab</name>
+    <message>
+        <source>{ref} — part of a project-over-global pair (see the banner)</source>
+        <translation>{ref} — 属于一对项目覆盖全局的事实（见横幅）</translation>
+    </message>
+    <message>
+        <source>Search titles, names, descriptions and bodies…  (Ctrl+F)</source>
+        <translation>搜索标题、名称、描述和正文…  （Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>All types</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <source>Both scopes</source>
+        <translation>两种范围</translation>
+    </message>
+    <message>
+        <source>Any freshness</source>
+        <translation>任意新鲜度</translation>
+    </message>
+    <message>
+        <source>Loading facts…</source>
+        <translation>正在加载事实…</translation>
+    </message>
+    <message>
+        <source>New fact…</source>
+        <translation>新建事实…</translation>
+    </message>
+    <message>
+        <source>Create a fact in this workspace or globally</source>
+        <translation>在本工作区或全局创建一条事实</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Edit the selected fact</source>
+        <translation>编辑所选事实</translation>
+    </message>
+    <message>
+        <source>Forget…</source>
+        <translation>遗忘…</translation>
+    </message>
+    <message>
+        <source>Move the selected fact to the archive (recoverable)</source>
+        <translation>把所选事实移入归档（可恢复）</translation>
+    </message>
+    <message>
+        <source>Revisions</source>
+        <translation>修订历史</translation>
+    </message>
+    <message>
+        <source>Show the revision history of the selected fact</source>
+        <translation>显示所选事实的修订历史</translation>
+    </message>
+    <message>
+        <source>{project} project · {global_} global</source>
+        <translation>项目 {project} 条 · 全局 {global_} 条</translation>
+    </message>
+    <message>
+        <source> · {n} file(s) left out (see the banner)</source>
+        <translation> · {n} 个文件被排除（见横幅）</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} facts</source>
+        <translation>显示 {shown} / {total} 条事实</translation>
+    </message>
+    <message>
+        <source>{total} facts</source>
+        <translation>{total} 条事实</translation>
+    </message>
+    <message>
+        <source>Created {ref}</source>
+        <translation>已创建 {ref}</translation>
+    </message>
+    <message>
+        <source>Saved {ref} as revision {revision}</source>
+        <translation>已将 {ref} 保存为修订版 {revision}</translation>
+    </message>
+    <message>
+        <source>Forget fact</source>
+        <translation>遗忘事实</translation>
+    </message>
+    <message>
+        <source>Forget {ref}?</source>
+        <translation>遗忘 {ref}？</translation>
+    </message>
+    <message>
+        <source>“{title}” leaves active recall and moves to the archive. You can recover it from the Archive tab as a new revision.</source>
+        <translation>“{title}”将退出活动召回并移入归档。你可以在“归档”标签页中把它恢复为新的修订版。</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>遗忘</translation>
+    </message>
+    <message>
+        <source>Forget {n} facts?</source>
+        <translation>遗忘 {n} 条事实？</translation>
+    </message>
+    <message>
+        <source>They leave active recall and move to the archive ({refs}). You can recover them from the Archive tab, or press Undo in the status bar right away.</source>
+        <translation>它们将退出活动召回并移入归档（{refs}）。你可以在“归档”标签页中恢复它们，或立即点击状态栏中的“撤销”。</translation>
+    </message>
+    <message>
+        <source>Forgot {n} facts (archived)</source>
+        <translation>已遗忘 {n} 条事实（已归档）</translation>
+    </message>
+    <message>
+        <source>Recovered {n} fact(s) from the archive</source>
+        <translation>已从归档中恢复 {n} 条事实</translation>
+    </message>
+    <message>
+        <source>Forgot {ref} (archived as {archived})</source>
+        <translation>已遗忘 {ref}（归档为 {archived}）</translation>
+    </message>
+    <message>
+        <source>Link not opened: {url}</source>
+        <translation>未打开链接：{url}</translation>
+    </message>
+    <message>
+        <source>Open link?</source>
+        <translation>打开链接？</translation>
+    </message>
+    <message>
+        <source>Open this link in your web browser?</source>
+        <translation>在网页浏览器中打开这个链接？</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Discard changes?</source>
+        <translation>放弃更改？</translation>
+    </message>
+    <message>
+        <source>The fact editor has unsaved changes.</source>
+        <translation>事实编辑器中有未保存的更改。</translation>
+    </message>
+    <message>
+        <source>Discard them, or go back to the editor?</source>
+        <translation>放弃这些更改，还是回到编辑器？</translation>
+    </message>
+    <message>
+        <source>Discard changes</source>
+        <translation>放弃更改</translation>
+    </message>
+</context>
+<context>
+    <name>Menus</name>
+    <message>
+        <source>The language changes when Context Center starts next.</source>
+        <translation>语言将在 Context Center 下次启动时更改。</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Switch &amp;workspace…</source>
+        <translation>切换工作区(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Context Center</source>
+        <translation>关于 Context Center(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Context Center</source>
+        <translation>关于 Context Center</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{name}&lt;/b&gt; {version}</source>
+        <translation>&lt;b&gt;{name}&lt;/b&gt; {version}</translation>
+    </message>
+    <message>
+        <source>See, edit and govern the context AI coding agents carry: memory facts, standing instructions, recall and the approval of agent writes.
+
+Home: {home}
+Qt {qt} · PySide6 {pyside} · Python {python}</source>
+        <translation>查看、编辑并管理 AI 编程智能体携带的上下文：记忆事实、常驻指令、召回以及对智能体写入的审批。
+
+主目录：{home}
+Qt {qt} · PySide6 {pyside} · Python {python}</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Every command of the window and its shortcut</source>
+        <translation>窗口的所有命令及其快捷键</translation>
+    </message>
+    <message>
+        <source>Tab / Shift+Tab	move between the parts of a tab
+Ctrl+S	save in the fact editor, accept in the Suggestions editor
+Escape	close a dialog (asks first when text would be lost)</source>
+        <translation>Tab / Shift+Tab	在标签页的各部分之间移动
+Ctrl+S	在事实编辑器中保存，在建议编辑器中接受
+Escape	关闭对话框（会丢失文字时先询问）</translation>
+    </message>
+</context>
+<context>
+    <name>RevisionsTab</name>
+    <message>
+        <source>Pick a fact on the left to see its revisions</source>
+        <translation>在左侧选择一条事实以查看其修订历史</translation>
+    </message>
+    <message>
+        <source>Pick a fact on the left: its revisions are listed above, and any two of them are compared here. Restore brings an older revision back as a new one.</source>
+        <translation>在左侧选择一条事实：它的修订版会列在上方，任意两个修订版会在这里比较。“恢复”会把较早的修订版作为新修订版带回来。</translation>
+    </message>
+    <message>
+        <source>No facts yet — write one in the Memory tab (Ctrl+N); every save of it becomes a revision here.</source>
+        <translation>还没有事实——在“记忆”标签页中写一条（Ctrl+N）；它的每次保存都会成为这里的一个修订版。</translation>
+    </message>
+    <message>
+        <source>(current)</source>
+        <translation>（当前）</translation>
+    </message>
+    <message>
+        <source>Find a fact…</source>
+        <translation>查找事实…</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>并排显示</translation>
+    </message>
+    <message>
+        <source>Restore this revision…</source>
+        <translation>恢复此修订版…</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>with</source>
+        <translation>与</translation>
+    </message>
+    <message>
+        <source>revision {n}</source>
+        <translation>修订版 {n}</translation>
+    </message>
+    <message>
+        <source>1 revision</source>
+        <translation>1 个修订版</translation>
+    </message>
+    <message>
+        <source>{n} revisions</source>
+        <translation>{n} 个修订版</translation>
+    </message>
+    <message>
+        <source>Revision {n} is the current one.</source>
+        <translation>修订版 {n} 是当前版本。</translation>
+    </message>
+    <message>
+        <source>Restoring copies revision {n} into a new revision {next}; nothing is lost.</source>
+        <translation>恢复会把修订版 {n} 复制为新的修订版 {next}；不会丢失任何内容。</translation>
+    </message>
+    <message>
+        <source>Restore revision {n}…</source>
+        <translation>恢复修订版 {n}…</translation>
+    </message>
+    <message>
+        <source>Only one revision so far.</source>
+        <translation>目前只有一个修订版。</translation>
+    </message>
+    <message>
+        <source>Restore revision</source>
+        <translation>恢复修订版</translation>
+    </message>
+    <message>
+        <source>Restore revision {n} of {ref}?</source>
+        <translation>恢复 {ref} 的修订版 {n}？</translation>
+    </message>
+    <message>
+        <source>Its title, description, type and body become revision {next}. Revision {current} stays in the history.</source>
+        <translation>它的标题、描述、类型和正文将成为修订版 {next}。修订版 {current} 会保留在历史中。</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Restored revision {n} of {ref} as revision {new}</source>
+        <translation>已将 {ref} 的修订版 {n} 恢复为修订版 {new}</translation>
+    </message>
+</context>
+<context>
+    <name>StaleEdit</name>
+    <message>
+        <source>{ref} changed while you were editing</source>
+        <translation>{ref} 在你编辑期间已被修改</translation>
+    </message>
+    <message>
+        <source>You edited revision {n} of &lt;b&gt;{ref}&lt;/b&gt;, but it is no longer active (it was forgotten or renamed). Your text was not saved.</source>
+        <translation>你编辑的是 &lt;b&gt;{ref}&lt;/b&gt; 的修订版 {n}，但它已不再处于活动状态（已被遗忘或重命名）。你的文字没有保存。</translation>
+    </message>
+    <message>
+        <source>You edited revision {n} of &lt;b&gt;{ref}&lt;/b&gt;; meanwhile someone saved revision {current}. Your text was not saved, so their change is not lost.</source>
+        <translation>你编辑的是 &lt;b&gt;{ref}&lt;/b&gt; 的修订版 {n}；与此同时有人保存了修订版 {current}。你的文字没有保存，因此对方的更改不会丢失。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{ref}&lt;/b&gt; was changed on disk without a new revision (a hand edit). Your text was not saved, so that change is not lost.</source>
+        <translation>&lt;b&gt;{ref}&lt;/b&gt; 在磁盘上被修改，但没有产生新的修订版（手动编辑）。你的文字没有保存，因此那次更改不会丢失。</translation>
+    </message>
+    <message>
+        <source>revision {n} (what you edited)</source>
+        <translation>修订版 {n}（你编辑的版本）</translation>
+    </message>
+    <message>
+        <source>revision {n} (now on disk)</source>
+        <translation>修订版 {n}（磁盘上的当前版本）</translation>
+    </message>
+    <message>
+        <source>The fact is no longer active.</source>
+        <translation>这条事实已不再处于活动状态。</translation>
+    </message>
+    <message>
+        <source>your edit</source>
+        <translation>你的编辑</translation>
+    </message>
+    <message>
+        <source>What changed on disk</source>
+        <translation>磁盘上改了什么</translation>
+    </message>
+    <message>
+        <source>Your edit</source>
+        <translation>你的编辑</translation>
+    </message>
+    <message>
+        <source>Copy my text</source>
+        <translation>复制我的文字</translation>
+    </message>
+    <message>
+        <source>Reload and edit again</source>
+        <translation>重新加载并再次编辑</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+</context>
+<context>
+    <name>Suggestions</name>
+    <message>
+        <source>This workspace&apos;s session log</source>
+        <translation>本工作区的会话日志</translation>
+    </message>
+    <message>
+        <source>Claude Code transcripts</source>
+        <translation>Claude Code 对话记录</translation>
+    </message>
+    <message>
+        <source>Codex CLI sessions</source>
+        <translation>Codex CLI 会话</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>已读取</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>skipped (not confirmed local)</source>
+        <translation>已跳过（未确认为本地）</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>Skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <source>{n} steps</source>
+        <translation>{n} 个步骤</translation>
+    </message>
+    <message>
+        <source>A memory fact: {kind}</source>
+        <translation>一条记忆事实：{kind}</translation>
+    </message>
+    <message>
+        <source>A skill of {n} steps, written to {path}</source>
+        <translation>一个 {n} 步的技能，写入 {path}</translation>
+    </message>
+    <message>
+        <source>1 turn</source>
+        <translation>1 轮</translation>
+    </message>
+    <message>
+        <source>{n} turns</source>
+        <translation>{n} 轮</translation>
+    </message>
+    <message>
+        <source>1 session</source>
+        <translation>1 个会话</translation>
+    </message>
+    <message>
+        <source>{n} sessions</source>
+        <translation>{n} 个会话</translation>
+    </message>
+    <message>
+        <source>{turns}, {sessions}</source>
+        <translation>{turns}，{sessions}</translation>
+    </message>
+    <message>
+        <source>Last said: {when}</source>
+        <translation>最后提到：{when}</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>{n} file(s) read</source>
+        <translation>已读取 {n} 个文件</translation>
+    </message>
+    <message>
+        <source>{n} malformed line(s) skipped (never fatal)</source>
+        <translation>跳过了 {n} 行格式错误的内容（不会导致失败）</translation>
+    </message>
+</context>
+<context>
+    <name>SuggestionsTab</name>
+    <message>
+        <source>Suggestions from your past sessions</source>
+        <translation>来自你过往会话的建议</translation>
+    </message>
+    <message>
+        <source>Scan again</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <source>Read your recent turns again (nothing is written)</source>
+        <translation>再次读取你最近的对话（不写入任何内容）</translation>
+    </message>
+    <message>
+        <source>Context Center reads what you typed in recent sessions of this workspace and proposes rules worth remembering and workflows worth a skill. Scanning never writes anything; nothing is saved until you accept it.</source>
+        <translation>Context Center 会读取你在本工作区最近的会话中输入的内容，提出值得记住的规则和值得做成技能的工作流程。扫描从不写入任何内容；在你接受之前不会保存任何东西。</translation>
+    </message>
+    <message>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <source>Save it now, with your edits (Ctrl+S)</source>
+        <translation>立即保存，包括你的编辑（Ctrl+S）</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>忽略</translation>
+    </message>
+    <message>
+        <source>Not wanted: it will not be proposed again</source>
+        <translation>不需要：以后不会再提出</translation>
+    </message>
+    <message>
+        <source>Undo edits</source>
+        <translation>撤销编辑</translation>
+    </message>
+    <message>
+        <source>Where your turns came from</source>
+        <translation>你的对话来自哪里</translation>
+    </message>
+    <message>
+        <source>Scanning has not run yet.</source>
+        <translation>尚未扫描。</translation>
+    </message>
+    <message>
+        <source>Scanning your recent sessions for suggestions…</source>
+        <translation>正在扫描你最近的会话以寻找建议…</translation>
+    </message>
+    <message>
+        <source>Dismissed; it will not be proposed again</source>
+        <translation>已忽略；以后不会再提出</translation>
+    </message>
+    <message>
+        <source>Discard your edits?</source>
+        <translation>放弃你的编辑？</translation>
+    </message>
+    <message>
+        <source>Scanned {sessions} session(s) and {turns} of your turns (the {limit} most recent sessions across all sources).</source>
+        <translation>已扫描 {sessions} 个会话中你的 {turns} 轮对话（所有来源中最近的 {limit} 个会话）。</translation>
+    </message>
+    <message>
+        <source>Nothing was read.</source>
+        <translation>没有读取任何内容。</translation>
+    </message>
+    <message>
+        <source>Suggestions are off for this workspace (not confirmed local)</source>
+        <translation>本工作区的建议已关闭（未确认为本地）</translation>
+    </message>
+    <message>
+        <source>You edited 1 suggestion without accepting it.</source>
+        <translation>你编辑了 1 条建议，但尚未接受。</translation>
+    </message>
+    <message>
+        <source>Accept keeps an edited suggestion; discarding drops the edits (the suggestions themselves stay).</source>
+        <translation>“接受”会保留编辑过的建议；放弃只会丢弃编辑（建议本身会保留）。</translation>
+    </message>
+    <message>
+        <source>Discard edits</source>
+        <translation>放弃编辑</translation>
+    </message>
+    <message>
+        <source>Suggestions are not available here.</source>
+        <translation>这里无法使用建议。</translation>
+    </message>
+    <message>
+        <source>No suggestions: this workspace is not confirmed local.</source>
+        <translation>没有建议：本工作区未确认为本地。</translation>
+    </message>
+    <message>
+        <source>{n} malformed line(s) were skipped.</source>
+        <translation>跳过了 {n} 行格式错误的内容。</translation>
+    </message>
+    <message>
+        <source>{memories} memory and {skills} skill suggestion(s)</source>
+        <translation>{memories} 条记忆建议和 {skills} 条技能建议</translation>
+    </message>
+    <message>
+        <source>No suggestions right now.
+
+When you state a lasting preference (“always…”, “以后…”) or ask for the same workflow in several sessions, it shows up here.</source>
+        <translation>目前没有建议。
+
+当你表达一个长期偏好（“always…”、“以后…”）或在多个会话中要求同一个工作流程时，它会出现在这里。</translation>
+    </message>
+    <message>
+        <source>Saved {ref}</source>
+        <translation>已保存 {ref}</translation>
+    </message>
+    <message>
+        <source>Wrote {ref}</source>
+        <translation>已写入 {ref}</translation>
+    </message>
+    <message>
+        <source>You edited {n} suggestions without accepting them.</source>
+        <translation>你编辑了 {n} 条建议，但尚未接受。</translation>
+    </message>
+</context>
+<context>
+    <name>SyncConflicts</name>
+    <message>
+        <source>the fact as it is</source>
+        <translation>事实的当前内容</translation>
+    </message>
+    <message>
+        <source>the conflict copy</source>
+        <translation>冲突副本</translation>
+    </message>
+    <message>
+        <source>this machine&apos;s side (ours)</source>
+        <translation>本机这一侧（ours）</translation>
+    </message>
+    <message>
+        <source>the other side (theirs)</source>
+        <translation>另一侧（theirs）</translation>
+    </message>
+    <message>
+        <source>conflict copy</source>
+        <translation>冲突副本</translation>
+    </message>
+    <message>
+        <source>git conflict markers</source>
+        <translation>git 冲突标记</translation>
+    </message>
+    <message>
+        <source>Sync conflicts</source>
+        <translation>同步冲突</translation>
+    </message>
+    <message>
+        <source>A sync tool left a second version of these facts. Compare the two sides and keep one: it becomes a new revision of the fact, and the other side goes to the archive (recoverable).</source>
+        <translation>同步工具为这些事实留下了第二个版本。比较两侧并保留其中一侧：它会成为该事实的新修订版，另一侧会移入归档（可恢复）。</translation>
+    </message>
+    <message>
+        <source>No sync conflicts: every fact has one version.</source>
+        <translation>没有同步冲突：每条事实都只有一个版本。</translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>no active fact (the copy&apos;s fact was forgotten)</source>
+        <translation>没有活动事实（副本对应的事实已被遗忘）</translation>
+    </message>
+    <message>
+        <source>{ref} ({kind}) — fact: {target}</source>
+        <translation>{ref}（{kind}）— 事实：{target}</translation>
+    </message>
+    <message>
+        <source>Keep {side}</source>
+        <translation>保留{side}</translation>
+    </message>
+    <message>
+        <source>Keep one side</source>
+        <translation>保留一侧</translation>
+    </message>
+    <message>
+        <source>Keep {side}?</source>
+        <translation>保留{side}？</translation>
+    </message>
+    <message>
+        <source>It becomes a new revision of {fact}; {other} moves to the archive, where it can be recovered.</source>
+        <translation>它会成为 {fact} 的新修订版；{other}会移入归档，可以从那里恢复。</translation>
+    </message>
+    <message>
+        <source>the fact</source>
+        <translation>该事实</translation>
+    </message>
+    <message>
+        <source>Kept {side}: {ref} is at revision {n}</source>
+        <translation>已保留{side}：{ref} 现在是修订版 {n}</translation>
+    </message>
+</context>
+<context>
+    <name>Terms</name>
+    <message>
+        <source>type: {type} · scope: {scope}</source>
+        <translation>类型：{type} · 范围：{scope}</translation>
+    </message>
+    <message>
+        <source>scope: {scope}</source>
+        <translation>范围：{scope}</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <comment>fact type</comment>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>feedback</source>
+        <comment>fact type</comment>
+        <translation>反馈</translation>
+    </message>
+    <message>
+        <source>project</source>
+        <comment>fact type</comment>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <comment>fact type</comment>
+        <translation>参考</translation>
+    </message>
+    <message>
+        <source>project</source>
+        <comment>scope</comment>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <comment>scope</comment>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <source>fresh</source>
+        <comment>freshness</comment>
+        <translation>新鲜</translation>
+    </message>
+    <message>
+        <source>current</source>
+        <comment>freshness</comment>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>stale</source>
+        <comment>freshness</comment>
+        <translation>陈旧</translation>
+    </message>
+</context>
+<context>
+    <name>TrayNotifier</name>
+    <message>
+        <source>Context Center</source>
+        <translation>Context Center</translation>
+    </message>
+    <message>
+        <source>1 memory write waits for your approval</source>
+        <translation>1 项记忆写入等待你批准</translation>
+    </message>
+    <message>
+        <source>{n} memory writes wait for your approval</source>
+        <translation>{n} 项记忆写入等待你批准</translation>
+    </message>
+    <message>
+        <source>Context Center — {n} waiting for approval</source>
+        <translation>Context Center — {n} 项等待审批</translation>
+    </message>
+</context>
+<context>
+    <name>UndoOffer</name>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Undo: {message}</source>
+        <translation>撤销：{message}</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspacePicker</name>
+    <message>
+        <source>Open folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <source>Open workspace folder</source>
+        <translation>打开工作区文件夹</translation>
+    </message>
+</context>
+</TS>
