@@ -314,6 +314,20 @@ def main(argv: list[str] | None = None) -> int:
         served = try_served(args)
         if served is not None:
             return served
+    if command_words(args, 1) == ["hook"]:
+        return _hook_main(args)
     from context_center.cli import main as cli_main
 
     return cli_main(args)
+
+
+def _hook_main(args: list[str]) -> int:
+    """A hook exits 0 even when the install itself is broken (an import that fails): the agent
+    runs on, and the one line on standard error says why."""
+    try:
+        from context_center.cli import main as cli_main
+
+        return cli_main(args)
+    except Exception as exc:
+        sys.stderr.write(f"context-center hook: {type(exc).__name__}: {exc}\n")
+        return 0

@@ -317,3 +317,23 @@ def test_the_client_finds_the_home_the_engine_resolves(
     found = entry.home_path(entry.explicit_home(argv))
     assert os.path.realpath(found) == os.path.realpath(expected)
     assert entry.socket_dir(found) == entry.socket_dir(str(expected))
+
+
+def test_a_hook_exits_0_when_the_install_cannot_be_imported(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def broken(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "context_center.cli":
+            raise ImportError("a broken install")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", broken)
+    assert entry.main(["hook", "claude-code", "UserPromptSubmit"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and "a broken install" in captured.err
+    with pytest.raises(ImportError):
+        entry.main(["recall", "x"])  # any other command fails loudly, as before

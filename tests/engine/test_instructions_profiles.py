@@ -112,6 +112,21 @@ def test_claude_external_imports_wait_for_approval_then_load(tree) -> None:  # t
     assert "OUTSIDE-THE-REPO" in res.text and str(repo) not in res.text
 
 
+def test_claude_external_import_approval_is_read_where_claude_config_dir_puts_it(
+    tree, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    places, repo, _base = tree
+    config = tmp_path / "claude-config"
+    config.mkdir()
+    approved = {"projects": {str(repo): {"hasClaudeMdExternalIncludesApproved": True}}}
+    (places.user_home / ".claude.json").write_text(json.dumps(approved))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    # Claude Code ignores ~/.claude.json once CLAUDE_CONFIG_DIR is set
+    assert imports_of(claude(tree))["above/1/outside.md"] is ImportStatus.NEEDS_APPROVAL
+    (config / ".claude.json").write_text(json.dumps(approved))
+    assert imports_of(claude(tree))["above/1/outside.md"] is ImportStatus.LOADED
+
+
 def test_claude_in_a_package_the_root_imports_are_external(tree) -> None:  # type: ignore[no-untyped-def]
     found = imports_of(claude(tree, "packages/api"))
     assert found["workspace/AGENTS.md"] is ImportStatus.NEEDS_APPROVAL

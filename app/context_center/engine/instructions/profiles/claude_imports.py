@@ -79,8 +79,11 @@ class Doc:
 
 
 def approval_granted(user_home: Path, *projects: Path) -> bool:
-    """Whether ``~/.claude.json`` records "allow external imports" for one of ``projects``."""
-    path = user_home / ".claude.json"
+    """Whether ``~/.claude.json`` records "allow external imports" for one of ``projects``.
+    With ``$CLAUDE_CONFIG_DIR`` set, Claude Code keeps that file there instead (and ignores
+    ``~/.claude.json``), as ``agents/clients.py`` writes it."""
+    configured = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
+    path = (Path(configured).expanduser() if configured else user_home) / ".claude.json"
     try:
         st = fsread.stat_regular(fsread.realpath(path), MAX_SETTINGS_BYTES)
         data = json.loads(fsread.read_bytes(fsread.realpath(path), st, MAX_SETTINGS_BYTES))
