@@ -36,7 +36,6 @@ from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.history import HistoryPanel
-from context_center.ui.tabs.history import HistoryPanel
 from context_center.ui.widgets.labels import plain_label
 from context_center.ui.widgets.tables import WrappedTable
 

@@ -49,7 +49,6 @@ from context_center.ui.tabs.approvals_bulk import TEXT as BULK_TEXT
 from context_center.ui.tabs.approvals_bulk import reject_selected
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.decision_undo import offer_reject_undo
-from context_center.ui.widgets.decision_undo import offer_reject_undo
 from context_center.ui.widgets.labels import tab_heading
 from context_center.ui.widgets.tables import WrappedTable
 
