@@ -325,9 +325,6 @@ class ActivityTab(Tab):
         self.history = HistoryPanel(ctx)  # who changed what and when (tabs/history.py)
         self.history.sig_show_fact.connect(self.sig_show_fact)
         self.pages.addTab(self.history, self.history.title)
-        self.history = HistoryPanel(ctx)  # who changed what and when (tabs/history.py)
-        self.history.sig_show_fact.connect(self.sig_show_fact)
-        self.pages.addTab(self.history, self.history.title)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 12)

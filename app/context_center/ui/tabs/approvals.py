@@ -371,7 +371,6 @@ class ApprovalsTab(Tab):
         )
         self.sig_decided.emit(record.id, "rejected")
         offer_reject_undo(self.ctx, [record])
-        offer_reject_undo(self.ctx, [record])
         await self._reload()
 
     async def _reload(self) -> None:
