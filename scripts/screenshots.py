@@ -6,9 +6,11 @@ Run from the repository root:
     .venv/bin/python scripts/screenshots.py            # re-runs itself under xvfb-run
     .venv/bin/python scripts/screenshots.py --out DIR  # somewhere else than docs/screenshots
     .venv/bin/python scripts/screenshots.py --dark     # the dark palette (names end in -dark)
+    .venv/bin/python scripts/screenshots.py --language zh_CN   # Chinese (names: <tab>-zh_CN…)
 
 Every tab is shot at 1280×800 (``<tab>.png``) and at 900×600 (``<tab>-900x600.png``); the two
-dialogs at 1280×800 only.
+dialogs at 1280×800 only. With ``--language zh_CN`` the window runs in Chinese and the names
+carry the language: ``memory-zh_CN.png``, ``memory-zh_CN-900x600.png``, ``approval-dialog-zh_CN.png``.
 
 Without a display it re-executes itself under ``xvfb-run -a -s "-screen 0 1280x800x24"`` (a
 real X server, so fonts and styles are what a desktop shows; install ``xvfb libxcb-icccm4
@@ -98,7 +100,7 @@ async def stale_edit(window, ctx, app, sample, shot) -> None:  # type: ignore[no
     await _settle(ctx, app)
 
 
-async def _main(out: Path, dark: bool) -> int:
+async def _main(out: Path, dark: bool, language: str = "en") -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -114,6 +116,7 @@ async def _main(out: Path, dark: bool) -> int:
 
         apply_style(app, dark=True)  # type: ignore[arg-type]
     suffix_dark = "-dark" if dark else ""
+    suffix_language = f"-{language}" if language != "en" else ""
     tmp = Path(tempfile.mkdtemp(prefix="cc-shots-"))
     try:
         sample = generate(tmp / "demo")
@@ -130,7 +133,7 @@ async def _main(out: Path, dark: bool) -> int:
         async def shot(name: str, widget=None) -> None:  # type: ignore[no-untyped-def]
             await _settle(ctx, app)
             target = widget or window
-            suffix = (size_suffix if widget is None else "") + suffix_dark
+            suffix = suffix_language + (size_suffix if widget is None else "") + suffix_dark
             path = out / f"{name}{suffix}.png"
             target.grab().save(str(path))
             print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
@@ -184,6 +187,26 @@ async def _main(out: Path, dark: bool) -> int:
             tabs = {"Suggestions": window.suggestions_tab, "Approvals": window.approvals_tab}
             window.show_tab(tabs[title])
 
+        async def history() -> None:
+            widget = window.activity_tab
+            window.show_tab(widget)
+            pages = getattr(widget, "pages", None)
+            if pages is not None and hasattr(widget, "history"):
+                pages.setCurrentWidget(widget.history)
+                await _settle(ctx, app)
+
+        async def back_to_last_recall() -> None:
+            widget = window.activity_tab
+            pages = getattr(widget, "pages", None)
+            if pages is not None:
+                pages.setCurrentIndex(0)
+
+        async def page(index: int) -> None:  # a tab built elsewhere (Claude Code, Connections)
+            window.tabs.setCurrentIndex(index)
+            await _settle(ctx, app)
+
+        count = window.tabs.count()
+
         steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("memory", memory),
             ("instructions", instructions),
@@ -193,13 +216,20 @@ async def _main(out: Path, dark: bool) -> int:
             ("activity", activity),
             ("suggestions", lambda: by_title("Suggestions")),
             ("approvals", lambda: by_title("Approvals")),
+            ("claude-code", lambda: page(count - 2)),
+            ("connections", lambda: page(count - 1)),
         ]
-        for width, height, _size_suffix in SIZES:
+        if language != "en":  # the History page of Activity (English: screenshots_history.py)
+            steps.insert(6, ("history", history))
+            steps.insert(7, ("activity-again", back_to_last_recall))
+        for width, height, suffix_now in SIZES:
+            size_suffix = suffix_now
             window.resize(width, height)
             await _settle(ctx, app)
             for name, prepare in steps:
                 await prepare()
-                await shot(name)
+                if name != "activity-again":
+                    await shot(name)
         window.resize(*SIZES[0][:2])
         await _settle(ctx, app)
 
@@ -232,6 +262,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--dark", action="store_true", help="the dark palette")
+    parser.add_argument("--language", choices=("en", "zh_CN"), default="en")
     args = parser.parse_args()
     if not os.environ.get("DISPLAY") and not os.environ.get("CONTEXT_CENTER_SCREENSHOTS_CHILD"):
         return _reexec_under_xvfb()
@@ -244,7 +275,10 @@ def main() -> int:
     app = QApplication.instance() or QApplication(["context-center"])
     configure_application(app)
     app.setQuitOnLastWindowClosed(False)
-    return int(qasync.run(_main(args.out.absolute(), args.dark)))
+    from context_center.ui.i18n import install
+
+    install(args.language)
+    return int(qasync.run(_main(args.out.absolute(), args.dark, args.language)))
 
 
 if __name__ == "__main__":

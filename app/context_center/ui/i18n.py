@@ -221,6 +221,8 @@ def uninstall() -> None:
         translator = _installed.pop()
         if app is not None:
             QCoreApplication.removeTranslator(translator)
+    if _current["language"] != ENGLISH:
+        QLocale.setDefault(QLocale.system())
     _current["language"] = ENGLISH
 
 

@@ -55,6 +55,10 @@
         <translation>未召回任何内容：{reason}</translation>
     </message>
     <message>
+        <source>Recalled {n} fact(s): {refs}; omitted {omitted}</source>
+        <translation>已召回 {n} 条事实：{refs}；排除 {omitted}</translation>
+    </message>
+    <message>
         <source>no match</source>
         <translation>无匹配</translation>
     </message>
@@ -1289,6 +1293,61 @@ When an agent proposes a memory write that needs a person, it appears here and t
     </message>
 </context>
 <context>
+    <name>GateReasons</name>
+    <message>
+        <source>This agent does not own the store, so a person decides</source>
+        <translation>该智能体不拥有这个存储，因此由人来决定</translation>
+    </message>
+    <message>
+        <source>The store cannot be checked now</source>
+        <translation>现在无法检查存储</translation>
+    </message>
+    <message>
+        <source>The agent did not give the fact&apos;s type</source>
+        <translation>智能体没有指定事实的类型</translation>
+    </message>
+    <message>
+        <source>Facts of this type need a person&apos;s confirmation</source>
+        <translation>这种类型的事实需要人来确认</translation>
+    </message>
+    <message>
+        <source>Global memory needs a person&apos;s confirmation</source>
+        <translation>全局记忆需要人来确认</translation>
+    </message>
+    <message>
+        <source>Not a plain new fact</source>
+        <translation>不是单纯的新事实</translation>
+    </message>
+    <message>
+        <source>Updates need a person&apos;s confirmation</source>
+        <translation>更新需要人来确认</translation>
+    </message>
+    <message>
+        <source>Forgetting a fact needs a person&apos;s confirmation</source>
+        <translation>遗忘事实需要人来确认</translation>
+    </message>
+    <message>
+        <source>No description was given</source>
+        <translation>没有提供描述</translation>
+    </message>
+    <message>
+        <source>The body is over the size budget</source>
+        <translation>正文超出了大小预算</translation>
+    </message>
+    <message>
+        <source>The body may contain sensitive information</source>
+        <translation>正文可能包含敏感信息</translation>
+    </message>
+    <message>
+        <source>A fact with this name exists already</source>
+        <translation>已存在同名的事实</translation>
+    </message>
+    <message>
+        <source>It may duplicate an existing fact</source>
+        <translation>它可能与已有事实重复</translation>
+    </message>
+</context>
+<context>
     <name>InstructionChain</name>
     <message>
         <source>user</source>
@@ -1713,6 +1772,18 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>Show fewer</source>
         <translation>收起</translation>
+    </message>
+    <message>
+        <source>{project} and {global_} share the same {key}. In this workspace the project fact applies: recall injects only {project}, and {global_} is left out of the stable guidance. Neither file is changed; other workspaces still see {global_}.</source>
+        <translation>{project} 与 {global_} 的{key}相同。在本工作区中以项目事实为准：召回只注入 {project}，{global_} 不会进入稳定指导。两个文件都不会被修改；其他工作区仍会看到 {global_}。</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>id</translation>
     </message>
 </context>
 <context>

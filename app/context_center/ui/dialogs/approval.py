@@ -65,6 +65,7 @@ from context_center.ui.dialogs.approval_text import (
     moved_text,
     sensitive_text,
 )
+from context_center.ui.gate_text import reason_text
 from context_center.ui.i18n import lookup, translate
 from context_center.ui.models.approval_models import OPERATION_LABELS, target_label
 from context_center.ui.terms import scope_label, type_label
@@ -149,7 +150,7 @@ class ApprovalDialog(QDialog):
         bold.setBold(True)
         reasons_title.setFont(bold)
         self.reasons = plain_label(
-            "\n".join(f"•  {r.message}" for r in record.reasons)
+            "\n".join(f"•  {reason_text(r)}" for r in record.reasons)
             or "•  " + translate("ApprovalDialog", "(no reason recorded)"),
             "gateReasons",
         )

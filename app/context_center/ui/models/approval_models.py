@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from context_center.engine import ApprovalRecord, Operation
+from context_center.ui.gate_text import reason_label, reason_text
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.terms import scope_label, type_and_scope, type_label
@@ -56,11 +57,11 @@ def scope_and_type(record: ApprovalRecord) -> str:
 
 def reasons_summary(record: ApprovalRecord) -> str:
     """Every reason the gate gave, in full (the column wraps; nothing hides in a tooltip)."""
-    return "; ".join(r.message for r in record.reasons)
+    return "; ".join(reason_label(r) for r in record.reasons)
 
 
 def reasons_tooltip(record: ApprovalRecord) -> str:
-    return "\n".join(f"• {r.message}" for r in record.reasons)
+    return "\n".join(f"• {reason_text(r)}" for r in record.reasons)
 
 
 REASONS_COLUMN = 6

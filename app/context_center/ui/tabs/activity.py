@@ -58,6 +58,9 @@ TEXT = Texts(
         "none": QT_TRANSLATE_NOOP("ActivityTab", "none"),
         "recalled_n": QT_TRANSLATE_NOOP("ActivityTab", "Recalled {n} fact(s)"),
         "nothing": QT_TRANSLATE_NOOP("ActivityTab", "Nothing recalled: {reason}"),
+        "status_recalled": QT_TRANSLATE_NOOP(
+            "ActivityTab", "Recalled {n} fact(s): {refs}; omitted {omitted}"
+        ),
         "no_match": QT_TRANSLATE_NOOP("ActivityTab", "no match"),
         "outcome": (
             QT_TRANSLATE_NOOP(
@@ -157,6 +160,18 @@ def describe(trace: RecallTrace) -> tuple[str, str]:
         ms=trace.elapsed_ms,
     )
     return query, outcome
+
+
+def status_text(trace: RecallTrace) -> str:
+    """``trace.summary()`` in the window's language."""
+    if trace.selected:
+        return TEXT["status_recalled"].format(
+            n=len(trace.selected),
+            refs=", ".join(s.ref for s in trace.selected),
+            omitted=trace.omitted,
+        )
+    reason = trace.reason
+    return TEXT["nothing"].format(reason=reason.text if reason else TEXT["no_match"])
 
 
 class TraceView(QWidget):
@@ -371,7 +386,7 @@ class ActivityTab(Tab):
             self._facts_changed = self._facts_changed or reload
             raise
         self.tried.set_trace(trace, "")
-        self.ctx.status(trace.summary())
+        self.ctx.status(status_text(trace))
 
 
 __all__ = ["ActivityTab", "TraceView", "describe"]

@@ -29,6 +29,7 @@ from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.suggestion_models import SOURCE_LABELS
 from context_center.ui.style import tone
+from context_center.ui.terms import type_label
 from context_center.ui.widgets.labels import plain_label
 from context_center.ui.widgets.markdown_view import SafeBrowser
 
@@ -149,7 +150,7 @@ class CandidateEditor(QWidget):
         self.type_combo = QComboBox()
         self.type_combo.setObjectName("candType")
         for t in FactType:
-            self.type_combo.addItem(t.value, t)
+            self.type_combo.addItem(type_label(t.value), t)
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("candScope")
         self.scope_combo.addItem(TEXT["scope_project"], Scope.PROJECT)

@@ -33,10 +33,11 @@ from context_center.ui.models.facts import (
     utc_offset,
 )
 from context_center.ui.style import tone
-from context_center.ui.terms import scope_label, type_label
+from context_center.ui.terms import freshness_label, scope_label, type_label
 from context_center.ui.widgets.bare_links import render_with_links
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser
+from context_center.ui.widgets.memory_banners import conflict_key
 
 TEXT = Texts(
     "FactDetail",
@@ -258,7 +259,7 @@ class FactDetail(QFrame):
         self.detail_meta.setText(
             f"<span style='color:{muted}'>{meta} · </span>"
             f"<span style='color:{freshness_colour(row.freshness)}; font-weight:600'>"
-            f"{row.freshness}</span><span style='color:{muted}'>"
+            f"{freshness_label(row.freshness)}</span><span style='color:{muted}'>"
             f"{TEXT['meta_revision'].format(revision=fact.revision)}</span>"
         )
         self.detail_desc.setText(fact.description)
@@ -281,8 +282,8 @@ class FactDetail(QFrame):
         lines = []
         for c in conflicts:
             if fact.id == c.project_id:
-                lines.append(TEXT["overrides"].format(ref=c.global_ref, key=c.key))
+                lines.append(TEXT["overrides"].format(ref=c.global_ref, key=conflict_key(c.key)))
             elif fact.id == c.global_id:
-                lines.append(TEXT["overridden"].format(ref=c.project_ref, key=c.key))
+                lines.append(TEXT["overridden"].format(ref=c.project_ref, key=conflict_key(c.key)))
         self.prov_override.setText("\n".join(lines))
         self.prov_override.setVisible(bool(lines))

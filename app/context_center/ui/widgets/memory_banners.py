@@ -52,8 +52,22 @@ TEXT = Texts(
         "show_all": QT_TRANSLATE_NOOP("MemoryBanners", "Show all {n}"),
         "resolve_sync": QT_TRANSLATE_NOOP("MemoryBanners", "Resolve sync conflicts…"),
         "show_fewer": QT_TRANSLATE_NOOP("MemoryBanners", "Show fewer"),
+        # Conflict.explanation(), as a translatable text (the engine's is English)
+        "explanation": QT_TRANSLATE_NOOP(
+            "MemoryBanners",
+            "{project} and {global_} share the same {key}. In this workspace the project fact "
+            "applies: recall injects only {project}, and {global_} is left out of the stable "
+            "guidance. Neither file is changed; other workspaces still see {global_}.",
+        ),
+        "key_name": QT_TRANSLATE_NOOP("MemoryBanners", "name"),
+        "key_id": QT_TRANSLATE_NOOP("MemoryBanners", "id"),
     },
 )
+
+
+def conflict_key(key: str) -> str:
+    """The field two facts share ("name" or "id"), as shown."""
+    return TEXT.get(f"key_{key}", key)
 
 
 def _link(fact_id: str, ref: str) -> str:
@@ -94,11 +108,14 @@ class ConflictBanner(QFrame):
             line = TEXT["override_item"].format(
                 project=_link(c.project_id, c.project_ref),
                 global_=_link(c.global_id, c.global_ref),
-                key=escape(c.key),
+                key=escape(conflict_key(c.key)),
+            )
+            explanation = TEXT["explanation"].format(
+                project=c.project_ref, global_=c.global_ref, key=conflict_key(c.key)
             )
             items.append(
                 f"<p style='margin-top:4px'>⚠ {line}<span class='muted'>"
-                f"{escape(c.explanation())}</span></p>"
+                f"{escape(explanation)}</span></p>"
             )
         if n > MAX_BANNER_CONFLICTS:
             more = TEXT["more_overrides"].format(n=n - MAX_BANNER_CONFLICTS)
