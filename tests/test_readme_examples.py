@@ -93,7 +93,7 @@ def _opens_window(command: str) -> bool:
         if skip_value:
             skip_value = False
             continue
-        if word in ("--workspace", "--home"):
+        if word in ("--workspace", "--home", "--language"):
             skip_value = True
             continue
         if word not in WINDOW_ONLY:
