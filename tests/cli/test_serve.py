@@ -337,3 +337,34 @@ def test_a_hook_exits_0_when_the_install_cannot_be_imported(
     assert captured.out == "" and "a broken install" in captured.err
     with pytest.raises(ImportError):
         entry.main(["recall", "x"])  # any other command fails loudly, as before
+
+
+@pytest.mark.parametrize("served", [True, False])
+def test_a_kept_recall_engine_sees_every_change_made_elsewhere(
+    server: subprocess.Popen[bytes], home: Path, workspace: Path, served: bool
+) -> None:
+    ws = ["--workspace", str(workspace)]
+
+    def recall(message: str) -> dict[str, Any]:
+        done = _cli([*ws, "recall", message, "--json"], home, workspace, served=served)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    def refs(answer: dict[str, Any]) -> list[str]:
+        return [s["ref"] for s in answer["trace"]["selected"]]
+
+    assert refs(recall("zookeeper quorum size")) == []
+    saved = _cli(
+        [*ws, "memory", "save", "--name", "zk-quorum", "--title", "ZooKeeper quorum",
+         "--type", "project", "--body", "The zookeeper quorum has five nodes."],
+        home, workspace, served=False,
+    )  # fmt: skip
+    assert saved.returncode == 0, saved.stderr
+    assert refs(recall("zookeeper quorum size")) == ["project/zk-quorum.md"]
+    store = next(home.rglob("zk-quorum.md"))
+    with store.open("a", encoding="utf-8") as handle:  # an edit in place, as `echo >>` makes
+        handle.write("\nThe quorum moved to seven nodes in March.\n")
+    assert "seven nodes" in recall("zookeeper quorum size")["block"]
+    store.unlink()  # removed by hand
+    assert refs(recall("zookeeper quorum size")) == []
+    _stop(server)

@@ -50,9 +50,19 @@ def add_command(
     return parser
 
 
+# Set by `serve` (cli/serve.py): an engine it keeps warm between requests for this command,
+# or None for a fresh one.
+warm_engine: Callable[[argparse.Namespace], Engine | None] | None = None
+
+
 def engine_for(args: argparse.Namespace) -> Engine:
     """The engine for ``--home``/``--workspace``; a workspace that does not exist is refused
     before anything is read or written."""
+    if warm_engine is not None:
+        kept = warm_engine(args)
+        if kept is not None:
+            kept.require_workspace()
+            return kept
     from context_center.engine import Engine
 
     engine = Engine(home=getattr(args, "home", None), workspace=getattr(args, "workspace", None))

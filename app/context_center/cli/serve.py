@@ -226,6 +226,36 @@ class Server:
             return {"rc": rc, "stdout": _drain(out), "stderr": _drain(err)}
 
 
+class WarmEngines:
+    """The engines ``recall`` reuses between requests, by home, workspace, folder and the
+    whole environment (at most ``SIZE``, least recently used out). Only ``recall``: its
+    engine proves itself current on every turn (the store stamps, the journal of writes and
+    a check of each fact file it reads, ``engine/recall/current.py``), as ``mcp``'s does;
+    every other command gets a fresh engine."""
+
+    SIZE = 2
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, ...], Any] = {}
+
+    def __call__(self, args: argparse.Namespace) -> Any:
+        if getattr(args, "command", None) != "recall":
+            return None
+        from context_center.engine import Engine, resolve_home
+
+        home = str(resolve_home(getattr(args, "home", None)))
+        workspace = str(getattr(args, "workspace", None) or "")
+        env = "\0".join(f"{k}={v}" for k, v in sorted(os.environ.items()))
+        key = (home, workspace, os.getcwd(), env)
+        engine = self._kept.pop(key, None)
+        if engine is None:
+            engine = Engine(home=home, workspace=workspace or None)
+        self._kept[key] = engine  # newest last
+        while len(self._kept) > self.SIZE:
+            self._kept.pop(next(iter(self._kept)))
+        return engine
+
+
 def _run(argv: list[str]) -> int:
     from context_center.cli import main
 
@@ -329,6 +359,9 @@ def cmd_serve(args: argparse.Namespace, engine: object) -> Output:
     try:
         if not args.no_warm_up:
             warm_up(server)
+        from context_center.cli import common
+
+        common.warm_engine = WarmEngines()
         log.info("serving %s (warm in %.2f s)", server.path, time.perf_counter() - started)
         server.loop()
     except _Stop:

@@ -263,6 +263,32 @@ def test_an_edit_in_place_of_a_selected_fact_is_seen(seeded: tuple[Path, Path]) 
     assert after == _full(home, workspace, message)
 
 
+def test_a_warm_engine_sees_an_edit_in_place_of_a_fact_in_its_block(
+    seeded: tuple[Path, Path],
+) -> None:
+    """The index in memory is proven current by the folder stamps, which an edit in place does
+    not move: the files of the facts in the block are checked (a stat each) before it is
+    answered, as a cold turn checks the files it reads."""
+    home, workspace = seeded
+    message = "what does tracking-plan.yaml say about checkout events?"
+    engine = Engine(home=home, workspace=workspace)
+    engine.recall(message, persist=False, now=NOW)
+    engine.recall(message, persist=False, now=NOW)
+    assert engine.recaller.last_source == "index"
+    target = engine.layout.project_store / "tracking-plan.md"
+    data = _rewrite(target, "and their owners", "and the refund owners")
+    with open(target, "r+b") as fh:
+        fh.write(data)
+        fh.truncate()
+    after = _answer(engine.recall(message, persist=False, now=NOW))
+    assert "refund owners" in after[0]
+    assert engine.recaller.last_source == "stores"
+    assert after == _full(home, workspace, message)
+    again = _answer(engine.recall(message, persist=False, now=NOW))
+    assert engine.recaller.last_source in ("index", "journal")  # current again: no reload
+    assert again == after
+
+
 def test_a_stamp_that_does_not_match_falls_back_to_a_load(seeded: tuple[Path, Path]) -> None:
     home, workspace = seeded
     message = MESSAGES[0]

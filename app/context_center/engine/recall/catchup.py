@@ -95,6 +95,27 @@ def files_match(index: RecallIndex, scope: Scope, root: Path) -> bool:
     )
 
 
+def selected_files_match(
+    index: RecallIndex, roots: dict[str, Path], keys: Iterable[tuple[str, str]]
+) -> bool:
+    """Whether the file of each ``(scope, id)`` in ``keys`` (the facts a turn put in its
+    block) still has the size, mtime and inode the index recorded for it: what a cold turn
+    proves by reading those files (``lazyfact``), a warm index proves by a ``stat`` each. A
+    fact whose file was never recorded (-1) counts as changed."""
+    size, mtime, ino = (index.column(k) for k in ("fsize", "fmtime", "fino"))
+    for scope, fact_id in keys:
+        o = index.ordinal_of((scope, fact_id))
+        if o is None or int(size[o]) < 0:
+            return False
+        try:
+            st = os.stat(roots[scope] / f"{index.stem_of(o)}.md")
+        except OSError:
+            return False
+        if (st.st_size, st.st_mtime_ns, st.st_ino) != (int(size[o]), int(mtime[o]), int(ino[o])):
+            return False
+    return True
+
+
 def masked_by_keys(index: RecallIndex) -> np.ndarray:
     """Ordinals of the live global facts that share an id, a name slug or a (non-empty)
     title key with a live project fact."""

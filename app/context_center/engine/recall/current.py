@@ -19,8 +19,10 @@ exact, in this order:
    files are read (``catchup.apply_stems``);
 4. otherwise a full load of both stores, after which the cache is saved with the new stamps.
 
-A turn that reads a cached fact whose file changed in place (``lazyfact.StaleIndex``) is
-answered again from step 4.
+A turn answered from steps 1–3 whose block holds a fact whose file changed in place since it
+was indexed (an edit in place changes no folder stamp) is answered again from step 4: a cached
+fact's file is checked as it is read (``lazyfact.StaleIndex``), and every fact in the block by
+a ``stat`` of its file (``catchup.selected_files_match``).
 """
 
 from __future__ import annotations
@@ -164,7 +166,14 @@ class CurrentRecall:
         self, message: str, source: StoreSource, now: datetime, limit: int, budget: int, t: float
     ) -> RecallResult:
         try:
-            return self._turn(message, self._current(source), now, limit, budget, t)
+            result = self._turn(message, self._current(source), now, limit, budget, t)
+            if self.last_source != "stores" and not catchup.selected_files_match(
+                self.index,
+                source.roots,
+                ((s.scope.value, s.id) for s in result.trace.selected),
+            ):
+                raise StaleIndex("a fact in the block changed in place since it was indexed")
+            return result
         except StaleIndex:
             self._disk = None
             return self._turn(message, self._reload(source), now, limit, budget, t)
