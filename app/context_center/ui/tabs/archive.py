@@ -242,6 +242,9 @@ class ArchiveTab(Tab):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
+        # 7:3 whatever the first contents' size hints (a Chinese preview made the table too
+        # narrow for its Title column at 900×600)
+        splitter.setSizes([700, 300])
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
