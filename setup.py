@@ -10,6 +10,7 @@ the same lrelease (``context_center/ui/i18n.py``).
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import subprocess
 import sys
@@ -54,9 +55,11 @@ class BuildPyWithTranslations(build_py):
             )
             return
         for ts in sources:
-            subprocess.run(
-                [*command, "-silent", str(ts), "-qm", str(ts.with_suffix(".qm"))], check=True
-            )
+            qm = ts.with_suffix(".qm")
+            subprocess.run([*command, "-silent", str(ts), "-qm", str(qm)], check=True)
+            # the window uses this .qm while the .ts beside it is the one it was built from
+            digest = hashlib.sha256(ts.read_bytes()).hexdigest()
+            qm.with_name(qm.name + ".source-sha256").write_text(digest + "\n", encoding="ascii")
 
 
 setup(cmdclass={"build_py": BuildPyWithTranslations})

@@ -5,6 +5,7 @@ complete zh_CN catalog, the window in Chinese, the language setting, ``--smoke-t
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib
 import json
 import pkgutil
@@ -417,6 +418,11 @@ def test_a_missing_or_stale_qm_is_compiled_into_the_cache(
 
     os.utime(packaged, (1, 1))
     assert i18n.qm_file(CHINESE) == compiled  # the stale packaged one is not used
+    stamp = packaged.with_name(packaged.name + i18n.STAMP_SUFFIX)  # what setup.py writes
+    stamp.write_text(hashlib.sha256(ts.read_bytes()).hexdigest() + "\n", encoding="ascii")
+    assert i18n.qm_file(CHINESE) == packaged  # built from this very .ts, whatever the mtimes
+    stamp.write_text("0" * 64 + "\n", encoding="ascii")
+    assert i18n.qm_file(CHINESE) == compiled
     translator_app = QCoreApplication.instance()
     assert translator_app is not None
     try:

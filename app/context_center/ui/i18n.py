@@ -187,17 +187,33 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("context-center", "context-center")) / "i18n"
 
 
+STAMP_SUFFIX = ".source-sha256"  # beside a built .qm: the sha256 of the .ts it was built from
+
+
+def _packaged_is_current(packaged: Path, ts: Path, digest: str) -> bool:
+    """The build hook's stamp names the .ts's hash; without one, the .qm is current when it
+    is not older than the .ts."""
+    if not packaged.is_file():
+        return False
+    stamp = packaged.with_name(packaged.name + STAMP_SUFFIX)
+    if stamp.is_file():
+        return stamp.read_text(encoding="ascii").strip() == digest
+    return packaged.stat().st_mtime >= ts.stat().st_mtime
+
+
 def qm_file(language: str) -> Path | None:
-    """The ``.qm`` for ``language``: the packaged one when it is at least as new as its
-    ``.ts``; else one compiled from the ``.ts`` into the cache (named by the ``.ts``'s hash,
-    so an edited ``.ts`` is compiled again). None: no catalog (English) or no lrelease."""
+    """The ``.qm`` for ``language``: the packaged one when it was built from this ``.ts``
+    (or, without a stamp, is not older than it); else one compiled from the ``.ts`` into the
+    cache (named by the ``.ts``'s hash, so an edited ``.ts`` is compiled again). None: no
+    catalog (English) or no lrelease."""
     ts = ts_path(language)
     packaged = ts.with_suffix(".qm")
     if not ts.is_file():
         return packaged if packaged.is_file() else None
-    if packaged.is_file() and packaged.stat().st_mtime >= ts.stat().st_mtime:
+    full = hashlib.sha256(ts.read_bytes()).hexdigest()
+    if _packaged_is_current(packaged, ts, full):
         return packaged
-    digest = hashlib.sha256(ts.read_bytes()).hexdigest()[:16]
+    digest = full[:16]
     cached = cache_dir() / f"{CATALOG}_{language}-{digest}.qm"
     if cached.is_file() or compile_ts(ts, cached):
         return cached
