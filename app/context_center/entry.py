@@ -31,15 +31,16 @@ import socket
 import stat
 import struct
 import sys
+from collections.abc import Sequence
 
 from context_center import NO_SERVER_ENV
+from context_center.argwords import command_words
 
 PROTOCOL = 1
 HOME_ENV = "CONTEXT_CENTER_HOME"
 MAX_MESSAGE = 64 * 1024 * 1024
 CONNECT_TIMEOUT = 0.5
 _HEADER = struct.Struct(">I")
-_GLOBAL_WITH_VALUE = ("--home", "--workspace", "--language")
 
 # What a served command may do when the connection breaks after the request went out.
 RETRY, FAIL, SILENT = "retry", "fail", "silent"
@@ -73,24 +74,7 @@ def served_kind(words: list[str]) -> str | None:
     return None
 
 
-def command_words(argv: list[str], count: int = 2) -> list[str]:
-    words: list[str] = []
-    skip = False
-    for word in argv:
-        if skip:
-            skip = False
-        elif word in _GLOBAL_WITH_VALUE:
-            skip = True
-        elif word == "--":
-            break
-        elif not word.startswith("-"):
-            words.append(word)
-            if len(words) == count:
-                break
-    return words
-
-
-def explicit_home(argv: list[str]) -> str | None:
+def explicit_home(argv: Sequence[str]) -> str | None:
     """``--home`` as typed (the server checks the home it resolves from the real parser)."""
     home = None
     for i, word in enumerate(argv):

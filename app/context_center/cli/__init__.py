@@ -20,6 +20,7 @@ from types import ModuleType
 
 import context_center
 from context_center import APP_DISPLAY_NAME
+from context_center.argwords import command_words
 from context_center.cli.common import emit, emit_error, engine_for
 from context_center.engine import EngineError
 
@@ -57,7 +58,6 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "disconnect": ("connect",),
     "serve": ("serve",),
 }
-GLOBAL_OPTIONS_WITH_VALUE = ("--home", "--workspace", "--language")
 
 
 # `memory` subcommands registered by another module than cli/memory.py.
@@ -66,22 +66,6 @@ MEMORY_SUBCOMMANDS = frozenset(
     {"list", "read", "save", "revisions", "restore", "forget", "archived", "recover", "migrate"}
     | set(MEMORY_SUBCOMMAND_MODULES)
 )
-
-
-def command_words(argv: Sequence[str], count: int = 2) -> list[str]:
-    """The first ``count`` words after the global options."""
-    words: list[str] = []
-    skip = False
-    for word in argv:
-        if skip:
-            skip = False
-        elif word in GLOBAL_OPTIONS_WITH_VALUE:
-            skip = True
-        elif not word.startswith("-"):
-            words.append(word)
-            if len(words) == count:
-                break
-    return words
 
 
 def command_word(argv: Sequence[str]) -> str | None:
