@@ -83,3 +83,16 @@ def scope_choices() -> list[tuple[str, str]]:
 
 def fresh_choices() -> list[tuple[str, str]]:
     return [(freshness_label(f.value), f.value) for f in Freshness]
+
+
+def controller_label(value: str) -> str:
+    """Who drove the agent that proposed a write (``Controller.value``)."""
+    return _cached("controller", value, _controllers)
+
+
+def _controllers() -> dict[str, str]:
+    return {
+        "interactive": translate("Terms", "interactive", "controller"),
+        "headless": translate("Terms", "headless", "controller"),
+        "subagent": translate("Terms", "subagent", "controller"),
+    }

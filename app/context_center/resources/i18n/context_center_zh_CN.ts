@@ -2500,6 +2500,21 @@ When you state a lasting preference (“always…”, “以后…”) or ask fo
         <comment>freshness</comment>
         <translation>陈旧</translation>
     </message>
+    <message>
+        <source>interactive</source>
+        <comment>controller</comment>
+        <translation>交互式</translation>
+    </message>
+    <message>
+        <source>headless</source>
+        <comment>controller</comment>
+        <translation>无人值守</translation>
+    </message>
+    <message>
+        <source>subagent</source>
+        <comment>controller</comment>
+        <translation>子智能体</translation>
+    </message>
 </context>
 <context>
     <name>TrayNotifier</name>

@@ -11,7 +11,7 @@ from context_center.engine import ApprovalRecord, Fact, Operation
 from context_center.ui.dialogs.approval_content import Review
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, translate
 from context_center.ui.models.approval_models import OPERATION_LABELS, queued_at, target_label
-from context_center.ui.terms import scope_label, type_label
+from context_center.ui.terms import controller_label, scope_label, type_label
 
 
 def heading_text(review: Review) -> str:
@@ -30,7 +30,7 @@ def meta_rows(review: Review) -> list[tuple[str, str]]:
     rows = [
         (QT_TRANSLATE_NOOP("ApprovalDialog", "Operation"), OPERATION_LABELS[r.operation]),
         (QT_TRANSLATE_NOOP("ApprovalDialog", "Agent"), r.agent),
-        (QT_TRANSLATE_NOOP("ApprovalDialog", "Controller"), r.controller.value),
+        (QT_TRANSLATE_NOOP("ApprovalDialog", "Controller"), controller_label(r.controller.value)),
         (QT_TRANSLATE_NOOP("ApprovalDialog", "Queued"), queued_at(r)),
     ]
     content = r.content

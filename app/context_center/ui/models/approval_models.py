@@ -10,7 +10,7 @@ from context_center.engine import ApprovalRecord, Operation
 from context_center.ui.gate_text import reason_label, reason_text
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column, RowTableModel
-from context_center.ui.terms import scope_label, type_and_scope, type_label
+from context_center.ui.terms import controller_label, scope_label, type_and_scope, type_label
 
 # keyed by Operation's values (a StrEnum: OPERATION_LABELS[Operation.CREATE] works)
 OPERATION_LABELS = Texts(
@@ -88,7 +88,10 @@ class PendingWritesModel(RowTableModel[ApprovalRecord]):
             [
                 Column(QT_TRANSLATE_NOOP("Columns", "Queued"), queued_at),
                 Column(QT_TRANSLATE_NOOP("Columns", "Agent"), lambda r: r.agent),
-                Column(QT_TRANSLATE_NOOP("Columns", "Controller"), lambda r: r.controller.value),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Controller"),
+                    lambda r: controller_label(r.controller.value),
+                ),
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "Operation"),
                     lambda r: OPERATION_LABELS.get(r.operation, r.operation.value),
