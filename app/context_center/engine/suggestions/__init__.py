@@ -128,8 +128,13 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    loaded = importlib.import_module(f"{__name__}.{module}")
+    value = getattr(loaded, name)
     globals()[name] = value
+    if _EXPORTS.get(module) == module:
+        # importing the submodule ``accept`` bound the package's name ``accept`` to the
+        # module itself (``dismiss`` loaded first would leave it so): the export wins
+        globals()[module] = getattr(loaded, module)
     return value
 
 
