@@ -781,7 +781,7 @@ When an agent proposes a memory write that needs a person, it appears here and t
     </message>
     <message>
         <source>Rev</source>
-        <translation>版本</translation>
+        <translation>修订版</translation>
     </message>
     <message>
         <source>Updated</source>
@@ -924,7 +924,7 @@ When an agent proposes a memory write that needs a person, it appears here and t
     </message>
     <message>
         <source>connected to another home or program</source>
-        <translation>已连接到另一个主目录或程序</translation>
+        <translation>已连接到另一个数据目录或程序</translation>
     </message>
     <message>
         <source>not connected</source>
@@ -980,7 +980,7 @@ When an agent proposes a memory write that needs a person, it appears here and t
     </message>
     <message>
         <source>Agents use this home through its MCP server and, for Claude Code, its hooks. Wire one with `context-center connect claude-code` (or codex, cursor); `disconnect` removes exactly what connect wrote.</source>
-        <translation>智能体通过本主目录的 MCP 服务器使用它；Claude Code 还会通过钩子使用。用 `context-center connect claude-code`（或 codex、cursor）接入一个智能体；`disconnect` 会精确移除 connect 写入的内容。</translation>
+        <translation>智能体通过本数据目录的 MCP 服务器使用它；Claude Code 还会通过钩子使用。用 `context-center connect claude-code`（或 codex、cursor）接入一个智能体；`disconnect` 会精确移除 connect 写入的内容。</translation>
     </message>
     <message>
         <source>Access log: {n} most recent agent access(es), newest first</source>
@@ -1688,7 +1688,7 @@ When an agent proposes a memory write that needs a person, it appears here and t
     </message>
     <message>
         <source>Home: {home}</source>
-        <translation>主目录：{home}</translation>
+        <translation>数据目录：{home}</translation>
     </message>
     <message>
         <source>Workspace: {path}</source>
@@ -2002,7 +2002,7 @@ Home: {home}
 Qt {qt} · PySide6 {pyside} · Python {python}</source>
         <translation>查看、编辑并管理 AI 编程智能体携带的上下文：记忆事实、常驻指令、召回以及对智能体写入的审批。
 
-主目录：{home}
+数据目录：{home}
 Qt {qt} · PySide6 {pyside} · Python {python}</translation>
     </message>
     <message>
