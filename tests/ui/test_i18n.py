@@ -448,3 +448,23 @@ def test_actions_of_the_menu_bar_are_translated(zh_window: MainWindow) -> None:
     assert names["actQuit"] == "退出(&Q)"
     assert names["actLanguage_system"] == "跟随系统"
     assert names["actLanguage_zh_CN"] == "中文"
+
+
+def test_chinese_labels_fit_their_buttons_at_900x600(
+    qtbot, zh_window: MainWindow, wait_idle
+) -> None:  # type: ignore[no-untyped-def]
+    """No button of any tab cuts its Chinese label (each at least as wide as its text)."""
+    window = zh_window
+    window.resize(900, 600)
+    clipped = []
+    for i in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(i)
+        wait_idle()
+        qtbot.wait(20)
+        for button in window.tabs.currentWidget().findChildren(QAbstractButton):
+            if not button.isVisible() or not button.text():
+                continue
+            need = button.fontMetrics().horizontalAdvance(button.text().replace("&", ""))
+            if button.width() < need:
+                clipped.append((window.tabs.tabText(i), button.text(), button.width(), need))
+    assert clipped == []
