@@ -325,7 +325,7 @@ def process_kinds(n: int, work: Path, message: str, counter: int) -> dict[str, l
             "memory",
             "save",
             "--name",
-            f"bench save {counter}",
+            f"bench save {os.getpid()} {counter}",
             "--type",
             "project",
             "--body",

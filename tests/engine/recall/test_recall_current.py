@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from context_center.engine import Engine, FactType, Scope
+from context_center.engine import AlreadyExists, Engine, FactType, Scope
 from context_center.engine.store import stamp
 
 NOW = datetime(2026, 7, 27, 12, 0, tzinfo=UTC)
@@ -221,6 +221,21 @@ def test_a_save_by_another_process_is_seen_by_the_next_cold_recall(
     engine, again = _cold(home, workspace, message)
     assert engine.recaller.last_source == "journal"
     assert again == after
+
+
+def test_a_refused_create_costs_the_next_cold_recall_no_load(seeded: tuple[Path, Path]) -> None:
+    """A create refused because the name is taken still moved the folder (its temp file came
+    and went); the journal names that one file, so the next reader re-reads it alone."""
+    home, workspace = seeded
+    message = "which node version do we use"
+    _cold(home, workspace, message)
+    engine = Engine(home=home, workspace=workspace)
+    with pytest.raises(AlreadyExists):
+        engine.create_fact(name="node-version", type=FactType.PROJECT, body="Node 99.")
+    engine, after = _cold(home, workspace, message)
+    assert engine.recaller.last_source == "journal"
+    assert engine._memory is None  # no store was loaded
+    assert after == _full(home, workspace, message)
 
 
 def _rewrite(path: Path, old: str, new: str) -> bytes:

@@ -246,6 +246,9 @@ class FactStore(LockedStore):
         try:
             atomic.create_exclusive(path, data)
         except FileExistsError as exc:
+            # The attempt moved the folder's mtime (a temp file came and went): name the one
+            # file it was about, so readers re-read that file instead of loading the store.
+            self.touched(fact.name)
             raise AlreadyExists(
                 f"{fact.ref} already exists; creates never overwrite (choose another name or update it)"
             ) from exc
