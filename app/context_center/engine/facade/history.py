@@ -21,6 +21,7 @@ fact and the audit events that name it. Rows carry refs and names, never bodies.
 from __future__ import annotations
 
 import contextlib
+import heapq
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -214,12 +215,18 @@ class HistoryAPI(GateAPI):
         groups: list[list[RevisionEntry]] = []
         refs: set[str] = set()
         if ref is None:
-            latest = sorted(
-                self.memory.load(persist_cache=False).entries,
+            entries = [
+                *self.memory.project.load().entries.values(),
+                *self.memory.global_.load().entries.values(),
+            ]  # cache-backed, without the conflicts a full view computes
+            latest = heapq.nlargest(
+                max(limit, 0),
+                entries,
                 key=lambda e: e.fact.updated_at.timestamp() if e.fact.updated_at else 0.0,
-                reverse=True,
-            )[: max(limit, 0)]
-            groups = [self.memory.revisions(entry.fact.id) for entry in latest]
+            )
+            # by store and file name: an id lookup of a global fact would rescan the project
+            # store first
+            groups = [self.memory.store(e.fact.scope).revisions(e.path.name[:-3]) for e in latest]
         else:
             revisions, refs = self._one_fact(ref)
             groups = [revisions]
@@ -241,7 +248,7 @@ class HistoryAPI(GateAPI):
         except EngineError:
             text = ref.strip()
             return [], {text if text.endswith(".md") else f"{text}.md"}
-        revisions = self.memory.revisions(entry.fact.id)
+        revisions = self.memory.store(entry.fact.scope).revisions(entry.path.name[:-3])
         return revisions, {r.fact.ref for r in revisions}
 
     def _item_refs(self, events: list[dict[str, Any]]) -> dict[str, str]:
