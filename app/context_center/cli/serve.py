@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from context_center import entry
+from context_center.argwords import command_words
 from context_center.cli.common import Output
 
 log = logging.getLogger("context_center.serve")
@@ -84,7 +85,7 @@ def _home_of(argv: list[str]) -> Path | None:
     from context_center.cli import build_parser
     from context_center.engine import resolve_home
 
-    words = entry.command_words(argv)
+    words = command_words(argv)
     parser = build_parser(*words[:2])
     saved = sys.stderr
     sys.stderr = io.StringIO()
@@ -206,7 +207,7 @@ class Server:
             and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
         ):
             return _decline("malformed request")
-        if entry.served_kind(entry.command_words(argv)) is None:
+        if entry.served_kind(command_words(argv)) is None:
             return _decline("not a served command")
         if not os.path.isdir(cwd):
             return _decline("no such folder")

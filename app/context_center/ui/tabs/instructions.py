@@ -5,9 +5,8 @@ view of Reasonix, Claude Code and Codex side by side.
 The agent selector picks whose chain is shown (``Engine.instructions(target, agent=…)``); the
 prefix preview shows each part against its budget and a banner warns when an instruction file
 makes the prefix large; the Compare pane (``Engine.compare_instructions``) is computed while it
-is open. The editor saves compare-and-set through ``Engine.save_instruction_file``;
-``Engine.add_rule`` appends a rule. After every save or rule every profile refreshes.
-"""
+is open. The editor saves compare-and-set through ``Engine.save_instruction_file`` (unsaved
+edits ask first: ``instructions_unsaved.py``); ``Engine.add_rule`` appends a rule."""
 
 from __future__ import annotations
 
@@ -47,6 +46,7 @@ from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup
 from context_center.ui.models.row_table import RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.instructions_text import TEXT
+from context_center.ui.tabs.instructions_unsaved import UnsavedDocument
 from context_center.ui.widgets.instruction_chain import (
     DIAG_COLUMNS,
     LINE_ROLE,
@@ -86,7 +86,7 @@ def load_chain(
     return ChainData(resolution, prefix, engine.instruction_folders(), comparison)
 
 
-class InstructionsTab(Tab):
+class InstructionsTab(UnsavedDocument, Tab):
     title = QT_TRANSLATE_NOOP("MainWindow", "Instructions")
     flags = frozenset({INSTRUCTIONS, FACTS, WORKSPACE})
 
