@@ -365,6 +365,16 @@ def test_a_kept_recall_engine_sees_every_change_made_elsewhere(
     with store.open("a", encoding="utf-8") as handle:  # an edit in place, as `echo >>` makes
         handle.write("\nThe quorum moved to seven nodes in March.\n")
     assert "seven nodes" in recall("zookeeper quorum size")["block"]
+    hook_input = {"hook_event_name": "UserPromptSubmit", "cwd": str(workspace)}
+    for text in ("zookeeper quorum size", "the zookeeper quorum nodes"):  # kept, then reused
+        hook = _cli(
+            ["hook", "claude-code", "UserPromptSubmit"],
+            home,
+            workspace,
+            served=served,
+            stdin=json.dumps({**hook_input, "prompt": text}),
+        )
+        assert "seven nodes" in hook.stdout.decode(), hook.stderr
     store.unlink()  # removed by hand
     assert refs(recall("zookeeper quorum size")) == []
     _stop(server)

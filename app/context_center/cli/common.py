@@ -50,16 +50,21 @@ def add_command(
     return parser
 
 
-# Set by `serve` (cli/serve.py): an engine it keeps warm between requests for this command,
+# Set by `serve` (cli/serve.py): ``warm_engine(command, home, workspace)`` is an engine it
+# keeps warm between requests for that command (``recall``, the ``UserPromptSubmit`` hook),
 # or None for a fresh one.
-warm_engine: Callable[[argparse.Namespace], Engine | None] | None = None
+warm_engine: Callable[[str, str | None, str | None], Engine | None] | None = None
 
 
 def engine_for(args: argparse.Namespace) -> Engine:
     """The engine for ``--home``/``--workspace``; a workspace that does not exist is refused
     before anything is read or written."""
     if warm_engine is not None:
-        kept = warm_engine(args)
+        kept = warm_engine(
+            str(getattr(args, "command", "")),
+            getattr(args, "home", None),
+            getattr(args, "workspace", None),
+        )
         if kept is not None:
             kept.require_workspace()
             return kept

@@ -227,27 +227,31 @@ class Server:
             return {"rc": rc, "stdout": _drain(out), "stderr": _drain(err)}
 
 
-class WarmEngines:
-    """The engines ``recall`` reuses between requests, by home, workspace, folder and the
-    whole environment (at most ``SIZE``, least recently used out). Only ``recall``: its
-    engine proves itself current on every turn (the store stamps, the journal of writes and
-    a check of each fact file it reads, ``engine/recall/current.py``), as ``mcp``'s does;
-    every other command gets a fresh engine."""
+# The commands whose engine is kept between requests: both only recall.
+KEPT_FOR = frozenset({"recall", "hook UserPromptSubmit"})
 
-    SIZE = 2
+
+class WarmEngines:
+    """The engines ``recall`` and the ``UserPromptSubmit`` hook reuse between requests, by
+    command, home, workspace, folder and the whole environment (at most ``SIZE``, least
+    recently used out). Only these: a recall engine proves itself current on every turn (the
+    store stamps, the journal of writes and a check of each fact file it reads,
+    ``engine/recall/current.py``), as ``mcp``'s does; every other command gets a fresh one."""
+
+    SIZE = 4
 
     def __init__(self) -> None:
         self._kept: dict[tuple[str, ...], Any] = {}
 
-    def __call__(self, args: argparse.Namespace) -> Any:
-        if getattr(args, "command", None) != "recall":
+    def __call__(self, command: str, home_arg: str | None, workspace_arg: str | None) -> Any:
+        if command not in KEPT_FOR:
             return None
         from context_center.engine import Engine, resolve_home
 
-        home = str(resolve_home(getattr(args, "home", None)))
-        workspace = str(getattr(args, "workspace", None) or "")
+        home = str(resolve_home(home_arg))
+        workspace = str(workspace_arg or "")
         env = "\0".join(f"{k}={v}" for k, v in sorted(os.environ.items()))
-        key = (home, workspace, os.getcwd(), env)
+        key = (command, home, workspace, os.getcwd(), env)
         engine = self._kept.pop(key, None)
         if engine is None:
             engine = Engine(home=home, workspace=workspace or None)

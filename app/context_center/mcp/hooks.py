@@ -34,14 +34,21 @@ LOG_FILE = "hooks.log"
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 
 
-def _engine(home: str | None, workspace: str | None, cwd: Any) -> Any:
+def _engine(home: str | None, workspace: str | None, cwd: Any, event: str = "") -> Any:
     from context_center.engine import Engine, find_workspace_root
 
-    if workspace:
-        return Engine(home=home, workspace=workspace)
-    if not isinstance(cwd, str) or not Path(cwd).is_absolute():
-        raise ValueError("the hook input has no absolute cwd")
-    return Engine(home=home, workspace=find_workspace_root(Path(cwd)))
+    if not workspace:
+        if not isinstance(cwd, str) or not Path(cwd).is_absolute():
+            raise ValueError("the hook input has no absolute cwd")
+        workspace = str(find_workspace_root(Path(cwd)))
+    if event == "UserPromptSubmit":
+        from context_center.cli import common
+
+        if common.warm_engine is not None:  # a warm server's (cli/serve.py)
+            kept = common.warm_engine(f"hook {event}", home, workspace)
+            if kept is not None:  # recall proves itself current on every turn
+                return kept
+    return Engine(home=home, workspace=workspace)
 
 
 def _caller(payload: dict[str, Any]) -> Any:
@@ -86,7 +93,7 @@ def handle(
     event: str, payload: dict[str, Any], *, home: str | None, workspace: str | None
 ) -> dict[str, Any] | None:
     """The hook's JSON answer for one event, or None to print nothing."""
-    engine = _engine(home, workspace, payload.get("cwd"))
+    engine = _engine(home, workspace, payload.get("cwd"), event)
     from context_center.mcp import logs
 
     logs.to_file(engine.layout.state_dir, LOG_FILE)
