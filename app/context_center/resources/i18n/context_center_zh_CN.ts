@@ -935,6 +935,14 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>无法读取配置</translation>
     </message>
     <message>
+        <source>project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
         <source>ok</source>
         <translation>成功</translation>
     </message>
@@ -1662,6 +1670,25 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>What {agent} starts with: its instruction files as it assembles them (labels for local paths). Context Center&apos;s memory reaches it only through its tools.</source>
         <translation>{agent} 开始时的内容：它组装的指令文件（本地路径以标签代替）。Context Center 的记忆只能通过它的工具到达它。</translation>
+    </message>
+</context>
+<context>
+    <name>InstructionsUnsaved</name>
+    <message>
+        <source>Discard changes?</source>
+        <translation type="unfinished">放弃更改？</translation>
+    </message>
+    <message>
+        <source>The instruction file {name} has unsaved changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard them, or go back to the editor to save them?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard changes</source>
+        <translation type="unfinished">放弃更改</translation>
     </message>
 </context>
 <context>

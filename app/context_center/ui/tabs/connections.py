@@ -41,6 +41,13 @@ STATES = Texts(
 )
 STATE_COLOURS = {"connected": "#1a7f37", "differs": "#9a6700", "unreadable": "#cf222e"}
 OUTCOME_COLOURS = {"queued": "#9a6700", "refused": "#cf222e", "error": "#cf222e"}
+CONFIG_SCOPES = Texts(  # where an agent's config lives: the repository, or the user's home
+    "ConnectionsTab",
+    {
+        "project": QT_TRANSLATE_NOOP("ConnectionsTab", "project"),
+        "user": QT_TRANSLATE_NOOP("ConnectionsTab", "user"),
+    },
+)
 OUTCOMES = Texts(
     "ConnectionsTab",
     {
@@ -159,7 +166,10 @@ class ConnectionsTab(Tab):
         self.connections = RowTableModel[ConnectionRow](
             [
                 Column(QT_TRANSLATE_NOOP("Columns", "Agent"), lambda r: r.agent),
-                Column(QT_TRANSLATE_NOOP("Columns", "Scope"), lambda r: r.scope),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Scope"),
+                    lambda r: CONFIG_SCOPES.get(r.scope, r.scope),
+                ),
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "State"),
                     lambda r: STATES.get(r.state, r.state),
