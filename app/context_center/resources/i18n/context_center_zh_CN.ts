@@ -1676,19 +1676,19 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <name>InstructionsUnsaved</name>
     <message>
         <source>Discard changes?</source>
-        <translation type="unfinished">放弃更改？</translation>
+        <translation>放弃更改？</translation>
     </message>
     <message>
         <source>The instruction file {name} has unsaved changes.</source>
-        <translation type="unfinished"></translation>
+        <translation>指令文件 {name} 有未保存的更改。</translation>
     </message>
     <message>
         <source>Discard them, or go back to the editor to save them?</source>
-        <translation type="unfinished"></translation>
+        <translation>放弃这些更改，还是回到编辑器保存它们？</translation>
     </message>
     <message>
         <source>Discard changes</source>
-        <translation type="unfinished">放弃更改</translation>
+        <translation>放弃更改</translation>
     </message>
 </context>
 <context>
