@@ -365,7 +365,15 @@ def processes(sizes: list[int], works: dict[int, Path], runs: int) -> dict[str, 
     return {"procs": res, "failures": failures}
 
 
-SERVED_KINDS = ("recall", "save", "hook UserPromptSubmit")
+# A save first, so the recall and the hook after it catch up with one write (the case that
+# costs a warm engine most); the second of each has no write since (most turns).
+SERVED_KINDS = (
+    "save",
+    "recall",
+    "recall, no write since",
+    "hook UserPromptSubmit",
+    "hook, no write since",
+)
 
 
 def _hook_input(work: Path, message: str) -> bytes:
@@ -425,7 +433,7 @@ def served_processes(sizes: list[int], works: dict[int, Path], runs: int) -> dic
                         argv, stdin = (
                             (hook, _hook_input(work, message))
                             if kind.startswith("hook")
-                            else (argvs[kind], None)
+                            else (argvs[kind.split(",")[0]], None)
                         )
                         pid = servers[n].pid
                         before = _server_ns(pid)
@@ -581,8 +589,18 @@ def _targets(
                     15,
                 ),
                 (
+                    f"recall process at {big:,}, warm server, no write since / tantivy",
+                    _total(sv, "recall, no write since (served)", big) / tv,
+                    10,
+                ),
+                (
                     f"UserPromptSubmit hook at {big:,}, warm server / tantivy",
                     _total(sv, "hook UserPromptSubmit (served)", big) / tv,
+                    10,
+                ),
+                (
+                    f"UserPromptSubmit hook at {big:,}, warm server, no write since / tantivy",
+                    _total(sv, "hook, no write since (served)", big) / tv,
                     10,
                 ),
                 (
