@@ -64,3 +64,20 @@ def test_states_and_the_access_log_follow_other_processes(qtbot, ctx, engine: En
     assert first.detail == "query of 20 characters"
     shown = " ".join(str(v) for r in tab.log.rows for v in vars(r).values())
     assert "secret release words" not in shown and "Tabs." not in shown
+
+
+def test_the_access_log_shows_local_time_like_the_other_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import time
+
+    from context_center.ui.tabs.connections import _access_row
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        row = _access_row({"at": "2026-12-01T02:30:05Z", "tool": "memory_search"})
+        assert row.at == "2026-12-01 11:30"  # UTC+9, to the minute as every table shows it
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

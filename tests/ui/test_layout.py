@@ -6,7 +6,8 @@ Activity tables keep more than one row, and the Why / Why not / gate reasons wra
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractScrollArea, QScrollArea, QTableView, QWidget
 
 from context_center.engine.facade import Engine
@@ -91,6 +92,7 @@ def _assert_fits(window: MainWindow, tab: QWidget) -> None:
         assert not isinstance(parent, QScrollArea), type(tab).__name__
         parent = parent.parentWidget()
     area = _rect_in_window(tab, window)
+    assert window.rect().contains(area), type(tab).__name__  # the tab is not wider than 900
     for child in tab.findChildren(QWidget):
         if not child.isVisible() or child.window() is not window:
             continue
@@ -105,6 +107,7 @@ def _assert_fits(window: MainWindow, tab: QWidget) -> None:
     for table in tab.findChildren(QTableView):
         if table.isVisible():
             assert not table.horizontalScrollBar().isVisible(), table.objectName()
+            assert table.horizontalHeader().offset() == 0, table.objectName()  # not scrolled
             header = table.horizontalHeader()
             used = sum(
                 header.sectionSize(c)
@@ -115,6 +118,7 @@ def _assert_fits(window: MainWindow, tab: QWidget) -> None:
 
 
 def test_every_tab_fits_without_scrolling(qtbot, window: MainWindow, wait_idle) -> None:
+    size = (window.width(), window.height())
     tabs = [
         window.memory_tab,
         window.revisions_tab,
@@ -122,9 +126,20 @@ def test_every_tab_fits_without_scrolling(qtbot, window: MainWindow, wait_idle) 
         window.activity_tab,
         window.suggestions_tab,
         window.approvals_tab,
+        window.instructions_tab,
+        window.claude_tab,
     ]
     for tab in tabs:
         _assert_fits(window, _shown(qtbot, window, tab, wait_idle))
+        assert tab.minimumSizeHint().width() <= size[0], type(tab).__name__  # no growth
+    window.show_tab(window.connections_page)
+    wait_idle(10000)
+    connections = window.connections_page.widget
+    assert connections is not None
+    for tab in (connections,):
+        _assert_fits(window, _shown(qtbot, window, tab, wait_idle))
+    assert connections.minimumSizeHint().height() <= connections.height()
+    assert window.width() == size[0]  # no tab made the window wider
 
 
 def test_memory_title_keeps_room(qtbot, window: MainWindow, wait_idle) -> None:
@@ -150,7 +165,7 @@ def test_activity_tables_show_several_rows(qtbot, window: MainWindow, wait_idle)
     assert view.trace is not None
     for table in (view.hits, view.suppressions):
         line = table.fontMetrics().height()
-        assert table.viewport().height() >= 2 * (line + 8), table.objectName()
+        assert table.viewport().height() >= 3 * (line + 10), table.objectName()  # ~3 rows
 
 
 def _assert_rows_hold_their_text(table: QTableView, column: int) -> None:
@@ -171,3 +186,36 @@ def test_explanations_wrap_in_full(qtbot, window: MainWindow, wait_idle) -> None
     reasons = inbox.model.index(0, 6).data()
     assert "sensitive" in reasons  # every reason in the cell, not "(+1 more)"
     _assert_rows_hold_their_text(inbox.table, 6)
+
+
+def test_claude_code_headers_are_not_clipped(qtbot, window: MainWindow, wait_idle) -> None:
+    tab = _shown(qtbot, window, window.claude_tab, wait_idle)
+    header = tab.table.horizontalHeader()
+    font = header.font()
+    font.setBold(True)  # the stylesheet's header weight
+    fm = QFontMetrics(font)
+    for col in range(header.count()):
+        text = str(tab.model.headerData(col, Qt.Orientation.Horizontal))
+        assert header.sectionSize(col) >= fm.horizontalAdvance(text) + 16, text  # "ı MEMORY.m"
+
+
+def test_approval_reasons_stay_readable_beside_long_type_and_scope(
+    qtbot, window: MainWindow, seeded: Engine, wait_idle
+) -> None:
+    base = {"controller": "interactive", "owns_store": True, "agent": "claude-code"}
+    for i, (kind, scope) in enumerate((("user", "global"), ("feedback", "global"), (None, None))):
+        fields = {"operation": "create", "name": f"a-rather-long-fact-name-{i}", "body": "x y"}
+        fields |= {"title": f"Long {i}", **({"type": kind, "scope": scope} if kind else {})}
+        decision = assess({**base, **fields}, seeded.memory)
+        assert decision.outcome is Outcome.QUEUED, decision.reasons
+    inbox = window.approvals_tab
+    inbox.refresh_now()
+    _shown(qtbot, window, inbox, wait_idle)
+    table = inbox.table
+    assert inbox.model.rowCount() >= 3
+    texts = [inbox.model.index(r, 5).data() for r in range(inbox.model.rowCount())]
+    assert any("type:" in t and "scope:" in t for t in texts)  # the long "type · scope" text
+    assert table.columnWidth(6) >= 0.25 * table.viewport().width()  # not a one-word sliver
+    _assert_rows_hold_their_text(table, 6)
+    rows = sum(table.rowHeight(r) for r in range(inbox.model.rowCount()))
+    assert rows <= table.viewport().height()  # every waiting write on screen at once

@@ -66,7 +66,7 @@ def test_bulk_forget_asks_once_then_undo_recovers_all(
     qtbot.waitUntil(lambda: len(tab.model.rows) == 1)
     assert sorted(a.fact.name for a in engine.memory.archived() if a.fact) == ["alpha", "gamma"]
     assert undo.offered and not undo.isHidden()
-    assert messages[-1] == "Forgot 2 facts (archived)"
+    assert messages[-1].startswith("Forgot 2 facts (archived). Undo recovers them")
     undo.click()
     wait_idle()
     qtbot.waitUntil(lambda: len(tab.model.rows) == 3)
@@ -115,6 +115,9 @@ def test_the_window_status_bar_offers_undo_after_a_forget(
     wait_idle()
     qtbot.waitUntil(lambda: win.undo_offer.isVisible())
     assert win.statusBar().currentMessage().startswith("Forgot project/solo.md")
+    # the message says what Undo does, like the dismiss and reject messages
+    assert "Undo recovers it from the archive" in win.statusBar().currentMessage()
+    assert "Undo recovers it from the archive" in win.undo_offer.toolTip()
     win.undo_offer.click()
     wait_idle()
     qtbot.waitUntil(lambda: len(tab.model.rows) == 1)

@@ -142,8 +142,7 @@ class MainWindow(QMainWindow):
         self.archive_tab = ArchiveTab(ctx)
         self._pages: dict[QWidget, QWidget] = {}
         self._add_page(self.memory_tab, self.memory_tab.title)
-        # the Instructions and Connections tabs keep their scroll area (their own layouts)
-        self._add_page(self.instructions_tab, self.instructions_tab.title, scroll=True)
+        self._add_page(self.instructions_tab, self.instructions_tab.title)
         for tab in (self.revisions_tab, self.archive_tab):
             self._add_page(tab, tab.title)
         self.activity_page = DeferredTab(
@@ -156,11 +155,12 @@ class MainWindow(QMainWindow):
         for page in (self.activity_page, self.suggestions_page):
             self._add_page(page, page.title)
         self._add_page(self.approvals_tab, self.approvals_tab.title)
-        self._add_page(ClaudeMemoryTab(ctx), ClaudeMemoryTab.title)
+        self.claude_tab = ClaudeMemoryTab(ctx)
+        self._add_page(self.claude_tab, ClaudeMemoryTab.title)
         self.connections_page = DeferredTab(
             QT_TRANSLATE_NOOP("MainWindow", "Connections"), lambda: _connections_tab(ctx)
         )
-        self._add_page(self.connections_page, self.connections_page.title, scroll=True)
+        self._add_page(self.connections_page, self.connections_page.title)
         self.setCentralWidget(self.tabs)
 
         self._build_toolbar()

@@ -57,7 +57,8 @@ TEXT = Texts(
             QT_TRANSLATE_NOOP(
                 "Menus",
                 "Tab / Shift+Tab\tmove between the parts of a tab\n"
-                "Ctrl+S\tsave in the fact editor, accept in the Suggestions editor\n"
+                "Ctrl+S\tsave in the fact editor and the Instructions editor, accept in the "
+                "Suggestions editor, approve the edited copy in the approval dialog\n"
                 "Escape\tclose a dialog (asks first when text would be lost)",
             )
         ),

@@ -7,7 +7,8 @@ a coloured diff against the fact's current revision. A person may approve it as 
 copy and approve that (the edited content is what gets written), or reject it with an optional
 reason. The dialog never calls the engine: it emits ``sig_approve`` / ``sig_reject`` and the
 inbox performs the decision; a conflict at approval time comes back through ``show_conflict``
-and stays visible in the dialog. No button is a default button, so Enter never approves.
+and stays visible in the dialog. No button is a default button, so Enter never approves;
+Ctrl+S in the Edit page approves the edited copy (like "Approve edited").
 
 When the fact an update or forget targets has moved past the revision the agent proposed
 against (or is gone), approving is refused by the engine whatever the person edits, so
@@ -21,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -290,8 +291,16 @@ class ApprovalDialog(QDialog):
         for combo in (self.edit_type, self.edit_scope):
             combo.currentIndexChanged.connect(self._schedule_refresh)
         self.edit_body.textChanged.connect(self._schedule_refresh)
+        save = QShortcut(QKeySequence(QKeySequence.StandardKey.Save), page)
+        save.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)  # in the Edit page only
+        save.activated.connect(self._on_save_shortcut)
         page.hide()
         return page
+
+    def _on_save_shortcut(self) -> None:
+        """Ctrl+S in the Edit page approves the edited copy (what "Approve edited" does)."""
+        if self.editing and self.approve_button.isEnabled():
+            self.approve_button.click()
 
     # -- state from the inbox --------------------------------------------------------------
 

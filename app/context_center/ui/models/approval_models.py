@@ -64,6 +64,8 @@ def reasons_tooltip(record: ApprovalRecord) -> str:
     return "\n".join(f"• {reason_text(r)}" for r in record.reasons)
 
 
+FACT_COLUMN = 4
+SCOPE_COLUMN = 5
 REASONS_COLUMN = 6
 WORKSPACE_COLUMN = 7
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -38,6 +38,9 @@ from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.history import HistoryPanel
 from context_center.ui.widgets.labels import plain_label
 from context_center.ui.widgets.tables import WrappedTable
+
+HINT_MIN_HEIGHT = 560
+"""Below this tab height the Last recall hint is only the page tab's tooltip."""
 
 TEXT = Texts(
     "ActivityTab",
@@ -210,7 +213,7 @@ class TraceView(QWidget):
         self.block.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.block.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.block.setPlaceholderText(TEXT["block_empty"])
-        self.block.setMinimumHeight(60)
+        self.block.setMinimumHeight(self.block.fontMetrics().lineSpacing() * 2 + 14)
 
         def part(*widgets: QWidget) -> QWidget:
             box = QWidget()
@@ -223,10 +226,11 @@ class TraceView(QWidget):
 
         self.parts = QSplitter(Qt.Orientation.Vertical)
         self.parts.setChildrenCollapsible(False)
-        self.parts.addWidget(part(_section(TEXT["recalled"]), self.hits))
+        # the outcome ("Recalled 2 fact(s) · …") is the Recalled table's caption
+        self.parts.addWidget(part(self.outcome, self.hits))
         self.parts.addWidget(part(_section(TEXT["left_out"]), self.suppressions, self.more))
         self.parts.addWidget(part(_section(TEXT["model_sees"]), self.block))
-        for i, stretch in enumerate((2, 2, 2)):
+        for i, stretch in enumerate((2, 2, 1)):
             self.parts.setStretchFactor(i, stretch)
 
         self.empty = plain_label(name="traceEmpty")
@@ -234,7 +238,6 @@ class TraceView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
         layout.addWidget(self.query)
-        layout.addWidget(self.outcome)
         layout.addWidget(self.empty)
         layout.addWidget(self.parts, 1)
         self.set_trace(None, "")
@@ -300,11 +303,15 @@ class ActivityTab(Tab):
         last_layout = QVBoxLayout(last_page)
         last_layout.setContentsMargins(8, 8, 8, 8)
         last_layout.setSpacing(6)
-        bar = QHBoxLayout()
-        bar.addWidget(plain_label(TEXT["last_hint"], "hint"), 1)
-        bar.addWidget(self.last.show_fact_button, 0, Qt.AlignmentFlag.AlignTop)
-        bar.addWidget(self.reload_button, 0, Qt.AlignmentFlag.AlignTop)
-        last_layout.addLayout(bar)
+        # the buttons sit beside the page tabs and the hint yields its line in a short
+        # window: the Recalled and Left out tables keep three rows at 900×600
+        self.corner = QWidget()
+        bar = QHBoxLayout(self.corner)
+        bar.setContentsMargins(0, 0, 0, 2)
+        bar.addWidget(self.last.show_fact_button)
+        bar.addWidget(self.reload_button)
+        self.last_hint = plain_label(TEXT["last_hint"], "hint")
+        last_layout.addWidget(self.last_hint)
         last_layout.addWidget(self.last, 1)
 
         self.message = QLineEdit()
@@ -336,6 +343,9 @@ class ActivityTab(Tab):
         self.pages.setObjectName("activityPages")
         self.pages.setDocumentMode(True)
         self.pages.addTab(last_page, TEXT["last_page"])
+        self.pages.setTabToolTip(0, TEXT["last_hint"])
+        self.pages.setCornerWidget(self.corner, Qt.Corner.TopRightCorner)
+        self.pages.currentChanged.connect(lambda i: self.corner.setVisible(i == 0))
         self.pages.addTab(try_page, TEXT["try_page"])
         self.history = HistoryPanel(ctx)  # who changed what and when (tabs/history.py)
         self.history.sig_show_fact.connect(self.sig_show_fact)
@@ -345,6 +355,10 @@ class ActivityTab(Tab):
         layout.setContentsMargins(12, 8, 12, 12)
         layout.setSpacing(8)
         layout.addWidget(self.pages, 1)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.last_hint.setVisible(event.size().height() >= HINT_MIN_HEIGHT)
 
     def focus_search(self) -> None:
         """Ctrl+F here: the message box of the try page."""

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QStackedWidget,
@@ -38,8 +37,10 @@ from context_center.ui.context import APPROVALS, WORKSPACE, busy
 from context_center.ui.dialogs.approval import ApprovalDialog, Review
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, translate
 from context_center.ui.models.approval_models import (
+    FACT_COLUMN,
     OPERATION_LABELS,
     REASONS_COLUMN,
+    SCOPE_COLUMN,
     WORKSPACE_COLUMN,
     PendingWritesModel,
     target_label,
@@ -50,6 +51,7 @@ from context_center.ui.tabs.approvals_bulk import reject_selected
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.decision_undo import offer_reject_undo
 from context_center.ui.widgets.labels import tab_heading
+from context_center.ui.widgets.shared_columns import share_columns
 from context_center.ui.widgets.tables import WrappedTable
 
 # -- engine work (worker thread) ------------------------------------------------------------
@@ -153,9 +155,9 @@ class ApprovalsTab(Tab):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(REASONS_COLUMN, QHeaderView.ResizeMode.Stretch)
+        # the fact and "type · scope" wrap beyond a fifth of the room each: the reasons
+        # keep at least 60 % of it (readable at 900×600)
+        share_columns(self.table, {FACT_COLUMN: 0.2, SCOPE_COLUMN: 0.2}, REASONS_COLUMN)
         self.table.activated.connect(self._on_review)
         self.table.selectionModel().currentRowChanged.connect(self._update_buttons)
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)

@@ -133,6 +133,10 @@ class ClaudeMemoryTab(Tab):
         self.last_report: ImportReport | None = None
         self.model: RowTableModel[ClaudeMemoryFile] = RowTableModel(COLUMNS, self)
         self.table = make_table(self.model, name="claudeMemoryTable", stretch=1)
+        fm = self.table.horizontalHeader().fontMetrics()
+        for col in (0, 2, 3):  # as wide as their headers: the table fits a 900 px window
+            header_text = str(self.model.headerData(col, Qt.Orientation.Horizontal))
+            self.table.setColumnWidth(col, max(64, fm.horizontalAdvance(header_text) + 36))
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
 
         self.intro = QLabel()

@@ -14,6 +14,7 @@ agent (an MCP server, a hook, in another process) wrote to it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import QTimer
@@ -23,6 +24,7 @@ from qasync import asyncSlot
 from context_center.engine import Engine
 from context_center.ui.context import APPROVALS, FACTS, TRACE, WORKSPACE
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, lookup, translate
+from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.labels import tab_heading
@@ -98,6 +100,15 @@ def _connection_row(item: dict[str, Any]) -> ConnectionRow:
     )
 
 
+def _local_at(value: str) -> str:
+    """The log's UTC time stamp in local time, as every other table shows times."""
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        return value
+    return local_time(when if when.tzinfo else when.replace(tzinfo=UTC))
+
+
 def _access_row(item: dict[str, Any]) -> AccessRow:
     refs = [str(r) for r in item.get("refs") or []]
     if item.get("refs_more"):
@@ -115,7 +126,7 @@ def _access_row(item: dict[str, Any]) -> AccessRow:
     via = str(item.get("via") or "")
     tool = str(item.get("tool") or "")
     return AccessRow(
-        at=str(item.get("at") or "").replace("T", " ").removesuffix("Z")[:19],
+        at=_local_at(str(item.get("at") or "")),
         agent=str(item.get("agent") or ""),
         tool=f"{tool} ({via})" if via else tool,
         refs=", ".join(refs),
@@ -189,7 +200,7 @@ class ConnectionsTab(Tab):
         self.log_label.setObjectName("accessLogLabel")
         self.log = RowTableModel[AccessRow](
             [
-                Column(QT_TRANSLATE_NOOP("Columns", "Time (UTC)"), lambda r: r.at),
+                Column(QT_TRANSLATE_NOOP("Columns", "Time"), lambda r: r.at),
                 Column(QT_TRANSLATE_NOOP("Columns", "Agent"), lambda r: r.agent),
                 Column(QT_TRANSLATE_NOOP("Columns", "Tool"), lambda r: r.tool),
                 Column(QT_TRANSLATE_NOOP("Columns", "Refs"), lambda r: r.refs),

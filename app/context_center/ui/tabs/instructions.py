@@ -56,6 +56,7 @@ from context_center.ui.widgets.instruction_chain import (
 )
 from context_center.ui.widgets.instruction_compare import AGENTS, CompareView
 from context_center.ui.widgets.instruction_panes import DocumentPane, PrefixPane, warning_banner
+from context_center.ui.widgets.shared_columns import share_columns
 from context_center.ui.widgets.tables import make_table
 from context_center.ui.widgets.target_warning import TargetWarning
 
@@ -109,7 +110,7 @@ class InstructionsTab(UnsavedDocument, Tab):
         self.target_combo = QComboBox()
         self.target_combo.setObjectName("targetCombo")
         self.target_combo.setEditable(True)
-        self.target_combo.setMinimumWidth(280)
+        self.target_combo.setMinimumWidth(180)
         self.target_combo.setToolTip(TEXT["the_directory_the_agent"])
         self.target_combo.activated.connect(lambda _i: self.refresh_now())
         line_edit = self.target_combo.lineEdit()
@@ -139,11 +140,10 @@ class InstructionsTab(UnsavedDocument, Tab):
         top.addWidget(QLabel(TEXT["target_directory"]))
         top.addWidget(self.target_combo, 1)
         top.addWidget(self.btn_browse)
-        top.addSpacing(16)
-        top.addWidget(self.rule_edit, 2)
-        top.addWidget(self.rule_scope)
-        top.addWidget(self.btn_add_rule)
-
+        rules = QHBoxLayout()  # a row of its own: the tab fits 900 px wide
+        rules.addWidget(self.rule_edit, 1)
+        rules.addWidget(self.rule_scope)
+        rules.addWidget(self.btn_add_rule)
         self.chain_model = QStandardItemModel(self)
         self.chain_view = QTreeView()
         self.chain_view.setObjectName("chainTree")
@@ -154,17 +154,8 @@ class InstructionsTab(UnsavedDocument, Tab):
         self.diag_model: RowTableModel[DiagRow] = RowTableModel(
             DIAG_COLUMNS, self, text_tooltips=False
         )
-        fm = self.fontMetrics()
-        self.diag_table = make_table(
-            self.diag_model,
-            name="diagnosticsTable",
-            stretch=3,
-            widths={
-                0: fm.horizontalAdvance("import_outside_source") + 24,
-                1: fm.horizontalAdvance("workspace/docs/AGENTS.md") + 24,
-                2: fm.horizontalAdvance("Line") + 24,
-            },
-        )
+        self.diag_table = make_table(self.diag_model, name="diagnosticsTable", stretch=3)
+        share_columns(self.diag_table, {0: 0.3, 1: 0.35}, 3)  # the message keeps a third
         self.diag_table.doubleClicked.connect(self._on_diag_activated)
         self.diag_table.selectionModel().selectionChanged.connect(self._on_diag_selected)
         self.diag_detail = QLabel()
@@ -242,6 +233,7 @@ class InstructionsTab(UnsavedDocument, Tab):
         layout.setContentsMargins(12, 12, 12, 12)
         layout.setSpacing(10)
         layout.addLayout(top)
+        layout.addLayout(rules)
         layout.addWidget(self.target_warning)
         layout.addWidget(self.prefix_warning)
         layout.addWidget(splitter, 1)

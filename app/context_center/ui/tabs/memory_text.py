@@ -50,9 +50,16 @@ TEXT = Texts(
                 "from the Archive tab, or press Undo in the status bar right away.",
             )
         ),
-        "forgot_many": QT_TRANSLATE_NOOP("MemoryTab", "Forgot {n} facts (archived)"),
+        "forgot_many": QT_TRANSLATE_NOOP(
+            "MemoryTab",
+            "Forgot {n} facts (archived). Undo recovers them from the archive as new revisions.",
+        ),
         "recovered": QT_TRANSLATE_NOOP("MemoryTab", "Recovered {n} fact(s) from the archive"),
-        "forgot": QT_TRANSLATE_NOOP("MemoryTab", "Forgot {ref} (archived as {archived})"),
+        "forgot": QT_TRANSLATE_NOOP(
+            "MemoryTab",
+            "Forgot {ref} (archived as {archived}). Undo recovers it from the archive as a new "
+            "revision.",
+        ),
         "link_blocked": QT_TRANSLATE_NOOP("MemoryTab", "Link not opened: {url}"),
         "link_title": QT_TRANSLATE_NOOP("MemoryTab", "Open link?"),
         "link_text": QT_TRANSLATE_NOOP("MemoryTab", "Open this link in your web browser?"),

@@ -1,12 +1,14 @@
 """The Instructions tab's Document and Prefix preview panes.
 
 ``DocumentPane`` holds the in-place editor with its Save and Revert buttons (the tab drives
-them); ``PrefixPane`` shows what a session starts with, the size of each part against its
+them; Ctrl+S in the pane is Save); ``PrefixPane`` shows what a session starts with, the size of each part against its
 budget, and ``warning_banner`` makes the banner the tab shows when the prefix is large.
 """
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -85,6 +87,19 @@ class DocumentPane(QWidget):
         layout.addLayout(head)
         layout.addWidget(self.editor, 1)
         layout.addLayout(buttons)
+        save = QShortcut(QKeySequence(QKeySequence.StandardKey.Save), self)
+        save.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)  # within the editor
+        save.activated.connect(self._on_save_shortcut)
+        self.btn_save.setToolTip(
+            translate("InstructionsTab", "Save the file ({keys})").format(
+                keys=save.key().toString(QKeySequence.SequenceFormat.NativeText)
+            )
+        )
+
+    def _on_save_shortcut(self) -> None:
+        """Ctrl+S saves, as the Save button does (only when there is something to save)."""
+        if self.btn_save.isEnabled():
+            self.btn_save.click()
 
 
 class PrefixPane(QWidget):
