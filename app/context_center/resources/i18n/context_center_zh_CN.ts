@@ -884,8 +884,8 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>命令</translation>
     </message>
     <message>
-        <source>Time (UTC)</source>
-        <translation>时间（UTC）</translation>
+        <source>Time</source>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Tool</source>
@@ -1664,6 +1664,10 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>还原</translation>
     </message>
     <message>
+        <source>Save the file ({keys})</source>
+        <translation>保存文件（{keys}）</translation>
+    </message>
+    <message>
         <source>Exactly what a session starts with: stable guidance, these instructions and the memory index ({order}). Local paths are replaced by labels.</source>
         <translation>会话开始时的确切内容：稳定的指导、这些指令以及记忆索引（{order}）。本地路径会替换为标签。</translation>
     </message>
@@ -1920,16 +1924,16 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>它们将退出活动召回并移入归档（{refs}）。你可以在“归档”标签页中恢复它们，或立即点击状态栏中的“撤销”。</translation>
     </message>
     <message>
-        <source>Forgot {n} facts (archived)</source>
-        <translation>已遗忘 {n} 条事实（已归档）</translation>
+        <source>Forgot {n} facts (archived). Undo recovers them from the archive as new revisions.</source>
+        <translation>已遗忘 {n} 条事实（已归档）。撤销会把它们从归档中恢复为新的修订版。</translation>
+    </message>
+    <message>
+        <source>Forgot {ref} (archived as {archived}). Undo recovers it from the archive as a new revision.</source>
+        <translation>已遗忘 {ref}（归档为 {archived}）。撤销会把它从归档中恢复为新的修订版。</translation>
     </message>
     <message>
         <source>Recovered {n} fact(s) from the archive</source>
         <translation>已从归档中恢复 {n} 条事实</translation>
-    </message>
-    <message>
-        <source>Forgot {ref} (archived as {archived})</source>
-        <translation>已遗忘 {ref}（归档为 {archived}）</translation>
     </message>
     <message>
         <source>Link not opened: {url}</source>
@@ -2042,11 +2046,43 @@ Qt {qt} · PySide6 {pyside} · Python {python}</translation>
     </message>
     <message>
         <source>Tab / Shift+Tab	move between the parts of a tab
-Ctrl+S	save in the fact editor, accept in the Suggestions editor
+Ctrl+S	save in the fact editor and the Instructions editor, accept in the Suggestions editor, approve the edited copy in the approval dialog
 Escape	close a dialog (asks first when text would be lost)</source>
         <translation>Tab / Shift+Tab	在标签页的各部分之间移动
-Ctrl+S	在事实编辑器中保存，在建议编辑器中接受
+Ctrl+S	在事实编辑器和指令编辑器中保存，在建议编辑器中接受，在审批对话框中批准编辑后的副本
 Escape	关闭对话框（会丢失文字时先询问）</translation>
+    </message>
+    <message>
+        <source>&amp;Undo the last forget, dismissal or rejection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Accept the suggestion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Dismiss the suggestion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;view the pending write…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;ject the selected writes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;cover from the archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save the instruction file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;vert the instruction file</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
