@@ -2054,35 +2054,35 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     </message>
     <message>
         <source>&amp;Undo the last forget, dismissal or rejection</source>
-        <translation type="unfinished"></translation>
+        <translation>撤销上一次遗忘、忽略或拒绝(&amp;U)</translation>
     </message>
     <message>
         <source>&amp;Accept the suggestion</source>
-        <translation type="unfinished"></translation>
+        <translation>接受建议(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Dismiss the suggestion</source>
-        <translation type="unfinished"></translation>
+        <translation>忽略建议(&amp;D)</translation>
     </message>
     <message>
         <source>Re&amp;view the pending write…</source>
-        <translation type="unfinished"></translation>
+        <translation>审阅待审批的写入(&amp;V)…</translation>
     </message>
     <message>
         <source>Re&amp;ject the selected writes…</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝所选写入(&amp;J)…</translation>
     </message>
     <message>
         <source>Re&amp;cover from the archive</source>
-        <translation type="unfinished"></translation>
+        <translation>从归档中恢复(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Save the instruction file</source>
-        <translation type="unfinished"></translation>
+        <translation>保存指令文件(&amp;S)</translation>
     </message>
     <message>
         <source>Re&amp;vert the instruction file</source>
-        <translation type="unfinished"></translation>
+        <translation>还原指令文件(&amp;V)</translation>
     </message>
 </context>
 <context>
