@@ -2,8 +2,10 @@
 
 The Memory commands are the tab's own ``QAction`` objects (the same ones its buttons trigger),
 so a shortcut, a button and a menu item can never disagree. File: New fact (Ctrl+N), Switch
-workspace… (Ctrl+O), Quit (Ctrl+Q). Edit: Edit (Enter in the table), Forget (Delete),
-Revisions (Ctrl+R), Find (Ctrl+F). View: one item per tab (Ctrl+1 … Ctrl+9). Help: Keyboard
+workspace… (Ctrl+O), Quit (Ctrl+Q). Edit: Undo (Ctrl+Z, the status bar's undo), Edit (Enter
+in the table), Forget (Delete), Revisions (Ctrl+R), Find (Ctrl+F), then the other tabs'
+commands (``tab_commands.py``: Accept/Dismiss a suggestion, Review/Reject approvals, Recover,
+Save/Revert an instruction file), each enabled only on its tab. View: one item per tab (Ctrl+1 … Ctrl+9). Help: Keyboard
 shortcuts, About.
 """
 
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import QMenuBar, QMessageBox
 from context_center import APP_DISPLAY_NAME
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.language_menu import LanguageMenu
+from context_center.ui.tab_commands import TabCommands
 from context_center.ui.tabs.memory_bulk import bulk_of
 from context_center.ui.widgets.actions import make_action, shortcut_text
 
@@ -113,6 +116,7 @@ class WindowMenus:
         memory.act_new.triggered.connect(lambda _c=False: window.show_tab(memory))
         edit_menu.addSeparator()
         edit_menu.addAction(self.act_find)
+        self.commands = TabCommands(window, edit_menu)  # Undo and the other tabs' commands
         self.view_menu = bar.addMenu(TEXT["view"])
         for i in range(window.tabs.count()):
             self._add_tab_action(i)

@@ -8,7 +8,7 @@ budget, and ``warning_banner`` makes the banner the tab shows when the prefix is
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from context_center.engine import Prefix
 from context_center.ui.i18n import translate
 from context_center.ui.style import mono_font
+from context_center.ui.widgets.actions import make_action, shortcut_text
 from context_center.ui.widgets.elided import ElidedLabel
 
 WARNING_STYLE = (
@@ -87,12 +88,16 @@ class DocumentPane(QWidget):
         layout.addLayout(head)
         layout.addWidget(self.editor, 1)
         layout.addLayout(buttons)
-        save = QShortcut(QKeySequence(QKeySequence.StandardKey.Save), self)
-        save.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)  # within the editor
-        save.activated.connect(self._on_save_shortcut)
+        # Ctrl+S within the pane (the menu bar lists this same action)
+        self.act_save = make_action(
+            self, translate("InstructionsTab", "Save"), "actSaveInstructions",
+            self._on_save_shortcut, shortcuts=[QKeySequence.StandardKey.Save],
+            context=Qt.ShortcutContext.WidgetWithChildrenShortcut,
+        )  # fmt: skip
+        self.addAction(self.act_save)
         self.btn_save.setToolTip(
             translate("InstructionsTab", "Save the file ({keys})").format(
-                keys=save.key().toString(QKeySequence.SequenceFormat.NativeText)
+                keys=shortcut_text(self.act_save)
             )
         )
 
