@@ -13,6 +13,7 @@ from context_center.engine.model import Scope
 
 if TYPE_CHECKING:
     from context_center.engine.claude_memory import ClaudeMemoryView, ImportReport
+    from context_center.engine.model import Fact
     from context_center.engine.suggestions import (
         AcceptResult,
         CandidateEdit,
@@ -39,11 +40,17 @@ class SuggestionsAPI(EngineCore):
         codex = codex_root or default_codex
         if remote_reason(self.workspace):
             return scan(self.layout, [], [], claude_root=claude, codex_root=codex)
-        facts = self.memory.load(persist_cache=False).facts
-        chain = resolve_instructions(
-            self.home, self.workspace if self.explicit_workspace else None, self.workspace
-        )
-        labelled = [(doc.label, doc.body) for doc in chain.documents]
+
+        def facts() -> list[Fact]:
+            return self.memory.load(persist_cache=False).facts
+
+        def labelled() -> list[tuple[str, str]]:
+            chain = resolve_instructions(
+                self.home, self.workspace if self.explicit_workspace else None, self.workspace
+            )
+            return [(doc.label, doc.body) for doc in chain.documents]
+
+        # Read only when a candidate is to be compared with them (none: no work on facts).
         return scan(self.layout, facts, labelled, claude_root=claude, codex_root=codex)
 
     def accept_suggestion(

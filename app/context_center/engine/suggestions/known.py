@@ -15,17 +15,41 @@ said twice still matches.
 Every phrase remembers where it came from (``Origin``: a fact's ref and title, an instruction
 file's label, an earlier candidate of the same scan), so a candidate that is left out can say
 what it repeats.
+
+Cost (issue 19): what the *facts* say is asked only when a candidate needs it, so a scan that
+finds no turns does no work on the facts at all. It is then kept, per fact, in a cache of the
+process (``FactTexts``: each fact's keys, phrases, their normalised forms and token sets,
+and an inverted index token -> facts), valid for as long as the facts are the same; after a
+save only the facts that changed are cut again. A candidate is compared only with the phrases
+that share a token with it, through that index, so its cost follows the candidates, not the
+store. Nothing is written to disk (a scan writes nothing). Cutting every fact the first time
+(seconds at 20,000 long facts) is pure Python; when other threads run (the window scans on a
+thread of its own), it pauses ``PAUSE_S`` every ``SLICE_S`` so their file reads and the
+window's own work are not starved of the GIL. The results are exactly those of
+comparing with ``phrases_overlap`` phrase by phrase (``phrases.py`` computes the same tokens
+and rule); where several known texts say a statement, the fact listed first is named (the
+old single index named whichever its token order met first).
 """
 
 from __future__ import annotations
 
 import re
+import threading
+import time
+from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from context_center.engine.gate.overlap import normalise, phrases_overlap, tokens
 from context_center.engine.model import Fact
-from context_center.engine.suggestions.textual import hash32, normalize_key
+from context_center.engine.suggestions.phrases import (
+    cut,
+    distinct_tokens,
+    fast_normalise,
+    key_of,
+    overlap,
+)
+from context_center.engine.suggestions.textual import hash32
 
 _PIECE_SPLIT_RE = re.compile(r"[\n。！？!?；;]+|\.(?:\s+|$)")
 _BULLET_RE = re.compile(r"^\s*(?:[-*+>#]+|\d+[.)、])\s*")
@@ -34,6 +58,8 @@ _URL_RE = re.compile(
 )
 _URL_TRAIL = ".,;:!?'\""
 MIN_PIECE_CHARS = 6
+SLICE_S = 0.004  # cutting facts pauses this often, for PAUSE_S, to hand the GIL over
+PAUSE_S = 0.002
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +92,48 @@ def comparable(text: str) -> str:
     return _URL_RE.sub(lambda m: _url_token(m.group(0)), text)
 
 
+Piece = tuple[str, tuple[str, ...]]  # a phrase's normalised form and its distinct tokens
+
+
+def pieces_of(text: str) -> list[Piece]:
+    """The phrases of ``text`` worth comparing (at least ``MIN_PIECE_CHARS`` letters)."""
+    out: list[Piece] = []
+    for raw in _PIECE_SPLIT_RE.split(comparable(text)):
+        norm, tokens = cut(_BULLET_RE.sub("", raw).strip())
+        if len(norm) >= MIN_PIECE_CHARS:
+            out.append((norm, tokens))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """A statement ready to be compared: its key, normalised form and distinct tokens."""
+
+    key: str
+    norm: str
+    tokens: frozenset[str]
+
+    @classmethod
+    def of(cls, statement: str, key: str) -> Probe:
+        probe = comparable(statement)
+        return cls(key, fast_normalise(probe), frozenset(distinct_tokens(probe)))
+
+    def says(self, piece: Piece) -> bool:
+        """Whether ``piece`` shares a token with the statement and overlaps it."""
+        return not self.tokens.isdisjoint(piece[1]) and overlap(
+            self.norm, self.tokens, piece[0], piece[1]
+        )
+
+
+class Covering(Protocol):
+    def covering(self, statement: str, key: str) -> Origin | None: ...
+
+
 class KnownTexts:
     """Phrases of known texts with their origins, indexed by token for quick comparison."""
 
     def __init__(self) -> None:
-        self.pieces: list[tuple[str, Origin]] = []
+        self.pieces: list[tuple[Piece, Origin]] = []
         self.keys: list[tuple[str, Origin]] = []
         self._index: dict[str, list[int]] = {}
 
@@ -78,48 +141,193 @@ class KnownTexts:
         if not text or not text.strip():
             return
         if whole:
-            self.keys.append((normalize_key(text), origin))
-        for raw in _PIECE_SPLIT_RE.split(comparable(text)):
-            piece = _BULLET_RE.sub("", raw).strip()
-            if len(normalise(piece)) < MIN_PIECE_CHARS:
-                continue
+            self.keys.append((key_of(text), origin))
+        for piece in pieces_of(text):
             slot = len(self.pieces)
             self.pieces.append((piece, origin))
-            for token in set(tokens(piece)):
+            for token in piece[1]:
                 self._index.setdefault(token, []).append(slot)
 
-    def covering(self, statement: str, key: str) -> Origin | None:
-        """The origin of a known text that already says ``statement``, or None."""
+    def by_key(self, key: str) -> Origin | None:
         if key:
             for text_key, origin in self.keys:
                 if key in text_key:
                     return origin
-        probe = comparable(statement)
-        seen: set[int] = set()
-        for token in set(tokens(probe)):
-            for slot in self._index.get(token, ()):
-                if slot in seen:
-                    continue
-                seen.add(slot)
-                piece, origin = self.pieces[slot]
-                if phrases_overlap(probe, piece):
-                    return origin
         return None
+
+    def by_phrase(self, probe: Probe) -> Origin | None:
+        slots = {slot for token in probe.tokens for slot in self._index.get(token, ())}
+        for slot in sorted(slots):
+            piece, origin = self.pieces[slot]
+            if probe.says(piece):
+                return origin
+        return None
+
+    def covering(self, statement: str, key: str) -> Origin | None:
+        """The origin of a known text that already says ``statement``, or None."""
+        return self.by_key(key) or self.by_phrase(Probe.of(statement, key))
 
     def covers(self, statement: str, key: str) -> bool:
         return self.covering(statement, key) is not None
 
 
-def known_texts(facts: Sequence[Fact], instructions: Sequence[str | tuple[str, str]]) -> KnownTexts:
+FactKey = tuple[str, str, str, str]  # ref, title, description, body
+
+
+@dataclass(frozen=True, slots=True)
+class _FactEntry:
+    origin: Origin
+    keys: tuple[str, ...]
+    pieces: tuple[Piece, ...]
+
+    def tokens(self) -> set[str]:
+        return set().union(*(piece[1] for piece in self.pieces))
+
+
+def _entry(fact: Fact) -> _FactEntry:
+    texts = [t for t in (fact.title, fact.description, fact.body) if t and t.strip()]
+    pieces = tuple(p for text in texts for p in pieces_of(text))
+    return _FactEntry(
+        Origin("fact", fact.ref, fact.display_title), tuple(key_of(t) for t in texts), pieces
+    )
+
+
+def _fact_key(fact: Fact) -> FactKey:
+    return (fact.ref, fact.title, fact.description, fact.body)
+
+
+@dataclass
+class FactTexts:
+    """What the facts say, kept up to date fact by fact (see the module docstring).
+
+    ``update`` makes it describe a list of facts, cutting only the facts it has not seen;
+    ``cuts`` counts the facts it has cut so far (tests count the work with it)."""
+
+    entries: dict[FactKey, _FactEntry] = field(default_factory=dict)
+    index: dict[str, list[FactKey]] = field(default_factory=dict)
+    order: tuple[FactKey, ...] = ()
+    position: dict[FactKey, int] = field(default_factory=dict)
+    joined: str = ""
+    starts: list[int] = field(default_factory=list)
+    owners: list[Origin] = field(default_factory=list)
+    cuts: int = 0
+
+    def update(self, facts: Sequence[Fact], order: tuple[FactKey, ...] | None = None) -> None:
+        order = order if order is not None else tuple(_fact_key(f) for f in facts)
+        if order == self.order:
+            return
+        wanted = dict(zip(order, facts, strict=True))
+        shared = threading.active_count() > 1  # alone (the CLI), it never pauses
+        resume = time.perf_counter() + SLICE_S
+        for gone in self.entries.keys() - wanted.keys():
+            for token in self.entries.pop(gone).tokens():
+                holders = self.index[token]
+                holders.remove(gone)
+                if not holders:
+                    del self.index[token]
+        for key, fact in wanted.items():
+            if key in self.entries:
+                continue
+            entry = self.entries[key] = _entry(fact)
+            self.cuts += 1
+            if shared and time.perf_counter() >= resume:  # let other threads run (docstring)
+                time.sleep(PAUSE_S)
+                resume = time.perf_counter() + SLICE_S
+            index = self.index
+            for token in entry.tokens():
+                if token in index:
+                    index[token].append(key)
+                else:
+                    index[token] = [key]
+        self.order = order
+        self.position = {}
+        for i, key in enumerate(order):
+            self.position.setdefault(key, i)
+        self._join(order)
+
+    def _join(self, order: tuple[FactKey, ...]) -> None:
+        keys: list[str] = []
+        self.starts, self.owners = [], []
+        at = 0
+        for fact_key in order:
+            entry = self.entries[fact_key]
+            for text_key in entry.keys:
+                self.starts.append(at)
+                self.owners.append(entry.origin)
+                keys.append(text_key)
+                at += len(text_key) + 1
+        self.joined = "\x00".join(keys)
+
+    def by_key(self, key: str) -> Origin | None:
+        """The first fact with a title, description or body containing ``key``."""
+        found = self.joined.find(key) if key else -1
+        if found < 0:
+            return None
+        return self.owners[bisect_right(self.starts, found) - 1]
+
+    def by_phrase(self, probe: Probe) -> Origin | None:
+        """The first fact with a phrase that says ``probe``."""
+        best: int | None = None
+        found: Origin | None = None
+        seen: set[FactKey] = set()
+        for token in probe.tokens:
+            for key in self.index.get(token, ()):
+                if key in seen:
+                    continue
+                seen.add(key)
+                where = self.position[key]
+                if best is not None and where >= best:
+                    continue
+                entry = self.entries[key]
+                if any(probe.says(piece) for piece in entry.pieces):
+                    best, found = where, entry.origin
+        return found
+
+
+_CACHE = FactTexts()
+_CACHE_LOCK = threading.Lock()
+
+
+def fact_texts_cache() -> FactTexts:
+    """The process's ``FactTexts`` (tests read its ``cuts``)."""
+    return _CACHE
+
+
+class ExistingTexts:
+    """The facts and instruction files of a scan; the facts are looked at on the first
+    ``covering`` call only."""
+
+    def __init__(self, facts: Sequence[Fact], instructions: KnownTexts) -> None:
+        self._facts = facts
+        self._instructions = instructions
+        self._order: tuple[FactKey, ...] | None = None
+
+    def covering(self, statement: str, key: str) -> Origin | None:
+        """The origin of a fact or instruction file that already says ``statement``, or None."""
+        probe = Probe.of(statement, key)
+        if self._order is None:
+            self._order = tuple(_fact_key(f) for f in self._facts)
+        with _CACHE_LOCK:  # another scan (another thread, another store) may have moved it
+            _CACHE.update(self._facts, self._order)
+            by_key = _CACHE.by_key(key)
+            if by_key is None:
+                by_key = self._instructions.by_key(key)
+            if by_key is not None:
+                return by_key
+            found = _CACHE.by_phrase(probe)
+        return found or self._instructions.by_phrase(probe)
+
+    def covers(self, statement: str, key: str) -> bool:
+        return self.covering(statement, key) is not None
+
+
+def known_texts(
+    facts: Sequence[Fact], instructions: Sequence[str | tuple[str, str]]
+) -> ExistingTexts:
     """The known texts of ``facts`` (title, description, body) and of the loaded instruction
-    files, given as bodies or as (label, body) pairs."""
+    files, given as bodies or as (label, body) pairs. Costs nothing until asked."""
     known = KnownTexts()
-    for fact in facts:
-        origin = Origin("fact", fact.ref, fact.display_title)
-        known.add(fact.title, origin)
-        known.add(fact.description, origin)
-        known.add(fact.body, origin)
     for item in instructions:
         label, body = item if isinstance(item, tuple) else ("", item)
         known.add(body, Origin("instruction", label or "loaded instructions"))
-    return known
+    return ExistingTexts(facts, known)

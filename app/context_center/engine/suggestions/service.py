@@ -16,7 +16,7 @@ A remote workspace fails closed: ``scan`` returns no candidates and a plain expl
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -26,7 +26,7 @@ from context_center.engine.model import Fact, Scope, format_time, utc_now
 from context_center.engine.store.paths import Layout
 from context_center.engine.suggestions import mining, skills
 from context_center.engine.suggestions.decisions import decisions_path, load_decisions
-from context_center.engine.suggestions.known import KnownTexts, Origin, known_texts
+from context_center.engine.suggestions.known import Covering, KnownTexts, Origin, known_texts
 from context_center.engine.suggestions.models import (
     MEMORY_LIMIT,
     SESSION_LIMIT,
@@ -92,12 +92,43 @@ def _window(reads: Sequence[list[UserTurn]], limit: int) -> list[UserTurn]:
     return [t for turns in reads for t in turns if (t.source, t.session) in keep]
 
 
+Facts = Sequence[Fact] | Callable[[], Sequence[Fact]]
+Bodies = Sequence[str | tuple[str, str]] | Callable[[], Sequence[str | tuple[str, str]]]
+
+
+@dataclass
+class _Known:
+    """The facts and instruction files, read when the first candidate needs them: a scan
+    that proposes nothing does no work on the facts at all (``known.py``)."""
+
+    facts: Facts
+    bodies: Bodies
+    _facts: Sequence[Fact] | None = None
+    _existing: Covering | None = None
+    _names: set[str] | None = None
+
+    def _all_facts(self) -> Sequence[Fact]:
+        if self._facts is None:
+            self._facts = self.facts() if callable(self.facts) else self.facts
+        return self._facts
+
+    def existing(self) -> Covering:
+        if self._existing is None:
+            bodies = self.bodies() if callable(self.bodies) else self.bodies
+            self._existing = known_texts(self._all_facts(), bodies)
+        return self._existing
+
+    def taken_names(self) -> set[str]:
+        if self._names is None:
+            self._names = {f.name for f in self._all_facts() if f.scope is Scope.PROJECT}
+        return self._names
+
+
 @dataclass
 class _Picker:
     """Chooses the memory candidates, remembering why the others were left out."""
 
-    existing: KnownTexts
-    taken_names: set[str]
+    known: _Known
     decided_ids: set[str]
     decided_keys: set[tuple[str, str]]
     kept: KnownTexts = field(default_factory=KnownTexts)
@@ -116,14 +147,15 @@ class _Picker:
             return
         if self.kept.covers(draft.statement, draft.key):
             return  # an earlier candidate of this scan says it (and its evidence is newer)
-        origin = self.existing.covering(draft.statement, draft.key)
+        origin = self.known.existing().covering(draft.statement, draft.key)
         if origin is not None:
             self._left_out(draft.title, origin)
             return
         name = draft.name
-        if name in self.taken_names:
+        taken = self.known.taken_names()
+        if name in taken:
             name = f"{name}-{hash32(draft.key)}"
-        self.taken_names.add(name)
+        taken.add(name)
         self.kept.add(draft.statement, Origin("candidate", name))
         self.memories.append(
             MemoryCandidate(
@@ -196,8 +228,8 @@ def _decisions_note(layout: Layout, decided: int) -> list[str]:
 
 def scan(
     layout: Layout,
-    facts: Sequence[Fact],
-    instruction_bodies: Sequence[str | tuple[str, str]],
+    facts: Facts,
+    instruction_bodies: Bodies,
     *,
     claude_root: Path | str | None = None,
     codex_root: Path | str | None = None,
@@ -208,7 +240,8 @@ def scan(
     """Propose memory and skill candidates for ``layout.workspace``. Writes nothing.
 
     ``facts``: the active facts of both scopes (for dedup). ``instruction_bodies``: the loaded
-    instruction texts, or (label, text) pairs so a note can name the file. ``claude_root`` /
+    instruction texts, or (label, text) pairs so a note can name the file. Either may be a
+    function returning them, called only when a candidate is to be compared with them. ``claude_root`` /
     ``codex_root`` default to ``default_roots()``. ``mounts`` returns the mount table (tests
     inject one; the default reads /proc/self/mounts).
     """
@@ -229,8 +262,7 @@ def scan(
     decided_ids = {d.id for d in decisions}
     decided_keys: set[tuple[str, str]] = {(d.kind, d.key) for d in decisions}
     picker = _Picker(
-        existing=known_texts(facts, instruction_bodies),
-        taken_names={f.name for f in facts if f.scope is Scope.PROJECT},
+        known=_Known(facts, instruction_bodies),
         decided_ids=decided_ids,
         decided_keys=decided_keys,
     )
