@@ -1,12 +1,19 @@
 """Benchmark: a suggestions scan over 200 sessions x 200 turns, spread across the three sources.
 
-    .venv/bin/python bench/bench_suggestions.py [--sessions 200] [--turns 200] [--keep DIR]
+    .venv/bin/python bench/bench_suggestions.py [--sessions 200] [--turns 200] [--facts 20000]
+                                                [--keep DIR]
 
 Builds a temporary home with Claude Code transcripts, Codex CLI rollouts (plus rollouts of other
 workspaces, which are skipped) and the workspace's own history log, every file in its tool's
 real format; each turn is a user line and an assistant reply, every fifth turn also a tool call
 and its result. It then times ``scan`` with its default window (the most recent sessions) and
 with a window covering every session, and fails (exit 1) when either takes 2 s or more.
+
+Then (``--facts``, 0 skips it) the cost of the facts (issue 19): a home with that many facts
+(``bench/corpus.py``, as ``bench_window.py`` writes them), scanned through
+``Engine.scan_suggestions`` as the window does, first with no history (target: 1 s or less; it
+fails otherwise), then with a few sessions in the history: the first scan of the process (it
+cuts every fact once) and the ones after it (only the candidates are compared).
 """
 
 from __future__ import annotations
@@ -28,6 +35,14 @@ from context_center.engine.suggestions import scan
 from context_center.engine.suggestions.service import SESSION_LIMIT
 
 LIMIT_S = 2.0
+NO_HISTORY_LIMIT_S = 1.0
+FEW_SESSIONS = [
+    "Always run ruff before committing, CI rejects lint.",
+    "Never force-push to main.",
+    "以后回答都用中文。",
+    "By default use pnpm, not npm.",
+    "Remember: the staging URL is https://staging.example.com",
+]
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
 REQUESTS = [
@@ -346,11 +361,54 @@ def timed(
     return statistics.median(samples), result
 
 
+def facts_figures(root: Path, n: int, runs: int) -> bool:
+    """Scan times at ``n`` facts with no history and with a few sessions; False when the
+    scan with no history takes ``NO_HISTORY_LIMIT_S`` or more."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    os.environ["XDG_CACHE_HOME"] = str(root / "facts-cache")
+    os.environ["CONTEXT_CENTER_NO_SERVER"] = "1"
+    from bench.corpus import generate
+
+    from context_center.engine.facade import Engine
+    from context_center.engine.store.factfile import render_fact
+
+    home, workspace = root / "facts-home", root / "facts-work"
+    (workspace / ".git").mkdir(parents=True)
+    layout = Layout(home, workspace)
+    stores = {"project": layout.project_store, "global": layout.global_store}
+    for store in stores.values():
+        store.mkdir(parents=True, exist_ok=True)
+    for fact in generate(n):
+        (stores[fact.scope.value] / f"{fact.name}.md").write_bytes(render_fact(fact))
+    engine = Engine(home=home, workspace=workspace)
+    engine.memory.load()  # as the window's Memory tab does first (it writes the store cache)
+    roots = {"claude_root": root / "facts-no-claude", "codex_root": root / "facts-no-codex"}
+
+    def once() -> tuple[float, int]:
+        t0 = time.perf_counter()
+        result = engine.scan_suggestions(**roots)
+        return time.perf_counter() - t0, len(result.memories)
+
+    empty = statistics.median(once()[0] for _ in range(runs))
+    print(f"scan at {n} facts, no history: {empty:.3f} s median of {runs}")
+    for i, text in enumerate(FEW_SESSIONS):
+        engine.append_history(text, session=f"few-{i}")
+    first, found = once()
+    after = statistics.median(once()[0] for _ in range(runs))
+    print(
+        f"scan at {n} facts, {len(FEW_SESSIONS)} sessions of history -> {found} memory "
+        f"candidates: first in the process {first:.3f} s (cuts every fact once), then "
+        f"{after:.3f} s median of {runs}"
+    )
+    return empty < NO_HISTORY_LIMIT_S
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--facts", type=int, default=20000, help="0: skip the facts figures")
     parser.add_argument("--keep", metavar="DIR", help="build the data here and keep it")
     args = parser.parse_args()
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-suggestions-"))
@@ -373,7 +431,9 @@ def main() -> int:
                 f"{len(result.memories)} memory, {len(result.skills)} skill candidates"  # type: ignore[attr-defined]
             )
             ok = ok and seconds < LIMIT_S
-        print("PASS" if ok else f"FAIL: a scan took {LIMIT_S} s or more")
+        if args.facts:
+            ok = facts_figures(root, args.facts, args.runs) and ok
+        print("PASS" if ok else "FAIL: a scan took longer than its target")
         return 0 if ok else 1
     finally:
         if not args.keep:
