@@ -103,7 +103,14 @@ def _run_demo_and_signal(tmp_path: Path, cli_env: dict[str, str], signum: int) -
 
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    env = dict(cli_env, TMPDIR=str(tmp), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    cache = tmp_path / "cache"
+    env = dict(
+        cli_env,
+        TMPDIR=str(tmp),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_CACHE_HOME=str(cache),
+    )
+    env.pop("CONTEXT_CENTER_CACHE", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "context_center", "--demo"],
         cwd=tmp_path,
@@ -125,6 +132,7 @@ def _run_demo_and_signal(tmp_path: Path, cli_env: dict[str, str], signum: int) -
     config = "".join(p.read_text() for p in (tmp_path / "config").rglob("*.conf"))
     assert "context-center-demo-" not in config  # never a recent workspace
     assert "Traceback" not in err, err
+    assert not list(cache.rglob("stores")), "the demo left caches behind"
     return proc.returncode, err
 
 

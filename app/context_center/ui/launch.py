@@ -106,6 +106,8 @@ def _launch(args: argparse.Namespace, main_started: float, exit_on_signal: Grace
     try:
         if getattr(args, "demo", False):
             demo_dir = Path(tempfile.mkdtemp(prefix="context-center-demo-"))
+            # the demo's derived data (store and recall caches) goes with it, not to ~/.cache
+            os.environ["CONTEXT_CENTER_CACHE"] = str(demo_dir / "cache")
             home, workspace = _demo(demo_dir)
         smoke = bool(getattr(args, "smoke_test", False))
         transient = (demo_dir,) if demo_dir is not None else ()
