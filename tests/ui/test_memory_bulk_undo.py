@@ -124,3 +124,31 @@ def test_the_window_status_bar_offers_undo_after_a_forget(
     assert not win.undo_offer.isVisible()
     assert ctx.errors == []
     win.close()
+
+
+def test_undo_after_the_name_was_taken_asks_for_a_new_name(
+    qtbot, ctx, tab: MemoryTab, engine: Engine, wait_idle
+) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    undo = UndoOffer(ctx)
+    qtbot.addWidget(undo)
+    forgotten = engine.memory.resolve("project/alpha.md").fact
+    _select(tab, ["alpha"])
+    tab.btn_forget.click()
+    _confirm(qtbot, ctx, accept=True)
+    wait_idle()
+    engine.memory.create(name="alpha", title="Another alpha", type=FactType.PROJECT, body="new")
+    undo.click()
+    qtbot.waitUntil(
+        lambda: isinstance(ctx.last_dialog, QInputDialog) and ctx.last_dialog.isVisible()
+    )
+    dialog = ctx.last_dialog
+    assert "project/alpha.md is taken" in dialog.labelText()
+    dialog.setTextValue("alpha-before")
+    dialog.accept()
+    wait_idle()
+    back = engine.memory.resolve("project/alpha-before.md").fact
+    assert back.id == forgotten.id and back.body == "alpha"
+    assert engine.memory.resolve("project/alpha.md").fact.title == "Another alpha"
+    assert ctx.errors == []  # no error dialog: the person was asked

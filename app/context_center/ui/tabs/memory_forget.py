@@ -2,7 +2,8 @@
 
 Each fact goes through ``Engine.forget_fact`` (compare-and-set on its revision); the status
 bar then offers "Undo" for a while (``AppContext.offer_undo``), which brings every fact just
-forgotten back from its archive file with ``Engine.recover_fact``.
+forgotten back from its archive file with ``Engine.recover_fact`` — under a new name the person
+gives when another fact took the name meanwhile.
 """
 
 from __future__ import annotations
@@ -10,16 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from context_center.engine import Changes, Engine, Fact
+from context_center.engine import Engine, Fact
 from context_center.ui.tabs.memory_text import TEXT
 from context_center.ui.tabs.memory_work import forget_fact
 
 if TYPE_CHECKING:
     from context_center.ui.tabs.memory import MemoryTab
-
-
-def _recover(engine: Engine, path: Path) -> Changes[Fact]:
-    return engine.recover_fact(path)
 
 
 async def _confirm(tab: MemoryTab, facts: list[Fact]) -> bool:
@@ -71,10 +68,44 @@ def _offer_undo(tab: MemoryTab, archived: list[tuple[Fact, Path]]) -> None:
     async def undo() -> None:
         if ctx.engine is not engine:
             return  # another workspace is open now; the Archive tab still has them
+        done = 0
         for fact, path in archived:
-            changes = await ctx.run(_recover, engine, path)
-            ctx.apply(changes, None)
-            tab.keep_selected(fact.id)
-        ctx.status(TEXT["recovered"].format(n=len(archived)))
+            if await _undo_one(tab, engine, fact, path):
+                done += 1
+        if done:
+            ctx.status(TEXT["recovered"].format(n=done))
 
     ctx.offer_undo(message, undo)
+
+
+async def _undo_one(tab: MemoryTab, engine: Engine, fact: Fact, path: Path) -> bool:
+    """Recover one forgotten fact; when its name was taken meanwhile, ask for another name
+    (as the Archive tab's "Recover under a new name…" does) instead of failing."""
+    from PySide6.QtWidgets import QDialog, QInputDialog
+
+    from context_center.ui.tabs.archive import Refusal, try_recover
+    from context_center.ui.terms import scope_label
+
+    ctx = tab.ctx
+    name: str | None = None
+    while True:
+        outcome = await ctx.run(try_recover, engine, str(path), fact, name)
+        if not isinstance(outcome, Refusal):
+            ctx.apply(outcome, None)
+            tab.keep_selected(fact.id)
+            return True
+        if not outcome.name_taken:
+            ctx.status(TEXT["undo_not_recovered"].format(ref=fact.ref, reason=outcome.message))
+            return False
+        dialog = QInputDialog(tab)
+        dialog.setObjectName("undoRecoverNameDialog")
+        dialog.setWindowTitle(TEXT["undo_name_title"])
+        dialog.setLabelText(
+            TEXT["undo_name_label"].format(ref=fact.ref, scope=scope_label(fact.scope.value))
+        )
+        dialog.setTextValue(outcome.suggestion)
+        dialog.setOkButtonText(TEXT["undo_name_ok"])
+        if await ctx.exec_dialog(dialog) != QDialog.DialogCode.Accepted:
+            ctx.status(TEXT["undo_not_recovered"].format(ref=fact.ref, reason=outcome.message))
+            return False
+        name = dialog.textValue().strip() or None

@@ -55,6 +55,16 @@ TEXT = Texts(
             "Forgot {n} facts (archived). Undo recovers them from the archive as new revisions.",
         ),
         "recovered": QT_TRANSLATE_NOOP("MemoryTab", "Recovered {n} fact(s) from the archive"),
+        "undo_name_title": QT_TRANSLATE_NOOP("MemoryTab", "Recover under a new name"),
+        "undo_name_label": QT_TRANSLATE_NOOP(
+            "MemoryTab",
+            "{ref} is taken by another fact now. Recover the forgotten fact as (a file name in "
+            "{scope}):",
+        ),
+        "undo_name_ok": QT_TRANSLATE_NOOP("MemoryTab", "Recover"),
+        "undo_not_recovered": QT_TRANSLATE_NOOP(
+            "MemoryTab", "{ref} was not recovered: {reason}. It stays in the Archive tab."
+        ),
         "forgot": QT_TRANSLATE_NOOP(
             "MemoryTab",
             "Forgot {ref} (archived as {archived}). Undo recovers it from the archive as a new "
