@@ -420,6 +420,24 @@ def test_a_moved_base_disables_approve_from_the_start(qtbot, ctx, engine) -> Non
     assert queue(engine).get(item).status is Status.PENDING
 
 
+def test_a_base_that_moves_while_the_review_is_open_disables_approve_at_once(
+    qtbot, ctx, engine
+) -> None:  # type: ignore[no-untyped-def]
+    from context_center.engine import Changes
+
+    fact = engine.memory.create(name="notes", title="Notes", type=FactType.PROJECT, body="a\n")
+    item = propose(engine, operation="update", id=fact.id, body="b\n")
+    tab = inbox(qtbot, ctx)
+    dialog = open_review(qtbot, ctx, tab, item)
+    assert not dialog.blocked and dialog.approve_button.isEnabled()
+    changes = engine.update_fact(fact.id, expected_revision=1, body="c\n")  # elsewhere
+    assert isinstance(changes, Changes)
+    ctx.apply(changes, None)  # what the watcher or another tab reports
+    qtbot.waitUntil(lambda: dialog.blocked, timeout=3000)
+    assert dialog.stale_banner.isVisible() and not dialog.approve_button.isEnabled()
+    assert queue(engine).get(item).status is Status.PENDING
+
+
 def test_closing_the_review_with_edits_asks_first(qtbot, ctx, engine, create_id) -> None:  # type: ignore[no-untyped-def]
     tab = inbox(qtbot, ctx)
     dialog = open_review(qtbot, ctx, tab, create_id)

@@ -33,7 +33,7 @@ from context_center.engine import (
     EngineError,
     Operation,
 )
-from context_center.ui.context import APPROVALS, WORKSPACE, busy
+from context_center.ui.context import APPROVALS, FACTS, WORKSPACE, busy
 from context_center.ui.dialogs.approval import ApprovalDialog, Review
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, translate
 from context_center.ui.models.approval_models import (
@@ -216,11 +216,24 @@ class ApprovalsTab(Tab):
     # -- list -------------------------------------------------------------------------------
 
     def _on_changed(self, changes: Changes[object], source: object | None) -> None:
+        if self.dialog is not None and FACTS in changes.areas:
+            self._recheck_dialog()  # the fact under review may have moved meanwhile
         # Unlike other tabs, reload while hidden too: the toolbar badge depends on it.
         if self.skip_own_changes and source is self:
             return
         if changes.areas & self.flags:
             self.refresh_now()
+
+    @asyncSlot()
+    async def _recheck_dialog(self) -> None:
+        """Read the open review's target again: a fact changed elsewhere while the person is
+        deciding shows the stale banner (and disables Approve) at once, not after a click."""
+        dialog = self.dialog
+        if dialog is None:
+            return
+        review = await self.ctx.run(load_review, self.ctx.engine, dialog.review.record)
+        if self.dialog is dialog:
+            dialog.set_current(review.current, review.missing_target)
 
     def _on_engine_changed(self, engine: Engine) -> None:
         self.model.workspace = engine.workspace
