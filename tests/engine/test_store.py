@@ -382,3 +382,24 @@ def test_symlinked_store_folders_are_never_written_through(engine: Engine, tmp_p
     engine.memory.load()
     assert list(fake.iterdir()) == []
     assert not (engine.layout.project_store / ".cache").exists()
+
+
+def test_freshness_clock_agrees_with_freshness_of_at_every_boundary() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from context_center.engine.model import FRESHNESS_DAYS, FreshnessClock, freshness_of
+
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    clock = FreshnessClock(now)
+    tiny = timedelta(microseconds=1)
+    for fact_type, (fresh, current) in FRESHNESS_DAYS.items():
+        moments: list[datetime | None] = [None, now + tiny, now, now - tiny]
+        for days in (fresh, current):
+            edge = now - timedelta(days=days)
+            moments += [edge + tiny, edge, edge - tiny]
+        moments.append(now - timedelta(days=current * 3))
+        for moment in moments:
+            assert clock.of(fact_type, moment) is freshness_of(fact_type, moment, now), (
+                fact_type,
+                moment,
+            )

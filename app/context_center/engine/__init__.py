@@ -253,6 +253,9 @@ if TYPE_CHECKING:
         Freshness as Freshness,
     )
     from context_center.engine.model import (
+        FreshnessClock as FreshnessClock,
+    )
+    from context_center.engine.model import (
         Scope as Scope,
     )
     from context_center.engine.model import (
@@ -431,6 +434,7 @@ _EXPORTS: dict[str, str] = {
     "Fact": "context_center.engine.model",
     "FactType": "context_center.engine.model",
     "Freshness": "context_center.engine.model",
+    "FreshnessClock": "context_center.engine.model",
     "Scope": "context_center.engine.model",
     "format_time": "context_center.engine.model",
     "utc_now": "context_center.engine.model",

@@ -72,6 +72,30 @@ def freshness_of(
     return Freshness.STALE
 
 
+class FreshnessClock:
+    """``freshness_of`` for many facts at one ``now`` (a table of 50,000 rows): each type's day
+    limits become cutoff times once, so a fact costs two comparisons, with the same result."""
+
+    __slots__ = ("_cutoffs", "now")
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+        self._cutoffs = {
+            t: (now - timedelta(days=fresh), now - timedelta(days=current))
+            for t, (fresh, current) in FRESHNESS_DAYS.items()
+        }
+
+    def of(self, fact_type: FactType, updated_at: datetime | None) -> Freshness:
+        if updated_at is None or updated_at > self.now:
+            return Freshness.CURRENT
+        fresh, current = self._cutoffs[fact_type]
+        if updated_at >= fresh:
+            return Freshness.FRESH
+        if updated_at >= current:
+            return Freshness.CURRENT
+        return Freshness.STALE
+
+
 _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t\r\f\v]*\n)+")
 
 
