@@ -915,6 +915,26 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <source>Message</source>
         <translation>消息</translation>
     </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>更改</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>操作者</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>途径</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
 </context>
 <context>
     <name>ConnectionsTab</name>
@@ -997,6 +1017,29 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>Access log: no agent has used this workspace yet</source>
         <translation>访问日志：还没有智能体使用过本工作区</translation>
+    </message>
+</context>
+<context>
+    <name>DecisionUndo</name>
+    <message>
+        <source>Dismissed “{title}”: it will not be proposed again. Undo lists it again (the dismissal is removed).</source>
+        <translation>已忽略“{title}”：以后不会再提出。撤销会重新列出它（移除这次忽略）。</translation>
+    </message>
+    <message>
+        <source>“{title}” is listed again</source>
+        <translation>“{title}”已重新列出</translation>
+    </message>
+    <message>
+        <source>Rejected {target}. Undo puts the same write back in the queue as a new item (the rejection stays in the audit log).</source>
+        <translation>已拒绝 {target}。撤销会把同一写入作为新条目重新放入队列（拒绝记录仍保留在审计日志中）。</translation>
+    </message>
+    <message>
+        <source>Rejected {n} writes. Undo puts each back in the queue as a new item (the rejections stay in the audit log).</source>
+        <translation>已拒绝 {n} 项写入。撤销会把每一项作为新条目重新放入队列（拒绝记录仍保留在审计日志中）。</translation>
+    </message>
+    <message>
+        <source>{n} write(s) are waiting for approval again</source>
+        <translation>{n} 项写入重新等待审批</translation>
     </message>
 </context>
 <context>
@@ -1118,6 +1161,41 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>OK</source>
         <translation>确定</translation>
+    </message>
+</context>
+<context>
+    <name>FactChange</name>
+    <message>
+        <source>Change type</source>
+        <translation>更改类型</translation>
+    </message>
+    <message>
+        <source>New type for {ref}:</source>
+        <translation>{ref} 的新类型：</translation>
+    </message>
+    <message>
+        <source>New type for the {n} selected facts:</source>
+        <translation>所选 {n} 条事实的新类型：</translation>
+    </message>
+    <message>
+        <source>Each fact gets a new revision with the new type (its body, title and scope stay). user and feedback describe the person, project and reference the work.</source>
+        <translation>每条事实都会以新类型产生一个新的修订版（正文、标题和范围不变）。用户和反馈描述人，项目和参考描述工作。</translation>
+    </message>
+    <message>
+        <source>Rename fact</source>
+        <translation>重命名事实</translation>
+    </message>
+    <message>
+        <source>New name for {ref}:</source>
+        <translation>{ref} 的新名称：</translation>
+    </message>
+    <message>
+        <source>The file becomes &lt;name&gt;.md in the same scope; the id, the revisions and the title stay. Agents that refer to the old name find it by its id.</source>
+        <translation>文件在同一范围中变为 &lt;name&gt;.md；id、修订版和标题保持不变。引用旧名称的智能体可以通过 id 找到它。</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>重命名</translation>
     </message>
 </context>
 <context>
@@ -1353,6 +1431,109 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>It may duplicate an existing fact</source>
         <translation>它可能与已有事实重复</translation>
+    </message>
+</context>
+<context>
+    <name>History</name>
+    <message>
+        <source>Who changed what and when in this workspace: every saved revision and every decision on an agent&apos;s write. Times are local.</source>
+        <translation>本工作区中谁在何时改了什么：每个已保存的修订版，以及对智能体写入的每项决定。时间为本地时间。</translation>
+    </message>
+    <message>
+        <source>Filter by fact: a ref (project/&lt;name&gt;.md), a name or an id</source>
+        <translation>按事实筛选：引用（project/&lt;name&gt;.md）、名称或 id</translation>
+    </message>
+    <message>
+        <source>Show in Memory</source>
+        <translation>在记忆中显示</translation>
+    </message>
+    <message>
+        <source>Open the selected fact in the Memory tab (or double-click the row)</source>
+        <translation>在“记忆”标签页中打开所选事实（或双击该行）</translation>
+    </message>
+    <message>
+        <source>No changes recorded yet. Saving a fact, and approving or rejecting an agent&apos;s write, each add a row here.</source>
+        <translation>尚无更改记录。保存事实、批准或拒绝智能体的写入，都会在这里添加一行。</translation>
+    </message>
+    <message>
+        <source>Nothing recorded for “{text}”.</source>
+        <translation>没有关于“{text}”的记录。</translation>
+    </message>
+    <message>
+        <source>{n} change(s), newest first</source>
+        <translation>{n} 项更改，最新的在前</translation>
+    </message>
+    <message>
+        <source>{ref} is no longer active (see the Archive tab)</source>
+        <translation>{ref} 已不再处于活动状态（见“归档”标签页）</translation>
+    </message>
+    <message>
+        <source>a person</source>
+        <translation>某人</translation>
+    </message>
+    <message>
+        <source>{action} · r{revision}</source>
+        <translation>{action} · 修订版 {revision}</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <translation>已创建</translation>
+    </message>
+    <message>
+        <source>revised</source>
+        <translation>已修订</translation>
+    </message>
+    <message>
+        <source>renamed</source>
+        <translation>已重命名</translation>
+    </message>
+    <message>
+        <source>proposed (queued)</source>
+        <translation>已提议（排队中）</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>rejection undone (queued again)</source>
+        <translation>已撤销拒绝（重新排队）</translation>
+    </message>
+    <message>
+        <source>approval failed</source>
+        <translation>批准失败</translation>
+    </message>
+    <message>
+        <source>written by the gate</source>
+        <translation>由闸门写入</translation>
+    </message>
+    <message>
+        <source>refused by the gate</source>
+        <translation>被闸门拒绝</translation>
+    </message>
+    <message>
+        <source>directly (window, CLI, import)</source>
+        <translation>直接（窗口、CLI、导入）</translation>
+    </message>
+    <message>
+        <source>approval of an agent&apos;s write</source>
+        <translation>批准智能体的写入</translation>
+    </message>
+    <message>
+        <source>the approval queue</source>
+        <translation>审批队列</translation>
+    </message>
+    <message>
+        <source>the write gate (no approval needed)</source>
+        <translation>写入闸门（无需批准）</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
     </message>
 </context>
 <context>
@@ -1818,6 +1999,89 @@ When an agent proposes a memory write that needs a person, it appears here and t
     </message>
 </context>
 <context>
+    <name>MemoryBulk</name>
+    <message>
+        <source>Change &amp;type…</source>
+        <translation>更改类型(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Give the selected facts another type (a new revision each)</source>
+        <translation>为所选事实更换类型（每条产生一个新修订版）</translation>
+    </message>
+    <message>
+        <source>Move to &amp;global</source>
+        <translation>移到全局(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Promote the selected project facts to global: every workspace sees them (same id and history)</source>
+        <translation>把所选项目事实提升为全局：所有工作区都能看到它们（id 和历史不变）</translation>
+    </message>
+    <message>
+        <source>Move to &amp;project</source>
+        <translation>移到项目(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Move the selected global facts into this workspace&apos;s project store</source>
+        <translation>把所选全局事实移入本工作区的项目存储</translation>
+    </message>
+    <message>
+        <source>Re&amp;name…</source>
+        <translation>重命名(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Give the selected fact another name (its id and history stay)</source>
+        <translation>为所选事实换一个名称（id 和历史不变）</translation>
+    </message>
+    <message>
+        <source>Move facts</source>
+        <translation>移动事实</translation>
+    </message>
+    <message>
+        <source>Move {ref} to {scope}?</source>
+        <translation>把 {ref} 移到{scope}？</translation>
+    </message>
+    <message>
+        <source>Move {n} facts to {scope}?</source>
+        <translation>把 {n} 条事实移到{scope}？</translation>
+    </message>
+    <message>
+        <source>Global facts are recalled in every workspace. Each keeps its id and revisions; the project copy is kept in the project archive.</source>
+        <translation>全局事实会在所有工作区中被召回。每条事实保留其 id 和修订版；项目中的副本保存在项目归档中。</translation>
+    </message>
+    <message>
+        <source>Project facts are recalled only in this workspace. Each keeps its id and revisions; the global copy is kept in the global archive.</source>
+        <translation>项目事实只在本工作区中被召回。每条事实保留其 id 和修订版；全局副本保存在全局归档中。</translation>
+    </message>
+    <message>
+        <source>Move</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <source>Moved {n} fact(s) to {scope}</source>
+        <translation>已把 {n} 条事实移到{scope}</translation>
+    </message>
+    <message>
+        <source>The selected facts are already {scope} facts</source>
+        <translation>所选事实已经是{scope}事实</translation>
+    </message>
+    <message>
+        <source>Changed {n} fact(s) to type {type}</source>
+        <translation>已把 {n} 条事实的类型改为{type}</translation>
+    </message>
+    <message>
+        <source>The selected facts already have type {type}</source>
+        <translation>所选事实的类型已经是{type}</translation>
+    </message>
+    <message>
+        <source>Renamed {old} to {ref}</source>
+        <translation>已将 {old} 重命名为 {ref}</translation>
+    </message>
+    <message>
+        <source> · {n} skipped: {error}</source>
+        <translation> · 跳过 {n} 条：{error}</translation>
+    </message>
+</context>
+<context>
     <name>MemoryTab</name>
     <message>
         <source>{ref} — part of a project-over-global pair (see the banner)</source>
@@ -1926,6 +2190,22 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>Forgot {n} facts (archived). Undo recovers them from the archive as new revisions.</source>
         <translation>已遗忘 {n} 条事实（已归档）。撤销会把它们从归档中恢复为新的修订版。</translation>
+    </message>
+    <message>
+        <source>Recover under a new name</source>
+        <translation>以新名称恢复</translation>
+    </message>
+    <message>
+        <source>{ref} is taken by another fact now. Recover the forgotten fact as (a file name in {scope}):</source>
+        <translation>{ref} 现在已被另一条事实占用。将被遗忘的事实恢复为（{scope} 中的文件名）：</translation>
+    </message>
+    <message>
+        <source>Recover</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>{ref} was not recovered: {reason}. It stays in the Archive tab.</source>
+        <translation>{ref} 未恢复：{reason}。它仍保留在“归档”标签页中。</translation>
     </message>
     <message>
         <source>Forgot {ref} (archived as {archived}). Undo recovers it from the archive as a new revision.</source>
@@ -2506,6 +2786,17 @@ When you state a lasting preference (“always…”, “以后…”) or ask fo
     <message>
         <source>Kept {side}: {ref} is at revision {n}</source>
         <translation>已保留{side}：{ref} 现在是修订版 {n}</translation>
+    </message>
+</context>
+<context>
+    <name>TargetWarning</name>
+    <message>
+        <source>The target folder {target} does not exist, so no agent can start there and there is no chain to show. Check the path, or pick a folder from the list or with Browse…</source>
+        <translation>目标文件夹 {target} 不存在，因此没有智能体能在那里启动，也没有可显示的链。请检查路径，或从列表中选择一个文件夹，或点击“浏览…”。</translation>
+    </message>
+    <message>
+        <source>The target {target} is a file, not a folder: an agent starts in a folder. Choose the folder that holds it.</source>
+        <translation>目标 {target} 是一个文件而不是文件夹：智能体是在文件夹中启动的。请选择包含它的文件夹。</translation>
     </message>
 </context>
 <context>

@@ -19,24 +19,35 @@ from PySide6.QtWidgets import (
 )
 
 from context_center.engine import Fact, FactType
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.terms import type_label
 
-TEXT = {
-    "type_title": "Change type",
-    "type_text_one": "New type for {ref}:",
-    "type_text_many": "New type for the {n} selected facts:",
-    "type_info": (
-        "Each fact gets a new revision with the new type (its body, title and scope stay). "
-        "user and feedback describe the person, project and reference the work."
-    ),
-    "type_ok": "Change type",
-    "rename_title": "Rename fact",
-    "rename_text": "New name for {ref}:",
-    "rename_info": (
-        "The file becomes <name>.md in the same scope; the id, the revisions and the title "
-        "stay. Agents that refer to the old name find it by its id."
-    ),
-    "rename_ok": "Rename",
-}
+TEXT = Texts(
+    "FactChange",
+    {
+        "type_title": QT_TRANSLATE_NOOP("FactChange", "Change type"),
+        "type_text_one": QT_TRANSLATE_NOOP("FactChange", "New type for {ref}:"),
+        "type_text_many": QT_TRANSLATE_NOOP("FactChange", "New type for the {n} selected facts:"),
+        "type_info": (
+            QT_TRANSLATE_NOOP(
+                "FactChange",
+                "Each fact gets a new revision with the new type (its body, title and scope stay). "
+                "user and feedback describe the person, project and reference the work.",
+            )
+        ),
+        "type_ok": QT_TRANSLATE_NOOP("FactChange", "Change type"),
+        "rename_title": QT_TRANSLATE_NOOP("FactChange", "Rename fact"),
+        "rename_text": QT_TRANSLATE_NOOP("FactChange", "New name for {ref}:"),
+        "rename_info": (
+            QT_TRANSLATE_NOOP(
+                "FactChange",
+                "The file becomes <name>.md in the same scope; the id, the revisions and the title "
+                "stay. Agents that refer to the old name find it by its id.",
+            )
+        ),
+        "rename_ok": QT_TRANSLATE_NOOP("FactChange", "Rename"),
+    },
+)
 
 
 def _buttons(dialog: QDialog, ok_text: str) -> QDialogButtonBox:
@@ -72,7 +83,7 @@ class TypeChoiceDialog(QDialog):
         self.combo = QComboBox()
         self.combo.setObjectName("typeChoice")
         for fact_type in FactType:
-            self.combo.addItem(fact_type.value, fact_type.value)
+            self.combo.addItem(type_label(fact_type.value), fact_type.value)
         types = {f.type for f in facts}
         current = next(iter(types)) if len(types) == 1 else FactType.PROJECT
         self.combo.setCurrentIndex(self.combo.findData(current.value))

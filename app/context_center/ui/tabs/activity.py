@@ -32,7 +32,7 @@ from qasync import asyncSlot
 
 from context_center.engine import Changes, Engine, RecallTrace
 from context_center.ui.context import FACTS, TRACE, WORKSPACE, busy
-from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, lookup
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.history import HistoryPanel
@@ -349,7 +349,7 @@ class ActivityTab(Tab):
         self.pages.addTab(try_page, TEXT["try_page"])
         self.history = HistoryPanel(ctx)  # who changed what and when (tabs/history.py)
         self.history.sig_show_fact.connect(self.sig_show_fact)
-        self.pages.addTab(self.history, self.history.title)
+        self.pages.addTab(self.history, lookup("History", self.history.title))
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 12)

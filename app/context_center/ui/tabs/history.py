@@ -27,57 +27,69 @@ from qasync import asyncSlot
 
 from context_center.engine import Engine, EngineError, HistoryRow
 from context_center.ui.context import APPROVALS, ARCHIVE, FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.tables import make_table
 
-TEXT = {
-    "title": "History",
-    "hint": (
-        "Who changed what and when in this workspace: every saved revision and every "
-        "decision on an agent's write. Times are local."
-    ),
-    "filter": "Filter by fact: a ref (project/<name>.md), a name or an id",
-    "show_fact": "Show in Memory",
-    "show_fact_tip": "Open the selected fact in the Memory tab (or double-click the row)",
-    "empty": (
-        "No changes recorded yet. Saving a fact, and approving or rejecting an agent's "
-        "write, each add a row here."
-    ),
-    "empty_filtered": "Nothing recorded for “{text}”.",
-    "count": "{n} change(s), newest first",
-    "gone": "{ref} is no longer active (see the Archive tab)",
-    "col_when": "When",
-    "col_fact": "Fact",
-    "col_change": "Change",
-    "col_who": "Who",
-    "col_agent": "Agent",
-    "col_via": "Path",
-    "col_detail": "Details",
-    "person": "a person",
-    "revision": "{action} · r{revision}",
-}
+TEXT = Texts(
+    "History",
+    {
+        "hint": (
+            QT_TRANSLATE_NOOP(
+                "History",
+                "Who changed what and when in this workspace: every saved revision and every "
+                "decision on an agent's write. Times are local.",
+            )
+        ),
+        "filter": QT_TRANSLATE_NOOP(
+            "History", "Filter by fact: a ref (project/<name>.md), a name or an id"
+        ),
+        "show_fact": QT_TRANSLATE_NOOP("History", "Show in Memory"),
+        "show_fact_tip": QT_TRANSLATE_NOOP(
+            "History", "Open the selected fact in the Memory tab (or double-click the row)"
+        ),
+        "empty": (
+            QT_TRANSLATE_NOOP(
+                "History",
+                "No changes recorded yet. Saving a fact, and approving or rejecting an agent's "
+                "write, each add a row here.",
+            )
+        ),
+        "empty_filtered": QT_TRANSLATE_NOOP("History", "Nothing recorded for “{text}”."),
+        "count": QT_TRANSLATE_NOOP("History", "{n} change(s), newest first"),
+        "gone": QT_TRANSLATE_NOOP("History", "{ref} is no longer active (see the Archive tab)"),
+        "person": QT_TRANSLATE_NOOP("History", "a person"),
+        "revision": QT_TRANSLATE_NOOP("History", "{action} · r{revision}"),
+    },
+)
 
-ACTIONS = {
-    "created": "created",
-    "revised": "revised",
-    "renamed": "renamed",
-    "queued": "proposed (queued)",
-    "approved": "approved",
-    "rejected": "rejected",
-    "requeued": "rejection undone (queued again)",
-    "approve_failed": "approval failed",
-    "gate_applied": "written by the gate",
-    "gate_refused": "refused by the gate",
-}
+ACTIONS = Texts(
+    "History",
+    {
+        "created": QT_TRANSLATE_NOOP("History", "created"),
+        "revised": QT_TRANSLATE_NOOP("History", "revised"),
+        "renamed": QT_TRANSLATE_NOOP("History", "renamed"),
+        "queued": QT_TRANSLATE_NOOP("History", "proposed (queued)"),
+        "approved": QT_TRANSLATE_NOOP("History", "approved"),
+        "rejected": QT_TRANSLATE_NOOP("History", "rejected"),
+        "requeued": QT_TRANSLATE_NOOP("History", "rejection undone (queued again)"),
+        "approve_failed": QT_TRANSLATE_NOOP("History", "approval failed"),
+        "gate_applied": QT_TRANSLATE_NOOP("History", "written by the gate"),
+        "gate_refused": QT_TRANSLATE_NOOP("History", "refused by the gate"),
+    },
+)
 
-PATHS = {
-    "direct": "directly (window, CLI, import)",
-    "approval": "approval of an agent's write",
-    "approval queue": "the approval queue",
-    "gate": "the write gate (no approval needed)",
-}
+PATHS = Texts(
+    "History",
+    {
+        "direct": QT_TRANSLATE_NOOP("History", "directly (window, CLI, import)"),
+        "approval": QT_TRANSLATE_NOOP("History", "approval of an agent's write"),
+        "approval queue": QT_TRANSLATE_NOOP("History", "the approval queue"),
+        "gate": QT_TRANSLATE_NOOP("History", "the write gate (no approval needed)"),
+    },
+)
 
 LIMIT = 500
 STRETCH = QHeaderView.ResizeMode.Stretch
@@ -92,13 +104,16 @@ def _change(row: HistoryRow) -> str:
 
 
 COLUMNS: list[Column[HistoryRow]] = [
-    Column(TEXT["col_when"], lambda r: local_time(r.at)),
-    Column(TEXT["col_fact"], lambda r: r.ref or "—"),
-    Column(TEXT["col_change"], _change),
-    Column(TEXT["col_who"], lambda r: TEXT["person"] if r.who == "person" else r.who),
-    Column(TEXT["col_agent"], lambda r: r.agent or "—"),
-    Column(TEXT["col_via"], lambda r: PATHS.get(r.via, r.via)),
-    Column(TEXT["col_detail"], lambda r: r.detail),
+    Column(QT_TRANSLATE_NOOP("Columns", "When"), lambda r: local_time(r.at)),
+    Column(QT_TRANSLATE_NOOP("Columns", "Fact"), lambda r: r.ref or "—"),
+    Column(QT_TRANSLATE_NOOP("Columns", "Change"), _change),
+    Column(
+        QT_TRANSLATE_NOOP("Columns", "Who"),
+        lambda r: TEXT["person"] if r.who == "person" else r.who,
+    ),
+    Column(QT_TRANSLATE_NOOP("Columns", "Agent"), lambda r: r.agent or "—"),
+    Column(QT_TRANSLATE_NOOP("Columns", "Path"), lambda r: PATHS.get(r.via, r.via)),
+    Column(QT_TRANSLATE_NOOP("Columns", "Details"), lambda r: r.detail),
 ]
 
 
@@ -127,7 +142,7 @@ def fact_id_of(engine: Engine, row: HistoryRow) -> str | None:
 
 
 class HistoryPanel(Tab):
-    title = TEXT["title"]
+    title = QT_TRANSLATE_NOOP("History", "History")  # shown as lookup("History", title)
     flags = frozenset({FACTS, ARCHIVE, APPROVALS, WORKSPACE})
 
     sig_show_fact = Signal(str)

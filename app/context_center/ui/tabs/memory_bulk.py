@@ -26,43 +26,65 @@ from qasync import asyncSlot
 from context_center.engine import Changes, Engine, EngineError, Entry, Fact, FactType, Scope
 from context_center.ui.context import busy
 from context_center.ui.dialogs.fact_change import RenameDialog, TypeChoiceDialog
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.terms import scope_label, type_label
 from context_center.ui.widgets.actions import make_action
 
 if TYPE_CHECKING:
     from context_center.ui.models.facts import FactRow
     from context_center.ui.tabs.memory import MemoryTab
 
-TEXT = {
-    "retype": "Change &type…",
-    "retype_tip": "Give the selected facts another type (a new revision each)",
-    "to_global": "Move to &global",
-    "to_global_tip": (
-        "Promote the selected project facts to global: every workspace sees them (same id "
-        "and history)"
-    ),
-    "to_project": "Move to &project",
-    "to_project_tip": "Move the selected global facts into this workspace's project store",
-    "rename": "Re&name…",
-    "rename_tip": "Give the selected fact another name (its id and history stay)",
-    "move_title": "Move facts",
-    "move_text_one": "Move {ref} to {scope}?",
-    "move_text_many": "Move {n} facts to {scope}?",
-    "move_info_global": (
-        "Global facts are recalled in every workspace. Each keeps its id and revisions; the "
-        "project copy is kept in the project archive."
-    ),
-    "move_info_project": (
-        "Project facts are recalled only in this workspace. Each keeps its id and revisions; "
-        "the global copy is kept in the global archive."
-    ),
-    "move_ok": "Move",
-    "moved": "Moved {n} fact(s) to {scope}",
-    "nothing_to_move": "The selected facts are already {scope} facts",
-    "retyped": "Changed {n} fact(s) to type {type}",
-    "same_type": "The selected facts already have type {type}",
-    "renamed": "Renamed {old} to {ref}",
-    "skipped": " · {n} skipped: {error}",
-}
+TEXT = Texts(
+    "MemoryBulk",
+    {
+        "retype": QT_TRANSLATE_NOOP("MemoryBulk", "Change &type…"),
+        "retype_tip": QT_TRANSLATE_NOOP(
+            "MemoryBulk", "Give the selected facts another type (a new revision each)"
+        ),
+        "to_global": QT_TRANSLATE_NOOP("MemoryBulk", "Move to &global"),
+        "to_global_tip": (
+            QT_TRANSLATE_NOOP(
+                "MemoryBulk",
+                "Promote the selected project facts to global: every workspace sees them (same id "
+                "and history)",
+            )
+        ),
+        "to_project": QT_TRANSLATE_NOOP("MemoryBulk", "Move to &project"),
+        "to_project_tip": QT_TRANSLATE_NOOP(
+            "MemoryBulk", "Move the selected global facts into this workspace's project store"
+        ),
+        "rename": QT_TRANSLATE_NOOP("MemoryBulk", "Re&name…"),
+        "rename_tip": QT_TRANSLATE_NOOP(
+            "MemoryBulk", "Give the selected fact another name (its id and history stay)"
+        ),
+        "move_title": QT_TRANSLATE_NOOP("MemoryBulk", "Move facts"),
+        "move_text_one": QT_TRANSLATE_NOOP("MemoryBulk", "Move {ref} to {scope}?"),
+        "move_text_many": QT_TRANSLATE_NOOP("MemoryBulk", "Move {n} facts to {scope}?"),
+        "move_info_global": (
+            QT_TRANSLATE_NOOP(
+                "MemoryBulk",
+                "Global facts are recalled in every workspace. Each keeps its id and revisions; the "
+                "project copy is kept in the project archive.",
+            )
+        ),
+        "move_info_project": (
+            QT_TRANSLATE_NOOP(
+                "MemoryBulk",
+                "Project facts are recalled only in this workspace. Each keeps its id and revisions; "
+                "the global copy is kept in the global archive.",
+            )
+        ),
+        "move_ok": QT_TRANSLATE_NOOP("MemoryBulk", "Move"),
+        "moved": QT_TRANSLATE_NOOP("MemoryBulk", "Moved {n} fact(s) to {scope}"),
+        "nothing_to_move": QT_TRANSLATE_NOOP(
+            "MemoryBulk", "The selected facts are already {scope} facts"
+        ),
+        "retyped": QT_TRANSLATE_NOOP("MemoryBulk", "Changed {n} fact(s) to type {type}"),
+        "same_type": QT_TRANSLATE_NOOP("MemoryBulk", "The selected facts already have type {type}"),
+        "renamed": QT_TRANSLATE_NOOP("MemoryBulk", "Renamed {old} to {ref}"),
+        "skipped": QT_TRANSLATE_NOOP("MemoryBulk", " · {n} skipped: {error}"),
+    },
+)
 
 
 def _retype(engine: Engine, entry: Entry, fact_type: FactType) -> Changes[Fact]:
@@ -178,7 +200,7 @@ class MemoryBulk(QObject):
         chosen = dialog.chosen()
         todo = [r for r in rows if r.fact.type is not chosen]
         if not todo:
-            self.ctx.status(TEXT["same_type"].format(type=chosen.value))
+            self.ctx.status(TEXT["same_type"].format(type=type_label(chosen.value)))
             return
         done, errors = 0, []
         for row in todo:
@@ -190,19 +212,19 @@ class MemoryBulk(QObject):
             done += 1
             self.ctx.apply(changes, self.tab)
         self.tab.keep_selected(todo[0].id)
-        self._finish(TEXT["retyped"].format(n=done, type=chosen.value), errors)
+        self._finish(TEXT["retyped"].format(n=done, type=type_label(chosen.value)), errors)
 
     @asyncSlot(object)
     @busy("act_to_global", "act_to_project")
     async def on_move(self, scope: Scope) -> None:
         todo = [r for r in self.rows() if r.scope != scope.value]
         if not todo:
-            self.ctx.status(TEXT["nothing_to_move"].format(scope=scope.value))
+            self.ctx.status(TEXT["nothing_to_move"].format(scope=scope_label(scope.value)))
             return
         if len(todo) == 1:
-            text = TEXT["move_text_one"].format(ref=todo[0].ref, scope=scope.value)
+            text = TEXT["move_text_one"].format(ref=todo[0].ref, scope=scope_label(scope.value))
         else:
-            text = TEXT["move_text_many"].format(n=len(todo), scope=scope.value)
+            text = TEXT["move_text_many"].format(n=len(todo), scope=scope_label(scope.value))
         info = TEXT["move_info_global" if scope is Scope.GLOBAL else "move_info_project"]
         if not await self.ctx.confirm(
             self.tab, TEXT["move_title"], text, informative=info, ok_text=TEXT["move_ok"]
@@ -218,7 +240,7 @@ class MemoryBulk(QObject):
             done += 1
             self.ctx.apply(changes, self.tab)
         self.tab.keep_selected(todo[0].id)
-        self._finish(TEXT["moved"].format(n=done, scope=scope.value), errors)
+        self._finish(TEXT["moved"].format(n=done, scope=scope_label(scope.value)), errors)
 
     @asyncSlot()
     @busy("act_rename")

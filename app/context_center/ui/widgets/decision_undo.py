@@ -17,26 +17,41 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from context_center.engine import ApprovalRecord, Changes, Decision, Engine
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 
 if TYPE_CHECKING:
     from context_center.ui.context import AppContext
 
-TEXT = {
-    "dismissed": (
-        "Dismissed “{title}”: it will not be proposed again. Undo lists it again "
-        "(the dismissal is removed)."
-    ),
-    "restored": "“{title}” is listed again",
-    "rejected_one": (
-        "Rejected {target}. Undo puts the same write back in the queue as a new item (the "
-        "rejection stays in the audit log)."
-    ),
-    "rejected_many": (
-        "Rejected {n} writes. Undo puts each back in the queue as a new item (the rejections "
-        "stay in the audit log)."
-    ),
-    "requeued": "{n} write(s) are waiting for approval again",
-}
+TEXT = Texts(
+    "DecisionUndo",
+    {
+        "dismissed": (
+            QT_TRANSLATE_NOOP(
+                "DecisionUndo",
+                "Dismissed “{title}”: it will not be proposed again. Undo lists it again "
+                "(the dismissal is removed).",
+            )
+        ),
+        "restored": QT_TRANSLATE_NOOP("DecisionUndo", "“{title}” is listed again"),
+        "rejected_one": (
+            QT_TRANSLATE_NOOP(
+                "DecisionUndo",
+                "Rejected {target}. Undo puts the same write back in the queue as a new item (the "
+                "rejection stays in the audit log).",
+            )
+        ),
+        "rejected_many": (
+            QT_TRANSLATE_NOOP(
+                "DecisionUndo",
+                "Rejected {n} writes. Undo puts each back in the queue as a new item (the rejections "
+                "stay in the audit log).",
+            )
+        ),
+        "requeued": QT_TRANSLATE_NOOP(
+            "DecisionUndo", "{n} write(s) are waiting for approval again"
+        ),
+    },
+)
 
 
 def _restore(engine: Engine, candidate_id: str) -> Changes[Decision]:

@@ -12,22 +12,32 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QLabel, QWidget
 
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.tabs.instructions_text import TEXT as TAB_TEXT
 from context_center.ui.widgets.instruction_panes import WARNING_STYLE
 
 if TYPE_CHECKING:
     from context_center.ui.tabs.instructions import InstructionsTab
 
-TEXT = {
-    "missing": (
-        "The target folder {target} does not exist, so no agent can start there and there is "
-        "no chain to show. Check the path, or pick a folder from the list or with Browse…"
-    ),
-    "not_folder": (
-        "The target {target} is a file, not a folder: an agent starts in a folder. Choose the "
-        "folder that holds it."
-    ),
-}
+TEXT = Texts(
+    "TargetWarning",
+    {
+        "missing": (
+            QT_TRANSLATE_NOOP(
+                "TargetWarning",
+                "The target folder {target} does not exist, so no agent can start there and there is "
+                "no chain to show. Check the path, or pick a folder from the list or with Browse…",
+            )
+        ),
+        "not_folder": (
+            QT_TRANSLATE_NOOP(
+                "TargetWarning",
+                "The target {target} is a file, not a folder: an agent starts in a folder. Choose the "
+                "folder that holds it.",
+            )
+        ),
+    },
+)
 
 
 class TargetWarning(QLabel):
