@@ -16,7 +16,8 @@ Edit, Revisions, these and Forget.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction
@@ -202,16 +203,7 @@ class MemoryBulk(QObject):
         if not todo:
             self.ctx.status(TEXT["same_type"].format(type=type_label(chosen.value)))
             return
-        done, errors = 0, []
-        for row in todo:
-            try:
-                changes = await self.ctx.run(_retype, self.ctx.engine, row.entry, chosen)
-            except EngineError as exc:
-                errors.append(str(exc))
-                continue
-            done += 1
-            self.ctx.apply(changes, self.tab)
-        self.tab.keep_selected(todo[0].id)
+        done, errors = await self._each(todo, lambda row: (_retype, row.entry, chosen))
         self._finish(TEXT["retyped"].format(n=done, type=type_label(chosen.value)), errors)
 
     @asyncSlot(object)
@@ -230,17 +222,26 @@ class MemoryBulk(QObject):
             self.tab, TEXT["move_title"], text, informative=info, ok_text=TEXT["move_ok"]
         ):
             return
+        done, errors = await self._each(todo, lambda row: (_rescope, row.fact, scope))
+        self._finish(TEXT["moved"].format(n=done, scope=scope_label(scope.value)), errors)
+
+    async def _each(
+        self, todo: list[FactRow], call: Callable[[FactRow], tuple[Any, ...]]
+    ) -> tuple[int, list[str]]:
+        """Run ``call(row)`` = (engine function, *args) for each row on the worker, one change
+        applied at a time; a refusal is collected and the rest go on. (done, refusals)."""
         done, errors = 0, []
         for row in todo:
+            fn, *args = call(row)
             try:
-                changes = await self.ctx.run(_rescope, self.ctx.engine, row.fact, scope)
+                changes = await self.ctx.run(fn, self.ctx.engine, *args)
             except EngineError as exc:
                 errors.append(str(exc))
                 continue
             done += 1
             self.ctx.apply(changes, self.tab)
         self.tab.keep_selected(todo[0].id)
-        self._finish(TEXT["moved"].format(n=done, scope=scope_label(scope.value)), errors)
+        return done, errors
 
     @asyncSlot()
     @busy("act_rename")
