@@ -2366,6 +2366,109 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     </message>
 </context>
 <context>
+    <name>RecallText</name>
+    <message>
+        <source>matched {terms}; {scope} scope</source>
+        <translation>匹配了 {terms}；{scope}范围</translation>
+    </message>
+    <message>
+        <source>{term} via {via}</source>
+        <translation>{term}（经由 {via}）</translation>
+    </message>
+    <message>
+        <source>+{n} more</source>
+        <translation>另 {n} 项</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>matched only {words}: {why}</source>
+        <translation>只匹配了 {words}：{why}</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>一个数字</translation>
+    </message>
+    <message>
+        <source>one term alone must be identifier-like or rare in the store (or long, in a message of at most two terms)</source>
+        <translation>单独一个词须像标识符，或在本库中少见（或在不超过两个词的消息里足够长）</translation>
+    </message>
+    <message>
+        <source>none of it in the fact&apos;s name, title or description</source>
+        <translation>事实的名称、标题和描述里都没有它</translation>
+    </message>
+    <message>
+        <source>matched only words frequent in this store, and the message&apos;s {words} is in no fact</source>
+        <translation>只匹配了本库中常见的词，而消息里的 {words} 不在任何事实中</translation>
+    </message>
+    <message>
+        <source>superseded by {ref} (newer, {how})</source>
+        <translation>已被 {ref} 取代（更新；{how}）</translation>
+    </message>
+    <message>
+        <source>supersedes link</source>
+        <translation>Supersedes 链接</translation>
+    </message>
+    <message>
+        <source>same title</source>
+        <translation>标题相同</translation>
+    </message>
+    <message>
+        <source>generic user turn</source>
+        <translation>泛泛的用户消息</translation>
+    </message>
+    <message>
+        <source>no searchable terms (only common words)</source>
+        <translation>没有可检索的词（只有常用词）</translation>
+    </message>
+    <message>
+        <source>memory store is empty</source>
+        <translation>记忆库是空的</translation>
+    </message>
+    <message>
+        <source>no sufficiently distinctive match</source>
+        <translation>没有足够有区分度的匹配</translation>
+    </message>
+    <message>
+        <source>score under {0} × the best eligible match&apos;s score (relative cut)</source>
+        <translation>得分低于最佳合格匹配得分的 {0} 倍（相对截断）</translation>
+    </message>
+    <message>
+        <source>an equivalent project fact overrides this global fact</source>
+        <translation>一条同等的项目事实覆盖了这条全局事实</translation>
+    </message>
+    <message>
+        <source>global user/feedback fact is already in the stable guidance</source>
+        <translation>全局的用户/反馈事实已在稳定指导中</translation>
+    </message>
+    <message>
+        <source>a newer fact on the same subject replaces this one</source>
+        <translation>同一主题下有更新的事实取代了它</translation>
+    </message>
+    <message>
+        <source>a broad fact matched only on words frequent in this store (score x {0}), then under {1} x the best eligible match&apos;s score</source>
+        <translation>宽泛的事实只匹配了本库中常见的词（得分 × {0}），随后低于最佳合格匹配得分的 {1} 倍</translation>
+    </message>
+    <message>
+        <source>matched fewer of the message&apos;s terms than the best fact and scored under {0} x its score</source>
+        <translation>匹配到的消息词少于最佳事实，且得分低于其 {0} 倍</translation>
+    </message>
+    <message>
+        <source>matched facts exceeded the recall budget</source>
+        <translation>匹配的事实超出了召回预算</translation>
+    </message>
+    <message>
+        <source>matched only words frequent in this store, beside a distinctive match or more such facts</source>
+        <translation>只匹配了本库中常见的词，而已有一个有区分度的匹配或更多这样的事实</translation>
+    </message>
+    <message>
+        <source>matched only in the fact&apos;s body: no matched term in its name, title or description, no identifier, fewer than two words rare in the store and fewer than three terms</source>
+        <translation>只在事实正文中匹配：名称、标题和描述中没有匹配的词，没有标识符，本库中少见的词不到两个，且匹配的词不到三个</translation>
+    </message>
+</context>
+<context>
     <name>RevisionsTab</name>
     <message>
         <source>Pick a fact on the left to see its revisions</source>

@@ -14,6 +14,7 @@ from typing import Any
 from context_center.engine import SelectedFact, Suppression
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, translate
 from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.recall_text import why_not, why_selected
 from context_center.ui.style import tone
 from context_center.ui.terms import freshness_label
 
@@ -55,7 +56,11 @@ class HitsModel(RowTableModel[SelectedFact]):
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "Rev"), lambda h: str(h.revision), numeric=True
                 ),
-                Column(QT_TRANSLATE_NOOP("Columns", "Why"), lambda h: h.reason),
+                Column(
+                    QT_TRANSLATE_NOOP("Columns", "Why"),
+                    lambda h: why_selected(h.reason),
+                    tooltip=lambda h: h.reason,
+                ),
             ],
             parent,
         )
@@ -85,7 +90,7 @@ class SuppressionsModel(RowTableModel[Suppression]):
                 ),
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "Why not"),
-                    lambda s: s.message,
+                    lambda s: why_not(s.reason.value, s.message, s.reason.text),
                     tooltip=lambda s: f"{s.reason.value}: {s.message}",
                 ),
                 Column(
