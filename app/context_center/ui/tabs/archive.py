@@ -13,10 +13,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QDialog,
     QFrame,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QPushButton,
     QSplitter,
@@ -43,6 +41,7 @@ from context_center.ui.tabs.base import Tab
 from context_center.ui.terms import scope_label, type_and_scope, type_label
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
+from context_center.ui.widgets.new_name import ask_new_name
 from context_center.ui.widgets.tables import make_table
 
 
@@ -329,20 +328,18 @@ class ArchiveTab(Tab):
         refusal = self.last_refusal
         if row is None or row.fact is None or refusal is None:
             return
-        dialog = QInputDialog(self)
-        dialog.setObjectName("recoverNameDialog")
-        dialog.setWindowTitle(translate("ArchiveTab", "Recover under a new name"))
-        dialog.setLabelText(
-            translate(
+        name = await ask_new_name(
+            self.ctx,
+            self,
+            object_name="recoverNameDialog",
+            title=translate("ArchiveTab", "Recover under a new name"),
+            label=translate(
                 "ArchiveTab",
                 "{ref} is taken. Recover the archived fact as (a file name in {scope}):",
-            ).format(ref=row.fact.ref, scope=scope_label(row.fact.scope.value))
+            ).format(ref=row.fact.ref, scope=scope_label(row.fact.scope.value)),
+            suggestion=refusal.suggestion,
+            ok_text=translate("ArchiveTab", "Recover"),
         )
-        dialog.setTextValue(refusal.suggestion)
-        dialog.setOkButtonText(translate("ArchiveTab", "Recover"))
-        if await self.ctx.exec_dialog(dialog) != QDialog.DialogCode.Accepted:
-            return
-        name = dialog.textValue().strip()
         if name:
             await self._recover(row, row.fact, name)
 

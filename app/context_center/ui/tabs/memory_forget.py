@@ -12,8 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from context_center.engine import Engine, Fact
+from context_center.ui.tabs.archive import Refusal, try_recover
 from context_center.ui.tabs.memory_text import TEXT
 from context_center.ui.tabs.memory_work import forget_fact
+from context_center.ui.terms import scope_label
+from context_center.ui.widgets.new_name import ask_new_name
 
 if TYPE_CHECKING:
     from context_center.ui.tabs.memory import MemoryTab
@@ -81,11 +84,6 @@ def _offer_undo(tab: MemoryTab, archived: list[tuple[Fact, Path]]) -> None:
 async def _undo_one(tab: MemoryTab, engine: Engine, fact: Fact, path: Path) -> bool:
     """Recover one forgotten fact; when its name was taken meanwhile, ask for another name
     (as the Archive tab's "Recover under a new name…" does) instead of failing."""
-    from PySide6.QtWidgets import QDialog, QInputDialog
-
-    from context_center.ui.tabs.archive import Refusal, try_recover
-    from context_center.ui.terms import scope_label
-
     ctx = tab.ctx
     name: str | None = None
     while True:
@@ -97,15 +95,16 @@ async def _undo_one(tab: MemoryTab, engine: Engine, fact: Fact, path: Path) -> b
         if not outcome.name_taken:
             ctx.status(TEXT["undo_not_recovered"].format(ref=fact.ref, reason=outcome.message))
             return False
-        dialog = QInputDialog(tab)
-        dialog.setObjectName("undoRecoverNameDialog")
-        dialog.setWindowTitle(TEXT["undo_name_title"])
-        dialog.setLabelText(
-            TEXT["undo_name_label"].format(ref=fact.ref, scope=scope_label(fact.scope.value))
+        answer = await ask_new_name(
+            ctx,
+            tab,
+            object_name="undoRecoverNameDialog",
+            title=TEXT["undo_name_title"],
+            label=TEXT["undo_name_label"].format(ref=fact.ref, scope=scope_label(fact.scope.value)),
+            suggestion=outcome.suggestion,
+            ok_text=TEXT["undo_name_ok"],
         )
-        dialog.setTextValue(outcome.suggestion)
-        dialog.setOkButtonText(TEXT["undo_name_ok"])
-        if await ctx.exec_dialog(dialog) != QDialog.DialogCode.Accepted:
+        if answer is None:
             ctx.status(TEXT["undo_not_recovered"].format(ref=fact.ref, reason=outcome.message))
             return False
-        name = dialog.textValue().strip() or None
+        name = answer or None
