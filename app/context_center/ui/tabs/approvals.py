@@ -228,9 +228,11 @@ class ApprovalsTab(Tab):
     async def _recheck_dialog(self) -> None:
         """Read the open review's target again: a fact changed elsewhere while the person is
         deciding shows the stale banner (and disables Approve) at once, not after a click."""
-        dialog = self.dialog
-        if dialog is None:
-            return
+        if self.dialog is not None:
+            await self._reload_review(self.dialog)
+
+    async def _reload_review(self, dialog: ApprovalDialog) -> None:
+        """Give the dialog its target fact as it is now (if it is still the open one)."""
         review = await self.ctx.run(load_review, self.ctx.engine, dialog.review.record)
         if self.dialog is dialog:
             dialog.set_current(review.current, review.missing_target)
@@ -338,8 +340,7 @@ class ApprovalsTab(Tab):
                 # Shown in the dialog, never swallowed: a conflict (the store moved on), an
                 # item decided elsewhere, an edit the engine refuses. Nothing was written.
                 dialog.show_conflict(str(exc))
-                review = await self.ctx.run(load_review, self.ctx.engine, record)
-                dialog.set_current(review.current, review.missing_target)
+                await self._reload_review(dialog)
                 self.ctx.status(
                     translate("ApprovalDialog", "Not approved: {reason}").format(reason=exc)
                 )
