@@ -56,21 +56,26 @@ def add_command(
 warm_engine: Callable[[str, str | None, str | None], Engine | None] | None = None
 
 
-def engine_for(args: argparse.Namespace) -> Engine:
-    """The engine for ``--home``/``--workspace``; a workspace that does not exist is refused
-    before anything is read or written."""
+def engine_of(command: str, home: str | None, workspace: str | None) -> Engine:
+    """The engine a command runs with: the warm server's kept one when it keeps one for
+    ``command`` (``warm_engine``), else a new one."""
     if warm_engine is not None:
-        kept = warm_engine(
-            str(getattr(args, "command", "")),
-            getattr(args, "home", None),
-            getattr(args, "workspace", None),
-        )
+        kept = warm_engine(command, home, workspace)
         if kept is not None:
-            kept.require_workspace()
             return kept
     from context_center.engine import Engine
 
-    engine = Engine(home=getattr(args, "home", None), workspace=getattr(args, "workspace", None))
+    return Engine(home=home, workspace=workspace)
+
+
+def engine_for(args: argparse.Namespace) -> Engine:
+    """The engine for ``--home``/``--workspace``; a workspace that does not exist is refused
+    before anything is read or written."""
+    engine = engine_of(
+        str(getattr(args, "command", "")),
+        getattr(args, "home", None),
+        getattr(args, "workspace", None),
+    )
     engine.require_workspace()
     return engine
 

@@ -41,13 +41,10 @@ def _engine(home: str | None, workspace: str | None, cwd: Any, event: str = "") 
         if not isinstance(cwd, str) or not Path(cwd).is_absolute():
             raise ValueError("the hook input has no absolute cwd")
         workspace = str(find_workspace_root(Path(cwd)))
-    if event == "UserPromptSubmit":
-        from context_center.cli import common
+    if event == "UserPromptSubmit":  # a warm server keeps this one (cli/serve.py)
+        from context_center.cli.common import engine_of
 
-        if common.warm_engine is not None:  # a warm server's (cli/serve.py)
-            kept = common.warm_engine(f"hook {event}", home, workspace)
-            if kept is not None:  # recall proves itself current on every turn
-                return kept
+        return engine_of(f"hook {event}", home, workspace)
     return Engine(home=home, workspace=workspace)
 
 
