@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -42,7 +41,7 @@ from context_center.ui.terms import scope_label, type_and_scope, type_label
 from context_center.ui.widgets.elided import ElidedLabel
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
 from context_center.ui.widgets.new_name import ask_new_name
-from context_center.ui.widgets.tables import make_table
+from context_center.ui.widgets.tables import make_table, table_beside
 
 
 @dataclass(frozen=True)
@@ -229,18 +228,7 @@ class ArchiveTab(Tab):
             )
         )
         self.empty.setObjectName("hint")
-        left = QWidget()
-        ll = QVBoxLayout(left)
-        ll.setContentsMargins(0, 0, 0, 0)
-        ll.addWidget(self.table, 1)
-        ll.addWidget(self.empty)
-
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(left)
-        splitter.addWidget(detail)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setChildrenCollapsible(False)
+        splitter = table_beside(self.table, self.empty, detail)
         # 7:3 whatever the first contents' size hints (a Chinese preview made the table too
         # narrow for its Title column at 900×600)
         splitter.setSizes([700, 300])

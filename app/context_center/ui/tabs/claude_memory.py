@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -41,7 +40,7 @@ from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.terms import type_label
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
-from context_center.ui.widgets.tables import make_table
+from context_center.ui.widgets.tables import make_table, table_beside
 
 _TYPE_TEXT = QT_TRANSLATE_NOOP("ClaudeMemoryTab", "(none)")
 
@@ -211,17 +210,7 @@ class ClaudeMemoryTab(Tab):
         self.empty = QLabel()
         self.empty.setObjectName("hint")
         self.empty.setWordWrap(True)
-        left = QWidget()
-        ll = QVBoxLayout(left)
-        ll.setContentsMargins(0, 0, 0, 0)
-        ll.addWidget(self.table, 1)
-        ll.addWidget(self.empty)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(left)
-        splitter.addWidget(detail)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setChildrenCollapsible(False)
+        splitter = table_beside(self.table, self.empty, detail)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)

@@ -1,5 +1,6 @@
-"""One way to set up a read-only, row-selecting table view, so every tab looks the same; and a
-table whose explanations wrap in full (``WrappedTable``)."""
+"""One way to set up a read-only, row-selecting table view, so every tab looks the same; a
+table whose explanations wrap in full (``WrappedTable``); and the table-beside-detail layout
+of the list tabs (``table_beside``)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,30 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
+    QVBoxLayout,
     QWidget,
 )
+
+
+def table_beside(table: QTableView, below: QWidget, detail: QWidget) -> QSplitter:
+    """``table`` (with ``below`` under it, e.g. its empty-state hint) left, ``detail`` right,
+    3:2, neither collapsible."""
+    left = QWidget()
+    column = QVBoxLayout(left)
+    column.setContentsMargins(0, 0, 0, 0)
+    column.addWidget(table, 1)
+    column.addWidget(below)
+    splitter = QSplitter(Qt.Orientation.Horizontal)
+    splitter.addWidget(left)
+    splitter.addWidget(detail)
+    splitter.setStretchFactor(0, 3)
+    splitter.setStretchFactor(1, 2)
+    splitter.setChildrenCollapsible(False)
+    return splitter
 
 
 def make_table(
