@@ -60,38 +60,32 @@ def freshness_of(
     """Freshness from type and age. A missing or future time counts as current."""
     if updated_at is None:
         return Freshness.CURRENT
-    now = now or datetime.now(UTC)
-    age = now - updated_at
-    if age < timedelta(0):
-        return Freshness.CURRENT
-    fresh, current = FRESHNESS_DAYS[fact_type]
-    if age <= timedelta(days=fresh):
-        return Freshness.FRESH
-    if age <= timedelta(days=current):
-        return Freshness.CURRENT
-    return Freshness.STALE
+    return FreshnessClock(now or datetime.now(UTC)).of(fact_type, updated_at)
 
 
 class FreshnessClock:
-    """``freshness_of`` for many facts at one ``now`` (a table of 50,000 rows): each type's day
-    limits become cutoff times once, so a fact costs two comparisons, with the same result."""
+    """Freshness at one ``now``, for one fact or a table of 50,000: each type's day limits
+    (``FRESHNESS_DAYS``) become cutoff times once, so a fact costs two comparisons. A fact is
+    fresh up to ``fresh`` days old, current up to ``current`` days, stale after; a missing or
+    future time counts as current."""
 
     __slots__ = ("_cutoffs", "now")
 
     def __init__(self, now: datetime) -> None:
         self.now = now
-        self._cutoffs = {
-            t: (now - timedelta(days=fresh), now - timedelta(days=current))
-            for t, (fresh, current) in FRESHNESS_DAYS.items()
-        }
+        self._cutoffs: dict[FactType, tuple[datetime, datetime]] = {}
 
     def of(self, fact_type: FactType, updated_at: datetime | None) -> Freshness:
         if updated_at is None or updated_at > self.now:
             return Freshness.CURRENT
-        fresh, current = self._cutoffs[fact_type]
-        if updated_at >= fresh:
+        cut = self._cutoffs.get(fact_type)
+        if cut is None:
+            fresh, current = FRESHNESS_DAYS[fact_type]
+            cut = (self.now - timedelta(days=fresh), self.now - timedelta(days=current))
+            self._cutoffs[fact_type] = cut
+        if updated_at >= cut[0]:
             return Freshness.FRESH
-        if updated_at >= current:
+        if updated_at >= cut[1]:
             return Freshness.CURRENT
         return Freshness.STALE
 
