@@ -24,6 +24,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt, Unicode 15.1) as
 # inclusive ranges: code points a renderer shows as nothing. Python's ``unicodedata`` does not
@@ -78,6 +79,7 @@ def _invisible(ch: str) -> bool:
     return is_default_ignorable(ch) or unicodedata.category(ch) == "Cf"
 
 
+@lru_cache(maxsize=8192)  # a pure function of one character: texts repeat their characters
 def _char_replacement(ch: str) -> str:
     """What one character becomes in the matching copy ('' when it is dropped)."""
     if _invisible(ch):
@@ -106,6 +108,13 @@ def _fold_look_alikes(text: str) -> str:
     return "".join(parts)
 
 
+def _replacements(text: str) -> dict[str, str]:
+    """The characters of a non-ASCII ``text`` that change in the matching copy."""
+    return {
+        ch: rep for ch in set(text) if not ch.isascii() and (rep := _char_replacement(ch)) != ch
+    }
+
+
 def normalise_for_matching(text: str) -> tuple[str, list[int] | None]:
     """The matching copy of ``text`` and a map from its offsets to the original's.
 
@@ -114,9 +123,7 @@ def normalise_for_matching(text: str) -> tuple[str, list[int] | None]:
     """
     if text.isascii():
         return text, None
-    replacements = {
-        ch: rep for ch in set(text) if not ch.isascii() and (rep := _char_replacement(ch)) != ch
-    }
+    replacements = _replacements(text)
     if not replacements:
         return _fold_look_alikes(text), None
     special = re.compile("[" + "".join(re.escape(ch) for ch in replacements) + "]")
@@ -167,6 +174,12 @@ class View:
 
 def base_view(text: str) -> View:
     """The normalised copy of ``text`` as a view on it."""
+    if not text.isascii():
+        replacements = _replacements(text)
+        if all(len(rep) == 1 for rep in replacements.values()):
+            # one character for one (full-width punctuation, say): the offsets are unchanged,
+            # so the view is the identity, as ``normalise_for_matching`` would map it
+            return View(_fold_look_alikes(text.translate(str.maketrans(replacements))))
     norm, mapping = normalise_for_matching(text)
     if mapping is None:
         return View(norm)
