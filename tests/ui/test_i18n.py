@@ -314,7 +314,8 @@ def test_a_refusal_is_explained_by_its_code_in_chinese(ctx, chinese) -> None:  #
     box = ctx.last_dialog
     assert box.windowTitle() == "有人先修改了它"
     assert box.text() == "期间已保存了更新的修订版；没有覆盖任何内容。"
-    assert "expected 1, found 2" in box.informativeText()  # the engine's detail stays
+    # the engine's detail, in its Chinese form with the engine's ref and revisions
+    assert box.informativeText() == "project/x.md 的修订版冲突：预期 1，实际 2"
     assert messages and messages[-1].startswith("有人先修改了它")
     box.close()
 

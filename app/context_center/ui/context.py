@@ -50,6 +50,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from context_center.engine import Area, Changes, Engine, EngineError
 from context_center.ui.error_text import BUG, error_explanation, error_title
+from context_center.ui.refusal_text import refusal_message
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +274,7 @@ class AppContext(QObject):
         if isinstance(exc, EngineError):
             log.info("engine refused: %s (%s)", exc, exc.code)
             title = error_title(exc.code)
-            text = " ".join(str(exc).split())
+            text = refusal_message(exc.code, " ".join(str(exc).split()))
             self.status(text if text.lower().startswith(title.lower()) else f"{title}: {text}")
         else:
             log.error("unexpected error", exc_info=(type(exc), exc, exc.__traceback__))
@@ -285,7 +286,7 @@ class AppContext(QObject):
             box.setIcon(QMessageBox.Icon.Warning)
             box.setWindowTitle(error_title(exc.code))
             box.setText(error_explanation(exc.code))
-            box.setInformativeText(" ".join(str(exc).split()))
+            box.setInformativeText(refusal_message(exc.code, " ".join(str(exc).split())))
         else:
             box.setIcon(QMessageBox.Icon.Critical)
             box.setWindowTitle(BUG["title"])

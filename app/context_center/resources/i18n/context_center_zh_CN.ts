@@ -1043,6 +1043,313 @@ When an agent proposes a memory write that needs a person, it appears here and t
     </message>
 </context>
 <context>
+    <name>DiagnosticText</name>
+    <message>
+        <source>absolute paths are not allowed</source>
+        <translation>不允许使用绝对路径</translation>
+    </message>
+    <message>
+        <source>paths starting with ~ are not allowed</source>
+        <translation>不允许以 ~ 开头的路径</translation>
+    </message>
+    <message>
+        <source>the path leaves the directory that owns the instruction file</source>
+        <translation>该路径离开了指令文件所在的目录</translation>
+    </message>
+    <message>
+        <source>a symbolic link on the way leads outside the owning directory</source>
+        <translation>路径上的一个符号链接指向所在目录之外</translation>
+    </message>
+    <message>
+        <source>it does not exist</source>
+        <translation>它不存在</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>权限不足</translation>
+    </message>
+    <message>
+        <source>it is a directory</source>
+        <translation>它是一个目录</translation>
+    </message>
+    <message>
+        <source>it is not a regular file (FIFO, device or socket)</source>
+        <translation>它不是普通文件（FIFO、设备或套接字）</translation>
+    </message>
+    <message>
+        <source>it cannot be read</source>
+        <translation>无法读取它</translation>
+    </message>
+    <message>
+        <source>it changed while being read</source>
+        <translation>读取期间它发生了变化</translation>
+    </message>
+    <message>
+        <source>it is larger than {n} bytes</source>
+        <translation>它大于 {n} 字节</translation>
+    </message>
+    <message>
+        <source>it is neither valid UTF-8 nor valid GB18030</source>
+        <translation>它既不是有效的 UTF-8，也不是有效的 GB18030</translation>
+    </message>
+    <message>
+        <source>it is already being imported on this chain</source>
+        <translation>它已在这条链上被导入</translation>
+    </message>
+    <message>
+        <source>imports nest at most {n} levels deep</source>
+        <translation>导入最多嵌套 {n} 层</translation>
+    </message>
+    <message>
+        <source>it looks like a package name, not a file; no such file exists</source>
+        <translation>它看起来像包名而不是文件；不存在这个文件</translation>
+    </message>
+    <message>
+        <source>it is outside the working directory</source>
+        <translation>它在工作目录之外</translation>
+    </message>
+    <message>
+        <source>the frontmatter is too large</source>
+        <translation>前置元数据太大</translation>
+    </message>
+    <message>
+        <source>the frontmatter is not valid YAML; quote globs</source>
+        <translation>前置元数据不是有效的 YAML；请给通配模式加引号</translation>
+    </message>
+    <message>
+        <source>the frontmatter is not valid YAML (line {line}); quote globs</source>
+        <translation>前置元数据不是有效的 YAML（第 {line} 行）；请给通配模式加引号</translation>
+    </message>
+    <message>
+        <source>paths: must be a glob or a list of globs</source>
+        <translation>paths: 必须是一个通配模式或通配模式列表</translation>
+    </message>
+    <message>
+        <source>{label} was not loaded: {reason}</source>
+        <translation>未加载 {label}：{reason}</translation>
+    </message>
+    <message>
+        <source>{label} was not loaded: its real path is outside the home</source>
+        <translation>未加载 {label}：它的真实路径在主目录之外</translation>
+    </message>
+    <message>
+        <source>{label} was not loaded: its real path is outside the workspace</source>
+        <translation>未加载 {label}：它的真实路径在工作区之外</translation>
+    </message>
+    <message>
+        <source>{label} is a link to a file outside the workspace; Codex follows it</source>
+        <translation>{label} 是指向工作区之外文件的链接；Codex 会跟随它</translation>
+    </message>
+    <message>
+        <source>import of &apos;{label}&apos; refused ({code}): {reason}</source>
+        <translation>拒绝导入“{label}”（{code}）：{reason}</translation>
+    </message>
+    <message>
+        <source>import of &apos;{label}&apos; refused: {reason}</source>
+        <translation>拒绝导入“{label}”：{reason}</translation>
+    </message>
+    <message>
+        <source>the target directory ({label}) is outside the workspace; resolved for the workspace root instead</source>
+        <translation>目标目录（{label}）在工作区之外；已改为按工作区根目录解析</translation>
+    </message>
+    <message>
+        <source>a {what} on line {line} of {label} was withheld from the agent&apos;s text; move it out of the instruction file</source>
+        <translation>{label} 第 {line} 行的 {what} 已从智能体的文本中隐去；请把它移出指令文件</translation>
+    </message>
+    <message>
+        <source>{label} is not valid UTF-8: Codex reads it with replacement characters</source>
+        <translation>{label} 不是有效的 UTF-8：Codex 会用替换字符读取它</translation>
+    </message>
+    <message>
+        <source>config.toml: {problem}; the default is used</source>
+        <translation>config.toml：{problem}；使用默认值</translation>
+    </message>
+    <message>
+        <source>{label} never reaches Codex: the {n}-byte project_doc_max_bytes was used up before it</source>
+        <translation>{label} 到不了 Codex：{n} 字节的 project_doc_max_bytes 在它之前就已用完</translation>
+    </message>
+    <message>
+        <source>project_doc_max_bytes ({limit}) cuts {label} at byte {byte} (line {line}, column {column}): {size} bytes, {lines} non-empty lines never reach Codex</source>
+        <translation>project_doc_max_bytes（{limit}）在第 {byte} 字节处截断 {label}（第 {line} 行，第 {column} 列）：{size} 字节、{lines} 行非空内容到不了 Codex</translation>
+    </message>
+    <message>
+        <source>project_doc_max_bytes ({limit}) cuts {label} at byte {byte} (line {line}, column {column}): {size} bytes, {lines} non-empty lines never reach Codex, from: {preview}</source>
+        <translation>project_doc_max_bytes（{limit}）在第 {byte} 字节处截断 {label}（第 {line} 行，第 {column} 列）：{size} 字节、{lines} 行非空内容到不了 Codex，从此处开始：{preview}</translation>
+    </message>
+    <message>
+        <source>@{written} names no file; Claude Code skips it without a word</source>
+        <translation>@{written} 指向的文件不存在；Claude Code 会默默跳过它</translation>
+    </message>
+    <message>
+        <source>@{written} names no file; Claude Code skips it without a word (it looks like a package name)</source>
+        <translation>@{written} 指向的文件不存在；Claude Code 会默默跳过它（它看起来像包名）</translation>
+    </message>
+    <message>
+        <source>Claude Code follows imports at most {n} levels deep; {label} is not loaded</source>
+        <translation>Claude Code 最多跟随 {n} 层导入；不会加载 {label}</translation>
+    </message>
+    <message>
+        <source>{label} is outside the working directory: Claude Code asks once per project before loading external imports, and loads nothing from them until you agree</source>
+        <translation>{label} 在工作目录之外：Claude Code 在加载外部导入前会按项目询问一次，在你同意之前不会从中加载任何内容</translation>
+    </message>
+    <message>
+        <source>{label} holds more rule files or folders than are read here; only the first ones are shown</source>
+        <translation>{label} 中的规则文件或文件夹多于这里读取的数量；只显示前面的部分</translation>
+    </message>
+    <message>
+        <source>{label}: {problem}</source>
+        <translation>{label}：{problem}</translation>
+    </message>
+    <message>
+        <source>Permission denied</source>
+        <translation>权限不足</translation>
+    </message>
+    <message>
+        <source>No such file or directory</source>
+        <translation>没有这个文件或目录</translation>
+    </message>
+    <message>
+        <source>Input/output error</source>
+        <translation>输入/输出错误</translation>
+    </message>
+    <message>
+        <source>Too many levels of symbolic links</source>
+        <translation>符号链接层级过多</translation>
+    </message>
+    <message>
+        <source>{error}</source>
+        <translation>{error}</translation>
+    </message>
+    <message>
+        <source>the index is a symbolic link or not a plain file of its own; changes to this store are refused until it is removed</source>
+        <translation>索引是符号链接，或不是独立的普通文件；在移除它之前，对这个存储的修改都会被拒绝</translation>
+    </message>
+    <message>
+        <source>a symlink stands in place of a fact file</source>
+        <translation>事实文件的位置上是一个符号链接</translation>
+    </message>
+    <message>
+        <source>a symlink stands in place of the file</source>
+        <translation>文件的位置上是一个符号链接</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>the file changed while it was being opened</source>
+        <translation>打开文件期间它发生了变化</translation>
+    </message>
+    <message>
+        <source>id {id} is also used by {others}</source>
+        <translation>ID {id} 也被 {others} 使用</translation>
+    </message>
+    <message>
+        <source>declares the name &apos;{name}&apos;, which {others} also uses; rename one of them (its name field)</source>
+        <translation>声明的名称“{name}”也被 {others} 使用；请重命名其中一个（它的 name 字段）</translation>
+    </message>
+    <message>
+        <source>YAML aliases are not allowed (line {line})</source>
+        <translation>不允许使用 YAML 别名（第 {line} 行）</translation>
+    </message>
+    <message>
+        <source>frontmatter uses the tag &apos;{tag}&apos;, which is not allowed (line {line})</source>
+        <translation>前置元数据使用了不允许的标签“{tag}”（第 {line} 行）</translation>
+    </message>
+    <message>
+        <source>frontmatter keys must be text (line {line})</source>
+        <translation>前置元数据的键必须是文本（第 {line} 行）</translation>
+    </message>
+    <message>
+        <source>frontmatter is not valid YAML: {detail}</source>
+        <translation>前置元数据不是有效的 YAML：{detail}</translation>
+    </message>
+    <message>
+        <source>duplicate frontmatter key &apos;{key}&apos; (line {line})</source>
+        <translation>前置元数据的键“{key}”重复（第 {line} 行）</translation>
+    </message>
+    <message>
+        <source>frontmatter starts with &apos;---&apos; but is never closed</source>
+        <translation>前置元数据以 &apos;---&apos; 开头，但没有结束</translation>
+    </message>
+    <message>
+        <source>frontmatter could not be split from the body</source>
+        <translation>无法把前置元数据与正文分开</translation>
+    </message>
+    <message>
+        <source>frontmatter must be a mapping of keys to values</source>
+        <translation>前置元数据必须是键到值的映射</translation>
+    </message>
+    <message>
+        <source>{field} must be a timestamp</source>
+        <translation>{field} 必须是时间戳</translation>
+    </message>
+    <message>
+        <source>{field} is not an RFC 3339 timestamp: &apos;{value}&apos;</source>
+        <translation>{field} 不是 RFC 3339 时间戳：“{value}”</translation>
+    </message>
+    <message>
+        <source>{field} must be text</source>
+        <translation>{field} 必须是文本</translation>
+    </message>
+    <message>
+        <source>metadata must be a mapping</source>
+        <translation>metadata 必须是映射</translation>
+    </message>
+    <message>
+        <source>scope &apos;{value}&apos; is not project or global</source>
+        <translation>范围“{value}”既不是 project 也不是 global</translation>
+    </message>
+    <message>
+        <source>revision &apos;{value}&apos; is not a positive integer</source>
+        <translation>修订版“{value}”不是正整数</translation>
+    </message>
+    <message>
+        <source>revision &apos;{value}&apos; is out of range</source>
+        <translation>修订版“{value}”超出范围</translation>
+    </message>
+    <message>
+        <source>{field} &apos;{value}&apos; is not one of user, feedback, project, reference</source>
+        <translation>{field}“{value}”不是 user、feedback、project、reference 之一</translation>
+    </message>
+    <message>
+        <source>file declares scope &apos;{value}&apos; but lies in the {scope} store</source>
+        <translation>文件声明的范围是“{value}”，但它位于{scope}存储中</translation>
+    </message>
+    <message>
+        <source>file is {n} bytes; the limit is {limit}</source>
+        <translation>文件有 {n} 字节；上限是 {limit}</translation>
+    </message>
+    <message>
+        <source>file is over the limit of {limit} bytes</source>
+        <translation>文件超过了 {limit} 字节的上限</translation>
+    </message>
+    <message>
+        <source>file contains NUL bytes</source>
+        <translation>文件包含 NUL 字节</translation>
+    </message>
+    <message>
+        <source>file is not valid UTF-8 (byte {n})</source>
+        <translation>文件不是有效的 UTF-8（第 {n} 字节）</translation>
+    </message>
+    <message>
+        <source>a sync tool&apos;s conflict copy of {original}; compare the two and keep one side</source>
+        <translation>同步工具生成的 {original} 冲突副本；请比较两者并保留一方</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>the file holds an unresolved merge (git conflict markers &lt;&lt;&lt;&lt;&lt;&lt;&lt; ======= &gt;&gt;&gt;&gt;&gt;&gt;&gt;); keep one side</source>
+        <translation>文件中有未解决的合并（git 冲突标记 &lt;&lt;&lt;&lt;&lt;&lt;&lt; ======= &gt;&gt;&gt;&gt;&gt;&gt;&gt;）；请保留一方</translation>
+    </message>
+    <message>
+        <source>not a fact: the file has no frontmatter block (a first line &apos;---&apos;, &apos;key: value&apos; lines, a closing &apos;---&apos;)</source>
+        <translation>不是事实：文件没有前置元数据块（首行 &apos;---&apos;、若干 &apos;key: value&apos; 行、结尾 &apos;---&apos;）</translation>
+    </message>
+</context>
+<context>
     <name>DiffView</name>
     <message>
         <source>No differences between {a} and {b}.</source>
@@ -1537,6 +1844,49 @@ When an agent proposes a memory write that needs a person, it appears here and t
     </message>
 </context>
 <context>
+    <name>HistoryText</name>
+    <message>
+        <source>name: {before} → {after}</source>
+        <translation>名称：{before} → {after}</translation>
+    </message>
+    <message>
+        <source>type: {before} → {after}</source>
+        <translation>类型：{before} → {after}</translation>
+    </message>
+    <message>
+        <source>reason: {text}</source>
+        <translation>理由：{text}</translation>
+    </message>
+    <message>
+        <source>error: {code}</source>
+        <translation>错误：{code}</translation>
+    </message>
+    <message>
+        <source>requeued from: {id}</source>
+        <translation>重新排队自：{id}</translation>
+    </message>
+    <message>
+        <source>requeued as: {id}</source>
+        <translation>重新排队为：{id}</translation>
+    </message>
+    <message>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>正文</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+</context>
+<context>
     <name>InstructionChain</name>
     <message>
         <source>user</source>
@@ -1799,6 +2149,10 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>{file}, line {line}</source>
         <translation>{file}，第 {line} 行</translation>
+    </message>
+    <message>
+        <source>{code} — {where}: {message}</source>
+        <translation>{code} — {where}：{message}</translation>
     </message>
     <message>
         <source>Unsaved changes</source>
@@ -2469,6 +2823,169 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     </message>
 </context>
 <context>
+    <name>RefusalText</name>
+    <message>
+        <source>revision conflict on {ref}: expected {expected}, found {found}</source>
+        <translation>{ref} 的修订版冲突：预期 {expected}，实际 {found}</translation>
+    </message>
+    <message>
+        <source>{ref} changed on disk since you read it (revision {revision}, content differs); read it again before saving</source>
+        <translation>你读取 {ref} 之后，它在磁盘上发生了变化（修订版 {revision}，内容不同）；请重新读取后再保存</translation>
+    </message>
+    <message>
+        <source>{ref} was edited by hand after revision {revision} was written (its revision was not bumped); read it again and save with its content hash</source>
+        <translation>{ref} 在写入修订版 {revision} 之后被手动编辑过（修订版号没有增加）；请重新读取，并带上它的内容哈希保存</translation>
+    </message>
+    <message>
+        <source>{ref} changed since the forget was queued (content differs)</source>
+        <translation>遗忘请求排队之后 {ref} 发生了变化（内容不同）</translation>
+    </message>
+    <message>
+        <source>{file} changed on disk since you opened it; your text was not saved. Copy it, reload the file and apply your change again.</source>
+        <translation>你打开 {file} 之后，它在磁盘上发生了变化；你的文本没有保存。请复制它，重新加载文件，再应用一次你的修改。</translation>
+    </message>
+    <message>
+        <source>{ref} already exists; creates never overwrite (choose another name or update it)</source>
+        <translation>{ref} 已存在；创建从不覆盖（请换一个名称，或更新它）</translation>
+    </message>
+    <message>
+        <source>{ref} is already used by another fact</source>
+        <translation>{ref} 已被另一条事实使用</translation>
+    </message>
+    <message>
+        <source>id {id} is already active in the {scope} store as {ref}; resolve that pair first</source>
+        <translation>ID {id} 已作为 {ref} 在{scope}存储中处于活动状态；请先解决这一对</translation>
+    </message>
+    <message>
+        <source>{ref} already exists: rename one of the two facts first (nothing was moved)</source>
+        <translation>{ref} 已存在：请先重命名这两条事实中的一条（没有移动任何内容）</translation>
+    </message>
+    <message>
+        <source>{path} already exists; skills are never overwritten</source>
+        <translation>{path} 已存在；技能从不覆盖</translation>
+    </message>
+    <message>
+        <source>a skill named &apos;{name}&apos; already exists ({path}); skills are never overwritten: choose another name</source>
+        <translation>名为“{name}”的技能已存在（{path}）；技能从不覆盖：请换一个名称</translation>
+    </message>
+    <message>
+        <source>no active fact has id {id}</source>
+        <translation>没有 ID 为 {id} 的活动事实</translation>
+    </message>
+    <message>
+        <source>no active fact named &apos;{name}&apos; in the project or global store</source>
+        <translation>项目存储和全局存储中都没有名为“{name}”的活动事实</translation>
+    </message>
+    <message>
+        <source>{ref} does not exist</source>
+        <translation>{ref} 不存在</translation>
+    </message>
+    <message>
+        <source>{ref} is no longer active</source>
+        <translation>{ref} 已不再处于活动状态</translation>
+    </message>
+    <message>
+        <source>{ref} has no saved revision {revision}</source>
+        <translation>{ref} 没有已保存的修订版 {revision}</translation>
+    </message>
+    <message>
+        <source>no approval item {id}</source>
+        <translation>没有审批条目 {id}</translation>
+    </message>
+    <message>
+        <source>no pending approval item {id}</source>
+        <translation>没有待审批条目 {id}</translation>
+    </message>
+    <message>
+        <source>no current suggestion has id &apos;{id}&apos; (scan again to see the current ones)</source>
+        <translation>当前没有 ID 为“{id}”的建议（重新扫描以查看当前的建议）</translation>
+    </message>
+    <message>
+        <source>the target folder {label} does not exist</source>
+        <translation>目标文件夹 {label} 不存在</translation>
+    </message>
+    <message>
+        <source>cannot recover: {ref} is already active (another fact has that name)</source>
+        <translation>无法恢复：{ref} 已处于活动状态（另一条事实使用了这个名称）</translation>
+    </message>
+    <message>
+        <source>cannot recover: id {id} is already active as {ref}</source>
+        <translation>无法恢复：ID {id} 已作为 {ref} 处于活动状态</translation>
+    </message>
+    <message>
+        <source>cannot recover {file}: it is a hard link shared with another file (link count {n})</source>
+        <translation>无法恢复 {file}：它是与另一个文件共享的硬链接（链接数 {n}）</translation>
+    </message>
+    <message>
+        <source>name &apos;{name}&apos; has no letters or digits to make a file name from</source>
+        <translation>名称“{name}”中没有可用来生成文件名的字母或数字</translation>
+    </message>
+    <message>
+        <source>name &apos;{name}&apos; is reserved (&apos;{slug}&apos; cannot be a fact file name)</source>
+        <translation>名称“{name}”是保留名称（“{slug}”不能用作事实文件名）</translation>
+    </message>
+    <message>
+        <source>{what} is busy: another process has held its lock for more than {seconds} s; try again</source>
+        <translation>{what}正忙：另一个进程持有它的锁已超过 {seconds} 秒；请重试</translation>
+    </message>
+    <message>
+        <source>cannot read {file}: {error}</source>
+        <translation>无法读取 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>suggestion {id} was already {decision}</source>
+        <translation>建议 {id} 已经{decision}</translation>
+    </message>
+    <message>
+        <source>the note is empty</source>
+        <translation>规则内容为空</translation>
+    </message>
+    <message>
+        <source>the note is {n} characters; a standing rule is at most {limit}</source>
+        <translation>规则有 {n} 个字符；一条常驻规则最多 {limit} 个字符</translation>
+    </message>
+    <message>
+        <source>an accepted memory needs a body</source>
+        <translation>接受的记忆需要正文</translation>
+    </message>
+    <message>
+        <source>an accepted skill needs a description</source>
+        <translation>接受的技能需要描述</translation>
+    </message>
+    <message>
+        <source>an accepted skill needs at least one step</source>
+        <translation>接受的技能至少需要一个步骤</translation>
+    </message>
+    <message>
+        <source>an accepted skill needs a body</source>
+        <translation>接受的技能需要正文</translation>
+    </message>
+    <message>
+        <source>the {scope} store</source>
+        <translation>{scope}存储</translation>
+    </message>
+    <message>
+        <source>the approval queue</source>
+        <translation>审批队列</translation>
+    </message>
+    <message>
+        <source>accepted</source>
+        <translation>被接受</translation>
+    </message>
+    <message>
+        <source>dismissed</source>
+        <translation>被忽略</translation>
+    </message>
+    <message>
+        <source>{ref} is already active (another fact has that name)</source>
+        <translation>{ref} 已处于活动状态（另一条事实使用了这个名称）</translation>
+    </message>
+    <message>
+        <source>id {id} is already active as {ref}</source>
+        <translation>ID {id} 已作为 {ref} 处于活动状态</translation>
+    </message>
+</context>
+<context>
     <name>RevisionsTab</name>
     <message>
         <source>Pick a fact on the left to see its revisions</source>
@@ -2612,6 +3129,101 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     <message>
         <source>Copied</source>
         <translation>已复制</translation>
+    </message>
+</context>
+<context>
+    <name>SuggestionText</name>
+    <message>
+        <source>explicit remember request</source>
+        <translation>明确要求记住</translation>
+    </message>
+    <message>
+        <source>future-facing preference</source>
+        <translation>面向以后的偏好</translation>
+    </message>
+    <message>
+        <source>persistent working rule</source>
+        <translation>持续的工作规则</translation>
+    </message>
+    <message>
+        <source>repeated workflow preference</source>
+        <translation>反复出现的工作流程偏好</translation>
+    </message>
+    <message>
+        <source>default behaviour preference</source>
+        <translation>默认行为偏好</translation>
+    </message>
+    <message>
+        <source>negative working preference</source>
+        <translation>否定式的工作偏好</translation>
+    </message>
+    <message>
+        <source>stated preference</source>
+        <translation>明确表达的偏好</translation>
+    </message>
+    <message>
+        <source>durable rule</source>
+        <translation>长期规则</translation>
+    </message>
+    <message>
+        <source>project convention</source>
+        <translation>项目约定</translation>
+    </message>
+    <message>
+        <source>the fact {label} (“{title}”)</source>
+        <translation>事实 {label}（“{title}”）</translation>
+    </message>
+    <message>
+        <source>the instruction file {label}</source>
+        <translation>指令文件 {label}</translation>
+    </message>
+    <message>
+        <source>the candidate {label} above</source>
+        <translation>上方的候选 {label}</translation>
+    </message>
+    <message>
+        <source>Left out “{title}”: {origin} already says this.</source>
+        <translation>略去了“{title}”：{origin} 已经说明了这一点。</translation>
+    </message>
+    <message>
+        <source>… and {n} more left out because a fact or instruction already says them.</source>
+        <translation>……另有 {n} 条因已有事实或指令说明而被略去。</translation>
+    </message>
+    <message>
+        <source>no history log yet (context-center history append writes one)</source>
+        <translation>还没有历史日志（context-center history append 会写入一份）</translation>
+    </message>
+    <message>
+        <source>on a network file system ({fstype}); not read</source>
+        <translation>位于网络文件系统（{fstype}）上；未读取</translation>
+    </message>
+    <message>
+        <source>no Claude Code transcripts for this workspace</source>
+        <translation>本工作区没有 Claude Code 会话记录</translation>
+    </message>
+    <message>
+        <source>no Codex CLI sessions</source>
+        <translation>没有 Codex CLI 会话</translation>
+    </message>
+    <message>
+        <source>The workspace &apos;{workspace}&apos; is a remote location. Suggestions read only local session history of a local workspace and never fall back to this machine&apos;s history for it, so nothing was scanned.</source>
+        <translation>工作区“{workspace}”是远程位置。建议只读取本地工作区的本地会话历史，绝不会改用本机的历史来代替，因此没有扫描任何内容。</translation>
+    </message>
+    <message>
+        <source>The workspace &apos;{workspace}&apos; looks like a remote location. Suggestions read only local session history of a local workspace, so nothing was scanned.</source>
+        <translation>工作区“{workspace}”看起来是远程位置。建议只读取本地工作区的本地会话历史，因此没有扫描任何内容。</translation>
+    </message>
+    <message>
+        <source>The workspace &apos;{workspace}&apos; is not an absolute local path, so nothing was scanned.</source>
+        <translation>工作区“{workspace}”不是绝对的本地路径，因此没有扫描任何内容。</translation>
+    </message>
+    <message>
+        <source>The workspace &apos;{workspace}&apos; does not exist on this machine (it may live on a remote host). Suggestions fail closed: nothing was scanned.</source>
+        <translation>工作区“{workspace}”在本机上不存在（它可能位于远程主机上）。建议会安全失败：没有扫描任何内容。</translation>
+    </message>
+    <message>
+        <source>The workspace &apos;{workspace}&apos; is on a network file system ({fstype}), so it cannot be confirmed local. Suggestions fail closed: nothing was scanned.</source>
+        <translation>工作区“{workspace}”位于网络文件系统（{fstype}）上，无法确认是本地的。建议会安全失败：没有扫描任何内容。</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@ from typing import Any
 from context_center.engine import MemoryCandidate, SkillCandidate, SourceCount
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.suggestion_text import source_note
 from context_center.ui.terms import scope_label, type_and_scope
 
 SOURCE_LABELS = Texts(
@@ -120,7 +121,7 @@ def _source_tip(s: SourceCount) -> str:
     read = translate("Suggestions", "{n} file(s) read").format(n=s.files)
     lines = [SOURCE_LABELS.get(s.source, s.source), s.root, read]
     if s.note:
-        lines.append(s.note)
+        lines.append(source_note(s.note))
     return "\n".join(lines)
 
 
@@ -138,7 +139,7 @@ class SourceCountsModel(RowTableModel[SourceCount]):
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "Status"),
                     lambda s: STATUS_LABELS.get(s.status, s.status),
-                    tooltip=lambda s: s.note or STATUS_LABELS.get(s.status, s.status),
+                    tooltip=lambda s: source_note(s.note) or STATUS_LABELS.get(s.status, s.status),
                     colour=lambda s: None if s.status != "unconfirmed" else "#a15c00",
                 ),
                 Column(

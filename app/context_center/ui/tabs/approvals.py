@@ -46,6 +46,7 @@ from context_center.ui.models.approval_models import (
     target_label,
 )
 from context_center.ui.models.row_table import ROW_ROLE
+from context_center.ui.refusal_text import error_message
 from context_center.ui.tabs.approvals_bulk import TEXT as BULK_TEXT
 from context_center.ui.tabs.approvals_bulk import reject_selected
 from context_center.ui.tabs.base import Tab
@@ -73,7 +74,7 @@ def load_review(engine: Engine, record: ApprovalRecord) -> Review:
     try:
         entry = engine.approval_target(record)
     except EngineError as exc:
-        return Review(record, None, here, str(exc))
+        return Review(record, None, here, error_message(exc))
     return Review(record, entry.fact, here)
 
 
@@ -339,10 +340,12 @@ class ApprovalsTab(Tab):
             except EngineError as exc:
                 # Shown in the dialog, never swallowed: a conflict (the store moved on), an
                 # item decided elsewhere, an edit the engine refuses. Nothing was written.
-                dialog.show_conflict(str(exc))
+                dialog.show_conflict(error_message(exc))
                 await self._reload_review(dialog)
                 self.ctx.status(
-                    translate("ApprovalDialog", "Not approved: {reason}").format(reason=exc)
+                    translate("ApprovalDialog", "Not approved: {reason}").format(
+                        reason=error_message(exc)
+                    )
                 )
                 self.refresh_now()
                 return
@@ -373,7 +376,7 @@ class ApprovalsTab(Tab):
             try:
                 changes = await self.ctx.run(reject_item, self.ctx.engine, record.id, reason)
             except EngineError as exc:
-                dialog.show_conflict(str(exc))
+                dialog.show_conflict(error_message(exc))
                 self.refresh_now()
                 return
         finally:

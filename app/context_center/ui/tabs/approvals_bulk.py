@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from context_center.engine import ApprovalRecord, Changes, Engine, EngineError
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.refusal_text import error_message
 from context_center.ui.widgets.decision_undo import offer_reject_undo
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ async def reject_selected(tab: ApprovalsTab) -> bool:
         try:
             changes = await ctx.run(_reject, ctx.engine, record.id)
         except EngineError as exc:
-            errors.append(str(exc))
+            errors.append(error_message(exc))
             continue
         done += 1
         ctx.apply(changes, source=tab)

@@ -35,6 +35,7 @@ from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, bus
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, translate
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.refusal_text import recover_reason
 from context_center.ui.style import tone
 from context_center.ui.tabs.base import Tab
 from context_center.ui.terms import scope_label, type_and_scope, type_label
@@ -85,6 +86,12 @@ class Refusal:
     message: str
     name_taken: bool
     suggestion: str
+    code: str = "recover_refused"  # the EngineError's code
+
+    @property
+    def shown(self) -> str:
+        """The message in the window's language."""
+        return recover_reason(self.code, self.message)
 
 
 def _active(engine: Engine, ref: str) -> Fact | None:
@@ -335,7 +342,7 @@ class ArchiveTab(Tab):
         try:
             outcome = await self.ctx.run(try_recover, self.ctx.engine, row.archive_ref, fact, name)
         except EngineError as exc:  # another refusal (an unreadable entry, a bad name): once
-            self._show_refusal(fact, Refusal(str(exc), False, ""))
+            self._show_refusal(fact, Refusal(str(exc), False, "", exc.code))
             return
         if isinstance(outcome, Refusal):
             self._show_refusal(fact, outcome)
@@ -361,7 +368,7 @@ class ArchiveTab(Tab):
         )
         self.refusal_label.setText(
             translate("ArchiveTab", "<b>{ref} was not recovered:</b> {reason}.").format(
-                ref=escape(fact.ref), reason=escape(refusal.message)
+                ref=escape(fact.ref), reason=escape(refusal.shown)
             )
             + advice
         )

@@ -27,6 +27,7 @@ from qasync import asyncSlot
 
 from context_center.engine import Engine, EngineError, HistoryRow
 from context_center.ui.context import APPROVALS, ARCHIVE, FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.history_text import history_detail
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
@@ -113,7 +114,10 @@ COLUMNS: list[Column[HistoryRow]] = [
     ),
     Column(QT_TRANSLATE_NOOP("Columns", "Agent"), lambda r: r.agent or "—"),
     Column(QT_TRANSLATE_NOOP("Columns", "Path"), lambda r: PATHS.get(r.via, r.via)),
-    Column(QT_TRANSLATE_NOOP("Columns", "Details"), lambda r: r.detail),
+    Column(
+        QT_TRANSLATE_NOOP("Columns", "Details"),
+        lambda r: history_detail(r.detail),
+    ),
 ]
 
 

@@ -422,7 +422,9 @@ class InstructionsTab(UnsavedDocument, Tab):
         where = (
             TEXT["file_line_line"].format(file=row.file, line=row.line) if row.line else row.file
         )
-        self.diag_detail.setText(f"{row.code} — {where}: {row.message}")
+        self.diag_detail.setText(
+            TEXT["diag_detail"].format(code=row.code, where=where, message=row.message)
+        )
         self.diag_detail.show()
 
     def _on_diag_activated(self, index: QModelIndex) -> None:

@@ -38,6 +38,7 @@ TEXT = Texts(
             "InstructionsTab", "Prefix preview ({n} chars)"
         ),
         "file_line_line": QT_TRANSLATE_NOOP("InstructionsTab", "{file}, line {line}"),
+        "diag_detail": QT_TRANSLATE_NOOP("InstructionsTab", "{code} — {where}: {message}"),
         "unsaved_changes": QT_TRANSLATE_NOOP("InstructionsTab", "Unsaved changes"),
         "saved_file": QT_TRANSLATE_NOOP("InstructionsTab", "Saved {file}"),
         "added_the_rule_to": QT_TRANSLATE_NOOP("InstructionsTab", "Added the rule to {file}"),

@@ -50,6 +50,7 @@ from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
 from context_center.ui.dialogs.sync_conflict import open_sync_conflicts
 from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.facts import FactFilter, FactRow, FactTableModel, build_rows
+from context_center.ui.refusal_text import error_message
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.memory_actions import build_actions, install_table_menu
 from context_center.ui.tabs.memory_forget import forget_selected
@@ -466,7 +467,7 @@ class MemoryTab(Tab):
                 base=entry.fact,
                 current=current.fact if current else None,
                 mine=draft,
-                message=str(exc),
+                message=error_message(exc),
             )
             code = await self.ctx.exec_dialog(stale)
             return current if code == RELOAD and current is not None else None

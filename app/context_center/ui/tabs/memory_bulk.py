@@ -28,6 +28,7 @@ from context_center.engine import Changes, Engine, EngineError, Entry, Fact, Fac
 from context_center.ui.context import busy
 from context_center.ui.dialogs.fact_change import RenameDialog, TypeChoiceDialog
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.refusal_text import error_message
 from context_center.ui.terms import scope_label, type_label
 from context_center.ui.widgets.actions import make_action
 
@@ -236,7 +237,7 @@ class MemoryBulk(QObject):
             try:
                 changes = await self.ctx.run(fn, self.ctx.engine, *args)
             except EngineError as exc:
-                errors.append(str(exc))
+                errors.append(error_message(exc))
                 continue
             done += 1
             self.ctx.apply(changes, self.tab)

@@ -93,7 +93,7 @@ async def _undo_one(tab: MemoryTab, engine: Engine, fact: Fact, path: Path) -> b
             tab.keep_selected(fact.id)
             return True
         if not outcome.name_taken:
-            ctx.status(TEXT["undo_not_recovered"].format(ref=fact.ref, reason=outcome.message))
+            ctx.status(TEXT["undo_not_recovered"].format(ref=fact.ref, reason=outcome.shown))
             return False
         answer = await ask_new_name(
             ctx,
@@ -105,6 +105,6 @@ async def _undo_one(tab: MemoryTab, engine: Engine, fact: Fact, path: Path) -> b
             ok_text=TEXT["undo_name_ok"],
         )
         if answer is None:
-            ctx.status(TEXT["undo_not_recovered"].format(ref=fact.ref, reason=outcome.message))
+            ctx.status(TEXT["undo_not_recovered"].format(ref=fact.ref, reason=outcome.shown))
             return False
         name = answer or None

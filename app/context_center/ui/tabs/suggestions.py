@@ -47,6 +47,7 @@ from context_center.ui.models.suggestion_models import (
     CandidatesModel,
     SourceCountsModel,
 )
+from context_center.ui.suggestion_text import explanation_text, note_text
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.suggestions_text import TEXT
 from context_center.ui.widgets.candidate_editor import Candidate, CandidateEditor
@@ -304,7 +305,11 @@ class SuggestionsTab(Tab):
         self._fit_sources()
 
         if not result.available:
-            self.notice.setText(result.explanation or TEXT["suggestions_are_not_available"])
+            self.notice.setText(
+                explanation_text(result.explanation)
+                if result.explanation
+                else TEXT["suggestions_are_not_available"]
+            )
             self.notice.show()
         else:
             self.notice.hide()
@@ -317,7 +322,7 @@ class SuggestionsTab(Tab):
         if skipped:
             note += " " + TEXT["n_malformed_line_s"].format(n=skipped)
         if result.notes:
-            note += " " + " ".join(result.notes)
+            note += " " + " ".join(note_text(n) for n in result.notes)
         self.sources_note.setText(note if result.available else TEXT["nothing_was_read"])
         self.ctx.status(
             TEXT["memories_memory_and_skills"].format(

@@ -29,6 +29,7 @@ from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.suggestion_models import SOURCE_LABELS
 from context_center.ui.style import tone
+from context_center.ui.suggestion_text import reason_text
 from context_center.ui.terms import type_label
 from context_center.ui.widgets.labels import plain_label
 from context_center.ui.widgets.markdown_view import SafeBrowser
@@ -251,7 +252,7 @@ class CandidateEditor(QWidget):
     def _load_memory(self, candidate: MemoryCandidate, d: CandidateEdit) -> None:
         title = candidate.title or candidate.name
         self.heading.setText(TEXT["memory_heading"].format(title=title))
-        self.reason.setText(TEXT["memory_reason"].format(reason=candidate.reason))
+        self.reason.setText(TEXT["memory_reason"].format(reason=reason_text(candidate.reason)))
         self.title_edit.setText(d.title if d.title is not None else candidate.title)
         self.type_combo.setCurrentIndex(self.type_combo.findData(d.type or candidate.type))
         self.scope_combo.setCurrentIndex(self.scope_combo.findData(d.scope or candidate.scope))

@@ -20,6 +20,7 @@ from context_center.engine import (
     InstructionImport,
     Resolution,
 )
+from context_center.ui.diagnostic_text import instruction_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column
 
@@ -44,7 +45,8 @@ class DiagRow:
     def of(d: InstructionDiagnostic) -> DiagRow:
         holder = d.source_path or d.path
         open_path = d.local_source_path or d.local_path
-        return DiagRow(d.code, holder, d.line, d.message, open_path, d.severity.value)
+        message = instruction_message(d.code, d.message)
+        return DiagRow(d.code, holder, d.line, message, open_path, d.severity.value)
 
 
 DIAG_COLUMNS: list[Column[DiagRow]] = [

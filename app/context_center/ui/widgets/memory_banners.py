@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from context_center.engine import Conflict, Diagnostic
+from context_center.ui.diagnostic_text import fact_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 
 MAX_BANNER_CONFLICTS = 3
@@ -130,7 +131,8 @@ class ConflictBanner(QFrame):
 
 def diagnostic_html(d: Diagnostic) -> str:
     where = f"{d.scope.value}/{d.path}" if d.scope is not None else d.path
-    message = (TEXT["diag_line"].format(line=d.line) if d.line else "") + d.message
+    shown = fact_message(d.code, d.message)
+    message = (TEXT["diag_line"].format(line=d.line) if d.line else "") + shown
     return TEXT["diag_item"].format(
         code=escape(d.code), file=escape(where), message=escape(" ".join(message.split()))
     )
