@@ -34,6 +34,7 @@ from context_center.engine import Changes, Engine, RecallTrace
 from context_center.ui.context import FACTS, TRACE, WORKSPACE, busy
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, lookup
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
+from context_center.ui.recall_text import why_not
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.history import HistoryPanel
 from context_center.ui.widgets.labels import plain_label
@@ -144,6 +145,13 @@ def _table(model: Any, name: str, wrap: int) -> QTableView:
     return view
 
 
+def _why_nothing(reason: Any) -> str:
+    """Why a turn recalled nothing (``RecallTrace.reason``), in the window's language."""
+    if reason is None:
+        return TEXT["no_match"]
+    return why_not(reason.value, reason.text, reason.text)
+
+
 def describe(trace: RecallTrace) -> tuple[str, str]:
     """(the query line, the outcome line) of a trace, for a person."""
     when = trace.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
@@ -153,7 +161,7 @@ def describe(trace: RecallTrace) -> tuple[str, str]:
         outcome = TEXT["recalled_n"].format(n=len(trace.selected))
     else:
         reason = trace.reason
-        outcome = TEXT["nothing"].format(reason=reason.text if reason else TEXT["no_match"])
+        outcome = TEXT["nothing"].format(reason=_why_nothing(reason))
     outcome += TEXT["outcome"].format(
         omitted=trace.omitted,
         candidates=trace.candidates,
@@ -174,7 +182,7 @@ def status_text(trace: RecallTrace) -> str:
             omitted=trace.omitted,
         )
     reason = trace.reason
-    return TEXT["nothing"].format(reason=reason.text if reason else TEXT["no_match"])
+    return TEXT["nothing"].format(reason=_why_nothing(reason))
 
 
 class TraceView(QWidget):
