@@ -118,9 +118,8 @@ def test_instruction_diagnostics_in_chinese(chinese, hostile: Engine) -> None:  
     assert "拒绝导入“workspace/missing.md”（import_unreadable）：它不存在" in shown
     assert "拒绝导入“workspace/big.md”（import_too_large）：它大于 1048576 字节" in shown
     secret = next(m for m in shown if "workspace/CLAUDE.md" in m)
-    assert (
-        secret.startswith("workspace/CLAUDE.md 第 3 行的 API key")
-        and "已从智能体的文本中隐去" in secret
+    assert secret == (
+        "workspace/CLAUDE.md 第 3 行的 API 密钥（sk-/rk-） 已从智能体的文本中隐去；请把它移出指令文件"
     )
     claude = hostile.instructions(hostile.workspace, agent="claude-code")
     notes = [instruction_message(d.code, d.message) for d in claude.diagnostics]
@@ -328,3 +327,70 @@ def test_the_refusal_dialog_shows_the_engine_message_in_chinese(ctx, chinese) ->
     assert box.text() == "已存在同名的内容。"
     assert box.informativeText() == "project/a.md 已存在；创建从不覆盖（请换一个名称，或更新它）"
     box.close()
+
+
+# -- the gate's reasons and recall's "nothing" -------------------------------------------------
+
+
+def _gate_reasons(engine: Engine) -> list[object]:
+    from context_center.engine.gate.decision import assess
+
+    engine.create_fact(name="deploy", title="Deploy notes", type=FactType.PROJECT, body="a")
+    request = {
+        "controller": "interactive",
+        "owns_store": True,
+        "agent": "claude-code",
+        "operation": "create",
+        "name": "deploy-notes-2",
+        "title": "Deploy notes",
+        "description": "How deploys work",
+        "type": "user",
+        "scope": "global",
+        "body": "Deploy from the release branch. password=hunter2hunter2",
+    }
+    return list(assess(request, engine.memory).reasons)
+
+
+def test_the_gate_reasons_details_in_chinese(qapp, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui.gate_text import reason_text
+
+    reasons = _gate_reasons(engine)
+    codes = {r.code for r in reasons}  # type: ignore[attr-defined]
+    assert {"type_needs_confirmation", "global_scope", "possible_duplicate"} <= codes
+    english = [reason_text(r) for r in reasons]  # type: ignore[arg-type]
+    assert english == [r.message for r in reasons]  # type: ignore[attr-defined]
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        shown = {r.code: reason_text(r) for r in reasons}  # type: ignore[arg-type, attr-defined]
+        assert shown["global_scope"] == "全局记忆需要人来确认"  # the message only repeats it
+        assert shown["type_needs_confirmation"].endswith(
+            " — 用户事实需要人来确认；只有 project/reference 事实才属于低风险"
+        )
+        assert shown["possible_duplicate"].endswith(" — 标题与 project/deploy.md 的标题重叠")
+        assert shown["sensitive_content"].endswith(
+            " — 正文可能包含敏感信息：赋给密钥、令牌或密码名的机密值"
+        )
+        odd = type("R", (), {"code": "name_exists", "message": "a brand new wording"})()
+        assert reason_text(odd).endswith(" — a brand new wording")
+    finally:
+        i18n.uninstall()
+
+
+def test_why_a_turn_recalled_nothing_in_chinese(chinese, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui.tabs.activity import status_text
+
+    trace = engine.recall("please deploy the release branch").trace
+    assert trace.reason is not None and trace.reason.value == "store_empty"
+    assert "记忆库是空的" in status_text(trace)
+
+
+def test_secret_labels_in_chinese(chinese) -> None:  # type: ignore[no-untyped-def]
+    from context_center.engine.gate.secrets.kinds import KINDS
+    from context_center.ui.secret_text import LABELS, secret_label, secret_labels
+
+    assert LABELS.source == KINDS  # every kind the gate names has a label here
+    both = f"{KINDS['basic_credentials']}, {KINDS['github_token']}"
+    assert secret_labels(both) == "base64 编码的用户名和密码、GitHub 令牌"
+    assert secret_labels("GitHub token, a new kind") == "GitHub token, a new kind"
+    assert secret_label("github_token", "GitHub token") == "GitHub 令牌"
+    assert secret_label("new_kind", "new kind") == "new kind"

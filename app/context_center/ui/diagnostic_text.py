@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from context_center.ui.engine_text import Forms, shown_by_code
 from context_center.ui.i18n import QT_TRANSLATE_NOOP
+from context_center.ui.secret_text import secret_labels
 from context_center.ui.terms import scope_label
 
 # What follows "was not loaded:" / "refused:" (engine/instructions/model.py REASONS).
@@ -165,7 +166,11 @@ INSTRUCTION_CODES: dict[str, tuple[str, ...]] = {
     "claude_rules_truncated": ("rules_truncated",),
 }
 
-_INSTRUCTION_PARTS = {"reason": INSTRUCTION_REASONS.part(), "problem": RULE_PROBLEMS.part()}
+_INSTRUCTION_PARTS = {
+    "reason": INSTRUCTION_REASONS.part(),
+    "problem": RULE_PROBLEMS.part(),
+    "what": secret_labels,
+}
 
 
 def instruction_message(code: str, message: str) -> str:

@@ -1739,6 +1739,74 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <source>It may duplicate an existing fact</source>
         <translation>它可能与已有事实重复</translation>
     </message>
+    <message>
+        <source>the type is implicit; only explicit project/reference facts are low-risk</source>
+        <translation>类型是隐含的；只有明确给出的 project/reference 事实才属于低风险</translation>
+    </message>
+    <message>
+        <source>{type} facts need a person&apos;s confirmation; only project/reference facts are low-risk</source>
+        <translation>{type}事实需要人来确认；只有 project/reference 事实才属于低风险</translation>
+    </message>
+    <message>
+        <source>the create names an existing fact (id, ref or expected revision): it is an update</source>
+        <translation>这次创建指向一条已有事实（ID、引用或预期修订版）：它其实是一次更新</translation>
+    </message>
+    <message>
+        <source>description and body are required for an automatic write</source>
+        <translation>自动写入需要描述和正文</translation>
+    </message>
+    <message>
+        <source>the body has {n} characters; the automatic-write budget is {budget}</source>
+        <translation>正文有 {n} 个字符；自动写入的预算是 {budget}</translation>
+    </message>
+    <message>
+        <source>the {field} may contain sensitive information: {labels}</source>
+        <translation>{field}可能包含敏感信息：{labels}</translation>
+    </message>
+    <message>
+        <source>a fact named &apos;{name}&apos; already exists: {ref}</source>
+        <translation>名为“{name}”的事实已存在：{ref}</translation>
+    </message>
+    <message>
+        <source>the title overlaps the title of {ref}</source>
+        <translation>标题与 {ref} 的标题重叠</translation>
+    </message>
+    <message>
+        <source>the description overlaps the description of {ref}</source>
+        <translation>描述与 {ref} 的描述重叠</translation>
+    </message>
+    <message>
+        <source>the project store cannot be read</source>
+        <translation>无法读取项目存储</translation>
+    </message>
+    <message>
+        <source>the project store is unavailable: {error}</source>
+        <translation>项目存储不可用：{error}</translation>
+    </message>
+    <message>
+        <source>and {n} more</source>
+        <translation>另有 {n} 项</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>body</source>
+        <translation>正文</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
 </context>
 <context>
     <name>History</name>
@@ -3070,6 +3138,157 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     <message>
         <source>Restored revision {n} of {ref} as revision {new}</source>
         <translation>已将 {ref} 的修订版 {n} 恢复为修订版 {new}</translation>
+    </message>
+</context>
+<context>
+    <name>SecretText</name>
+    <message>
+        <source>secret assigned to a key, token or password name</source>
+        <translation>赋给密钥、令牌或密码名的机密值</translation>
+    </message>
+    <message>
+        <source>password or secret stated in a sentence</source>
+        <translation>句子中写出的密码或机密</translation>
+    </message>
+    <message>
+        <source>password on a command line</source>
+        <translation>命令行中的密码</translation>
+    </message>
+    <message>
+        <source>password in a .pgpass or .netrc line</source>
+        <translation>.pgpass 或 .netrc 行中的密码</translation>
+    </message>
+    <message>
+        <source>Authorization header</source>
+        <translation>Authorization 请求头</translation>
+    </message>
+    <message>
+        <source>Cookie header</source>
+        <translation>Cookie 请求头</translation>
+    </message>
+    <message>
+        <source>bearer token</source>
+        <translation>Bearer 令牌</translation>
+    </message>
+    <message>
+        <source>API key (sk-/rk-)</source>
+        <translation>API 密钥（sk-/rk-）</translation>
+    </message>
+    <message>
+        <source>GitHub token</source>
+        <translation>GitHub 令牌</translation>
+    </message>
+    <message>
+        <source>Slack token</source>
+        <translation>Slack 令牌</translation>
+    </message>
+    <message>
+        <source>AWS access key id</source>
+        <translation>AWS 访问密钥 ID</translation>
+    </message>
+    <message>
+        <source>AWS secret access key</source>
+        <translation>AWS 秘密访问密钥</translation>
+    </message>
+    <message>
+        <source>Azure storage or service bus key</source>
+        <translation>Azure 存储或服务总线密钥</translation>
+    </message>
+    <message>
+        <source>GitLab token</source>
+        <translation>GitLab 令牌</translation>
+    </message>
+    <message>
+        <source>Google API key</source>
+        <translation>Google API 密钥</translation>
+    </message>
+    <message>
+        <source>Google OAuth token</source>
+        <translation>Google OAuth 令牌</translation>
+    </message>
+    <message>
+        <source>Stripe secret or restricted key</source>
+        <translation>Stripe 私密密钥或受限密钥</translation>
+    </message>
+    <message>
+        <source>npm access token</source>
+        <translation>npm 访问令牌</translation>
+    </message>
+    <message>
+        <source>PyPI upload token</source>
+        <translation>PyPI 上传令牌</translation>
+    </message>
+    <message>
+        <source>Docker access token</source>
+        <translation>Docker 访问令牌</translation>
+    </message>
+    <message>
+        <source>Twilio API key</source>
+        <translation>Twilio API 密钥</translation>
+    </message>
+    <message>
+        <source>SendGrid API key</source>
+        <translation>SendGrid API 密钥</translation>
+    </message>
+    <message>
+        <source>Discord bot token</source>
+        <translation>Discord 机器人令牌</translation>
+    </message>
+    <message>
+        <source>Telegram bot token</source>
+        <translation>Telegram 机器人令牌</translation>
+    </message>
+    <message>
+        <source>Mailchimp API key</source>
+        <translation>Mailchimp API 密钥</translation>
+    </message>
+    <message>
+        <source>Square OAuth secret</source>
+        <translation>Square OAuth 密钥</translation>
+    </message>
+    <message>
+        <source>Hugging Face token</source>
+        <translation>Hugging Face 令牌</translation>
+    </message>
+    <message>
+        <source>Shopify access token</source>
+        <translation>Shopify 访问令牌</translation>
+    </message>
+    <message>
+        <source>DigitalOcean token</source>
+        <translation>DigitalOcean 令牌</translation>
+    </message>
+    <message>
+        <source>Alibaba Cloud or Tencent Cloud access key</source>
+        <translation>阿里云或腾讯云访问密钥</translation>
+    </message>
+    <message>
+        <source>HashiCorp Vault token</source>
+        <translation>HashiCorp Vault 令牌</translation>
+    </message>
+    <message>
+        <source>user and password, base64-encoded</source>
+        <translation>base64 编码的用户名和密码</translation>
+    </message>
+    <message>
+        <source>JSON Web Token</source>
+        <translation>JSON Web Token</translation>
+    </message>
+    <message>
+        <source>private key</source>
+        <translation>私钥</translation>
+    </message>
+    <message>
+        <source>user and password in a URL</source>
+        <translation>URL 中的用户名和密码</translation>
+    </message>
+    <message>
+        <source>email address</source>
+        <translation>电子邮件地址</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
 </context>
 <context>

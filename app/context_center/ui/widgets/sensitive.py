@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat
 
 from context_center.engine import SensitiveSpan, find_sensitive
 from context_center.ui.i18n import translate
+from context_center.ui.secret_text import secret_label
 from context_center.ui.style import tone
 
 SENSITIVE_BG = "#ffd7d5"  # the light scheme's marking (``style.LIGHT.sensitive_bg``)
@@ -36,7 +37,7 @@ def sensitive_summary(text: str, spans: list[SensitiveSpan]) -> str:
     for span in spans:
         line = text.count("\n", 0, span.start) + 1
         item = translate("ApprovalDialog", "{label} (line {line})").format(
-            label=span.label, line=line
+            label=secret_label(span.kind, span.label), line=line
         )
         if item not in seen:
             seen.append(item)
