@@ -394,3 +394,57 @@ def test_secret_labels_in_chinese(chinese) -> None:  # type: ignore[no-untyped-d
     assert secret_labels("GitHub token, a new kind") == "GitHub token, a new kind"
     assert secret_label("github_token", "GitHub token") == "GitHub 令牌"
     assert secret_label("new_kind", "new kind") == "new kind"
+
+
+# -- the Compare pane -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def three_agents(home: Path, workspace: Path) -> Engine:
+    (workspace / "AGENTS.md").write_text("# P\nsee @docs/x.md inline\n@docs/y.md\n@../out.md\n")
+    (workspace / "docs").mkdir()
+    (workspace / "docs" / "x.md").write_text("x\n")
+    (workspace / "docs" / "y.md").write_text("y\n")
+    (workspace / "CLAUDE.md").write_text("@AGENTS.md\n")
+    (workspace.parent / "out.md").write_text("o\n")
+    rules = workspace / ".claude" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "r.md").write_text("---\npaths: src/**\n---\n- r\n")
+    (workspace / "AGENTS.override.md").write_text("over\n")
+    return Engine(home=home, workspace=workspace)
+
+
+def test_the_compare_pane_in_english_and_chinese(qtbot, three_agents: Engine) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui.compare_text import (
+        CROSS,
+        CROSS_CODES,
+        DETAILS,
+        cell_detail,
+        cross_message,
+    )
+    from context_center.ui.widgets.instruction_compare import CompareView
+
+    comparison = three_agents.compare_instructions(three_agents.workspace)
+    assert len(comparison.diagnostics) >= 5
+    for d in comparison.diagnostics:
+        assert CROSS.parse(d.message, CROSS_CODES[d.code]) is not None, d.message
+        assert cross_message(d.code, d.message) == d.message
+    details = [c.detail for row in comparison.rows for c in row.agents.values() if c.detail]
+    assert details and all(DETAILS.parse(d) is not None for d in details), details
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        view = CompareView()
+        qtbot.addWidget(view)
+        view.set_comparison(comparison)
+        text = view.cross.toPlainText()
+        assert (
+            "• workspace/AGENTS.md 会被 Reasonix, Claude Code 读到；Codex 读不到（Codex 不跟随任何导入）"
+            in text
+        )
+        assert "Reasonix 只导入单独占一行、位于该文件所在文件夹内的 @路径" in text
+        assert cell_detail("imported by workspace/CLAUDE.md") == "由 workspace/CLAUDE.md 导入"
+        assert cell_detail("missing") == "它不存在"  # a refusal's reason key
+        assert cell_detail("something new") == "something new"
+        assert cross_message("cross_new", "a new finding") == "a new finding"
+    finally:
+        i18n.uninstall()

@@ -178,6 +178,11 @@ def instruction_message(code: str, message: str) -> str:
     return shown_by_code(code, message, INSTRUCTION_CODES, INSTRUCTION_FORMS, _INSTRUCTION_PARTS)
 
 
+def instruction_text(message: str) -> str:
+    """A message in any instruction diagnostic's form (one whose code is not at hand)."""
+    return INSTRUCTION_FORMS.shown(message, parts=_INSTRUCTION_PARTS)
+
+
 # -- fact files (engine/store/loader.py, factfile.py, factcache.py, guarded.py, syncfiles.py)
 
 OS_ERRORS = Forms(

@@ -937,6 +937,101 @@ When an agent proposes a memory write that needs a person, it appears here and t
     </message>
 </context>
 <context>
+    <name>CompareText</name>
+    <message>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>imported by {source}</source>
+        <translation>由 {source} 导入</translation>
+    </message>
+    <message>
+        <source>already loaded as {label}</source>
+        <translation>已作为 {label} 加载</translation>
+    </message>
+    <message>
+        <source>same text as {label}</source>
+        <translation>与 {label} 的文本相同</translation>
+    </message>
+    <message>
+        <source>project_doc_max_bytes ({n}) was used up before this file</source>
+        <translation>在这个文件之前 project_doc_max_bytes（{n}）就已用完</translation>
+    </message>
+    <message>
+        <source>paths: {paths} (loads when Claude reads a matching file)</source>
+        <translation>paths: {paths}（Claude 读取匹配的文件时才加载）</translation>
+    </message>
+    <message>
+        <source>{prefix} is {agent}&apos;s own home</source>
+        <translation>{prefix} 是 {agent} 自己的主目录</translation>
+    </message>
+    <message>
+        <source>Claude Code reads {name} only when a file it loads imports it</source>
+        <translation>只有当 Claude Code 加载的文件导入 {name} 时，它才会读取</translation>
+    </message>
+    <message>
+        <source>no file Claude Code loads here imports it</source>
+        <translation>Claude Code 在这里加载的文件都没有导入它</translation>
+    </message>
+    <message>
+        <source>Codex reads only AGENTS.override.md, AGENTS.md or a fallback name, not {name}</source>
+        <translation>Codex 只读取 AGENTS.override.md、AGENTS.md 或备用文件名，不读取 {name}</translation>
+    </message>
+    <message>
+        <source>Codex follows no imports</source>
+        <translation>Codex 不跟随任何导入</translation>
+    </message>
+    <message>
+        <source>Reasonix never reads {name}</source>
+        <translation>Reasonix 从不读取 {name}</translation>
+    </message>
+    <message>
+        <source>Reasonix imports only an @path alone on its line, inside the file&apos;s folder</source>
+        <translation>Reasonix 只导入单独占一行、位于该文件所在文件夹内的 @路径</translation>
+    </message>
+    <message>
+        <source>{agent} does not read it here</source>
+        <translation>{agent} 在这里不读取它</translation>
+    </message>
+    <message>
+        <source>{source}:{line} imports {target} for Claude Code; Reasonix reads only an @path alone on its line and skips it</source>
+        <translation>{source}:{line} 为 Claude Code 导入了 {target}；Reasonix 只读取单独占一行的 @路径，会跳过它</translation>
+    </message>
+    <message>
+        <source>{source}:{line}: Claude Code follows the import of {target}; Reasonix refuses it ({code})</source>
+        <translation>{source}:{line}：Claude Code 会跟随对 {target} 的导入；Reasonix 拒绝它（{code}）</translation>
+    </message>
+    <message>
+        <source>{source}:{line} imports {target} for {agent}; Codex follows no imports, so it never sees it</source>
+        <translation>{source}:{line} 为 {agent} 导入了 {target}；Codex 不跟随任何导入，所以永远看不到它</translation>
+    </message>
+    <message>
+        <source>{label} reaches {agents}; {never}</source>
+        <translation>{label} 会被 {agents} 读到；{never}</translation>
+    </message>
+    <message>
+        <source>Codex stops at byte {byte} of {label} (line {line}, column {column}): project_doc_max_bytes is {limit}</source>
+        <translation>Codex 在 {label} 的第 {byte} 字节处停止（第 {line} 行，第 {column} 列）：project_doc_max_bytes 为 {limit}</translation>
+    </message>
+    <message>
+        <source>Codex stops at byte {byte} of {label} (line {line}, column {column}): project_doc_max_bytes is {limit}; never reached: {lost}</source>
+        <translation>Codex 在 {label} 的第 {byte} 字节处停止（第 {line} 行，第 {column} 列）：project_doc_max_bytes 为 {limit}；从未读到：{lost}</translation>
+    </message>
+    <message>
+        <source>“{rule}” is in {agent}&apos;s context {n} times ({places})</source>
+        <translation>“{rule}”在 {agent} 的上下文中出现了 {n} 次（{places}）</translation>
+    </message>
+    <message>
+        <source>never {agent} ({why})</source>
+        <translation>{agent} 读不到（{why}）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+</context>
+<context>
     <name>ConnectionsTab</name>
     <message>
         <source>connected, points here</source>

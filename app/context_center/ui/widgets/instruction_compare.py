@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from context_center.engine import Comparison, FileState
+from context_center.ui.compare_text import cell_detail, cross_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
 from context_center.ui.style import mono_font
 from context_center.ui.widgets.diff_view import DiffView
@@ -107,7 +108,7 @@ def fill_table(model: QStandardItemModel, cmp: Comparison) -> None:
                 text = translate("InstructionCompare", "{state} at {n} B").format(
                     state=text, n=f"{cell.loaded_bytes:,}"
                 )
-            item = _cell(text, tooltip=cell.detail or text)
+            item = _cell(text, tooltip=cell_detail(cell.detail) or text)
             item.setForeground(QColor(fg))
             item.setBackground(QColor(bg))
             cells.append(item)
@@ -227,7 +228,7 @@ class CompareView(QWidget):
         for col in range(1, self.model.columnCount()):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.summary.setText(f"{cmp.target} — {summary_text(cmp)}")
-        lines = [f"• {d.message}" for d in cmp.diagnostics]
+        lines = [f"• {cross_message(d.code, d.message)}" for d in cmp.diagnostics]
         self.cross.setPlainText(
             "\n".join(lines)
             if lines
