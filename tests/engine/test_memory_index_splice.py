@@ -90,3 +90,57 @@ def test_a_fact_file_added_by_hand_is_listed_after_the_next_write(engine: Engine
     text = (store / memory_index.INDEX_NAME).read_text()
     assert "(by-hand.md)" in text  # the folder had changed: rewritten whole from the store
     assert text == _full_form(engine)
+
+
+def _open_on(path_inode: int) -> list[int]:
+    """This process's descriptors open on the inode ``path_inode``."""
+    import os
+
+    found = []
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            if os.stat(f"/proc/self/fd/{name}").st_ino == path_inode:
+                found.append(int(name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/proc/self/fd"), reason="needs /proc")
+def test_a_splice_closes_the_replaced_file_off_the_writers_path(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replaced MEMORY.md's last descriptor is closed by the release thread (its blocks are
+    freed there, not in the write), and it is closed: nothing stays open."""
+    import os
+
+    from context_center.engine.store import release
+
+    m = engine.memory
+    m.create(name="first", type=FactType.PROJECT, body="one")
+    m.create(name="second", type=FactType.PROJECT, body="two")
+    path = engine.layout.project_store / memory_index.INDEX_NAME
+    old = os.stat(path).st_ino
+    handed: list[int] = []
+    real = release.close_later
+    monkeypatch.setattr(release, "close_later", lambda fd: (handed.append(fd), real(fd)))
+    m.create(name="third", type=FactType.PROJECT, body="three")
+    assert os.stat(path).st_ino != old  # replaced (spliced, not rewritten in place)
+    assert len(handed) == 1
+    assert release.drain(5.0)
+    assert _open_on(old) == []
+    assert path.read_text() == _full_form(engine)
+
+
+def test_close_later_closes_and_drain_waits() -> None:
+    import os
+
+    from context_center.engine.store import release
+
+    r, w = os.pipe()
+    release.close_later(r)
+    release.close_later(w)
+    assert release.drain(5.0)
+    for fd in (r, w):
+        with pytest.raises(OSError):
+            os.fstat(fd)

@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from context_center.engine.store import atomic
+from context_center.engine.store import atomic, release
 from context_center.engine.store.cachedirs import (
     FILE_MODE,
     readable_store_cache,
@@ -187,6 +187,7 @@ def splice(
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return False
+    replaced = False
     try:
         if os.fstat(fd).st_size != st[0] or not 0 <= start < end <= st[0]:
             return False
@@ -200,7 +201,11 @@ def splice(
             if new_end <= start:
                 return False  # the last line went: the full form decides how it looks
         atomic.write_spliced(path, fd, st[0], cuts)
+        replaced = True
     finally:
-        os.close(fd)
+        if replaced:  # the old file's last descriptor: its blocks are freed off our path
+            release.close_later(fd)
+        else:
+            os.close(fd)
     remember(root, path, (start, new_end))
     return True

@@ -177,7 +177,7 @@ class KnownTexts:
         return self.covering(statement, key) is not None
 
 
-FactKey = tuple[str, str, str, str]  # ref, title, description, body
+FactKey = tuple[str, str, str, str, str]  # scope, name, title, description, body
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +199,8 @@ def _entry(fact: Fact) -> _FactEntry:
 
 
 def _fact_key(fact: Fact) -> FactKey:
-    return (fact.ref, fact.title, fact.description, fact.body)
+    # The scope member itself (a str): ``fact.ref`` would cost an enum lookup per fact.
+    return (fact.scope, fact.name, fact.title, fact.description, fact.body)
 
 
 @dataclass

@@ -57,6 +57,8 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 def _fold(text: str) -> str:
+    if text.isascii():  # NFKC leaves ASCII as it is
+        return text.lower()
     return unicodedata.normalize("NFKC", text).lower()
 
 
@@ -79,13 +81,14 @@ def cut(text: str) -> tuple[str, tuple[str, ...]]:
 
 def _distinct(folded: str) -> tuple[str, ...]:
     word_re, cjk_re = _patterns()
-    found = word_re.findall(folded)
-    for run in cjk_re.findall(folded):
-        if len(run) == 1:
-            found.append(run)
-        else:
-            found.extend(map(add, run, run[1:]))
-    return tuple(set(map(sys.intern, found)))
+    found = set(word_re.findall(folded))
+    if not folded.isascii():  # no CJK letter otherwise
+        for run in cjk_re.findall(folded):
+            if len(run) == 1:
+                found.add(run)
+            else:
+                found.update(map(add, run, run[1:]))
+    return tuple(map(sys.intern, found))
 
 
 def key_of(text: str) -> str:
