@@ -166,9 +166,10 @@ def _budget(
     turn: Turn, sc: Scored, pool: Pool
 ) -> tuple[blk.Packed, list[Suppression], int, dict[int, list[Match]]]:
     ranked_all = ranked(turn.index, pool.ords, pool.scores, turn.limit + LIST_CAP)
+    sc.matched_many([r.ordinal for r in ranked_all])  # one lookup for all of them
     # A fact matched only inside a withheld secret is no candidate (its match would tell the
     # model the secret's value).
-    ranked_all = [r for r in ranked_all if _shown_matches(sc, r)]
+    ranked_all = [r for r in ranked_all if _shown_matches(turn, sc, r)]
     chosen, over_limit = ranked_all[: turn.limit], ranked_all[turn.limit :]
     over_count = len(pool.ords) - len(chosen)
     over = [suppression(Reason.OVER_BUDGET, r) for r in over_limit]
@@ -193,15 +194,19 @@ def _budget(
     return packed, over[:LIST_CAP], more, matched
 
 
-def _shown_matches(sc: Scored, r: Ranked) -> list[Match]:
+def _shown_matches(turn: Turn, sc: Scored, r: Ranked) -> list[Match]:
     """The matches of ``r`` a model may be told of: none that lies only inside a secret."""
-    return [m for m in sc.matched(r.ordinal) if not secret_only(r.fact, m.find)]
+    found = sc.matched(r.ordinal)
+    if not found:
+        return []
+    digest = turn.index.digest_of(r.ordinal)  # of exactly the text the index describes
+    return [m for m in found if not secret_only(r.fact, m.find, digest)]
 
 
 def _entry(
     turn: Turn, sc: Scored, pool: Pool, r: Ranked, matched: dict[int, list[Match]]
 ) -> blk.Entry:
-    found = _shown_matches(sc, r)
+    found = _shown_matches(turn, sc, r)
     matched[id(r.fact)] = found
     reason = reason_text([m.text() for m in found], r.fact.scope.value)
     note = pool.notes.get(r.ordinal)

@@ -388,7 +388,10 @@ class Recaller(CurrentRecall):
             s, _ = scoring.adjusted(self.index, sc, cand, now)
             hits: list[Hit] = []
             for r in ranked(self.index, cand, s, limit + SECRET_SLACK):
-                found = [m for m in sc.matched(r.ordinal) if not secret_only(r.fact, m.find)]
+                digest = self.index.digest_of(r.ordinal)
+                found = [
+                    m for m in sc.matched(r.ordinal) if not secret_only(r.fact, m.find, digest)
+                ]
                 if not found:  # matched only inside a withheld secret: no hit (no oracle)
                     continue
                 if len(hits) == limit:

@@ -30,7 +30,7 @@ frequent in the store, none of them in its head fields, x``BROAD_FACTOR``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
@@ -105,22 +105,32 @@ class Scored:
     sure: np.ndarray  # strong without the head fields (an identifier, a direct short match)
     about: np.ndarray  # about the message without the head fields (see the docstring)
     unknown: tuple[str, ...] = ()  # specific words of the message that no fact has
+    # ordinal -> its matches; the hits do not change once scored, so each is looked up once
+    found: dict[int, list[Match]] = field(default_factory=dict, repr=False, compare=False)
 
     def matched(self, ordinal: int) -> list[Match]:
         return self.matched_many([ordinal])[0]
 
     def matched_many(self, ordinals: list[int]) -> list[list[Match]]:
-        """What matched in each of ``ordinals`` (one sorted lookup per concept)."""
+        """What matched in each of ``ordinals`` (one sorted lookup per concept for those not
+        looked up before). The lists are shared: callers must not change them."""
+        known = self.found
+        todo = [o for o in dict.fromkeys(ordinals) if o not in known]
+        if todo:
+            for o, matches in zip(todo, self._lookup(todo), strict=True):
+                known[o] = matches
+        return [known[o] for o in ordinals]
+
+    def _lookup(self, ordinals: list[int]) -> list[list[Match]]:
         out: list[list[Match]] = [[] for _ in ordinals]
-        if not ordinals:
-            return out
         want = np.asarray(ordinals)
         for concept, h in zip(self.plan.concepts, self.hits, strict=True):
             if h is None or not len(h.docs):
                 continue
             pos = np.minimum(np.searchsorted(h.docs, want), len(h.docs) - 1)
+            which = h.alt[pos].tolist()
             for i in np.flatnonzero(h.docs[pos] == want).tolist():
-                alt = concept.alts[int(h.alt[pos[i]])]
+                alt = concept.alts[which[i]]
                 if alt.via is None:
                     out[i].append(Match(concept.text, None, alt.terms[0]))
                 else:

@@ -5,7 +5,9 @@ stated in a body) is a searchable term. Showing that it matched — a hit for `h
 recall reason "matched … hunter2" — would tell a model the secret's value even though the
 snippet withholds it. So a match whose every occurrence in the fact falls inside a span the
 provider-visible sanitizer withholds is dropped, and a fact matched only that way is no hit.
-The spans are computed only for facts that reach the output, once per fact revision.
+The spans are computed only for facts that reach the output, once per fact text: they are
+kept (a bounded memo) under the digest of exactly the text scanned (``digest.index_text``),
+so a text edited in place, even at the same revision, is scanned again.
 """
 
 from __future__ import annotations
@@ -15,14 +17,17 @@ from collections import OrderedDict
 from threading import Lock
 
 from context_center.engine.model import Fact
+from context_center.engine.recall.digest import content_digest, index_text
 
-_CACHE: OrderedDict[tuple[str, str, int], tuple[str, tuple[tuple[int, int], ...]]] = OrderedDict()
+_CACHE: OrderedDict[bytes, tuple[str, tuple[tuple[int, int], ...]]] = OrderedDict()
 _CACHE_SIZE = 4096
 _LOCK = Lock()
 
 
-def _spans(fact: Fact) -> tuple[str, tuple[tuple[int, int], ...]]:
-    key = (fact.scope.value, fact.id, fact.revision)
+def _spans(fact: Fact, digest: bytes | None = None) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The fact's text and its withheld spans; ``digest``: ``content_digest(fact)`` when the
+    caller knows it (the recall index keeps it per ordinal)."""
+    key = digest if digest is not None else content_digest(fact)
     with _LOCK:
         hit = _CACHE.get(key)
         if hit is not None:
@@ -31,7 +36,7 @@ def _spans(fact: Fact) -> tuple[str, tuple[tuple[int, int], ...]]:
     from context_center.engine.gate.secrets import find_sensitive
     from context_center.engine.gate.visible import KEPT_KINDS
 
-    text = f"{fact.name}\n{fact.title}\n{fact.description}\n{fact.body}"
+    text = index_text(fact)
     spans = tuple((s.start, s.end) for s in find_sensitive(text) if s.kind not in KEPT_KINDS)
     value = (text, spans)
     with _LOCK:
@@ -41,11 +46,12 @@ def _spans(fact: Fact) -> tuple[str, tuple[tuple[int, int], ...]]:
     return value
 
 
-def secret_only(fact: Fact, find: str) -> bool:
-    """True when ``find`` occurs in the fact only inside withheld spans."""
+def secret_only(fact: Fact, find: str, digest: bytes | None = None) -> bool:
+    """True when ``find`` occurs in the fact only inside withheld spans. ``digest``: the
+    fact's ``content_digest`` if known (saves hashing its text)."""
     if not find:
         return False
-    text, spans = _spans(fact)
+    text, spans = _spans(fact, digest)
     if not spans:
         return False
     seen = False

@@ -1,0 +1,53 @@
+"""Per-turn memos of recall give what the unmemoised lookups give (issue 13)."""
+
+from __future__ import annotations
+
+from recall_env import MakeFact
+
+from context_center.engine.recall import scoring
+from context_center.engine.recall.digest import content_digest
+from context_center.engine.recall.index import RecallIndex
+from context_center.engine.recall.secretmatch import secret_only
+from context_center.engine.recall.terms import plan
+
+
+def _index(make_fact: MakeFact) -> RecallIndex:
+    index = RecallIndex()
+    index.sync(
+        (
+            make_fact("deploy-notes", "Deploy with the release script; 部署 on Fridays."),
+            make_fact("release-train", "The release train leaves weekly; deploy after QA."),
+            make_fact("qa-rota", "Who runs QA this week."),
+            make_fact("staging-db", "Staging database password is hunter2 for deploy."),
+        )
+    )
+    return index
+
+
+def test_matched_many_memo_equals_fresh_lookups(make_fact: MakeFact) -> None:
+    index = _index(make_fact)
+    p = plan("how do we deploy the release after QA 部署")
+    ords = list(range(index.size))
+    memo = scoring.score(index, p)
+    first = memo.matched_many(ords)
+    assert any(first), "the message matches some fact"
+    again = memo.matched_many(list(reversed(ords)) + ords)  # from the memo, any order
+    assert again == list(reversed(first)) + first
+    for o in ords:  # one at a time on a fresh score: the same
+        assert scoring.score(index, p).matched(o) == first[o]
+
+
+def test_secret_only_rescans_a_text_edited_at_the_same_revision(make_fact: MakeFact) -> None:
+    plain = make_fact("db", "The database is called hunter2.", id="mem-" + "1" * 32)
+    assert not secret_only(plain, "hunter2")
+    edited = plain.model_copy(update={"body": "The database password is hunter2."})
+    assert edited.revision == plain.revision and edited.id == plain.id
+    assert secret_only(edited, "hunter2"), "the new secret is found: the edit was scanned"
+    assert not secret_only(plain, "hunter2"), "the old text keeps its own answer"
+
+
+def test_secret_only_with_a_known_digest_is_the_same(make_fact: MakeFact) -> None:
+    f = make_fact("staging", "Staging database password is hunter2 for deploy.")
+    for find in ("hunter2", "deploy", "staging", "absent"):
+        assert secret_only(f, find, content_digest(f)) == secret_only(f, find)
+    assert secret_only(f, "hunter2") and not secret_only(f, "deploy")
