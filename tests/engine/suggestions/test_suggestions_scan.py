@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -319,3 +320,30 @@ def test_scanning_a_fresh_home_creates_nothing(empty_env: Env) -> None:
     _scan(empty_env)
     assert tree_snapshot(empty_env.root) == before
     assert not empty_env.layout.state_dir.exists()
+
+
+def test_a_chinese_statement_gets_a_chinese_why_and_how_to_apply() -> None:
+    """Chinese and English are equal citizens in suggestions: the body follows the statement's
+    language under the same two labels, and every marker's reason has a Chinese form."""
+    from context_center.engine.model import FactType
+    from context_center.engine.suggestions import mining
+    from context_center.engine.suggestions.textual import Evidence
+
+    newest = Evidence("history", "s9", datetime(2026, 3, 4, 5, 6, tzinfo=UTC), "以后都用中文回答")
+    body = mining.memory_body(
+        "以后都用中文回答", "future-facing preference", FactType.USER, newest, 2
+    )
+    assert body.startswith(
+        "以后都用中文回答。\n\n**Why:** 你在本工作区自己的会话中说过 2 次（面向以后的偏好）"
+    )
+    assert "2026-03-04 在本工作区的会话日志的会话 s9 中" in body
+    assert "**How to apply:** 在这里选择工作方式和回答方式时考虑这一点。" in body
+    assert not re.search(
+        r"[A-Za-z]{4,}", body.replace("**Why:**", "").replace("**How to apply:**", "")
+    )
+    english = mining.memory_body(
+        "Always run ruff", "persistent working rule", FactType.FEEDBACK, newest, 1
+    )
+    assert "**Why:** You said this (persistent working rule) once in your own sessions" in english
+    assert {reason for _, reason in mining._MARKERS} <= mining._REASON_ZH.keys()
+    assert mining._HOW_TO_APPLY_ZH.keys() == mining._HOW_TO_APPLY.keys()
