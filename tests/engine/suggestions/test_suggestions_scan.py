@@ -347,3 +347,17 @@ def test_a_chinese_statement_gets_a_chinese_why_and_how_to_apply() -> None:
     assert "**Why:** You said this (persistent working rule) once in your own sessions" in english
     assert {reason for _, reason in mining._MARKERS} <= mining._REASON_ZH.keys()
     assert mining._HOW_TO_APPLY_ZH.keys() == mining._HOW_TO_APPLY.keys()
+
+
+def test_a_chinese_workflow_gets_a_chinese_skill_description_and_body() -> None:
+    from context_center.engine.suggestions import skillfile, skills
+
+    steps = ("先跑测试", "修复 lint", "最后提交")
+    assert skills._description(steps, " → ".join(steps)) == (
+        "本工作区中反复要求的工作流程：先跑测试 → 修复 lint → 最后提交"
+    )
+    body = skillfile.skill_body("test-lint-commit", "d", steps, 4, 3, "先跑测试，然后修复 lint")
+    assert "## 步骤\n\n1. 先跑测试\n2. 修复 lint\n3. 最后提交" in body
+    assert "根据本工作区 3 个会话中的 4 次请求提出" in body
+    english = skillfile.skill_body("lint", "d", ("Run the tests", "Fix lint"), 4, 3)
+    assert "## Steps" in english and "Suggested from 4 requests across 3 sessions" in english

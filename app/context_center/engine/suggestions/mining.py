@@ -39,6 +39,7 @@ from context_center.engine.suggestions.textual import (
     MIN_TURN_CHARS,
     Evidence,
     hash32,
+    is_cjk_text,
     normalize_key,
     one_line,
     rx,
@@ -362,7 +363,6 @@ _HOW_TO_APPLY_ZH = {
     FactType.REFERENCE: "涉及这个主题时查阅所链接的资源，不要猜测。",
     FactType.USER: "在这里选择工作方式和回答方式时考虑这一点。",
 }
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
 
 
 def memory_body(
@@ -371,7 +371,7 @@ def memory_body(
     """The rule, then its **Why:** and **How to apply:** lines (the memory format Claude Code
     and Reasonix read), written in the statement's language: a statement with Chinese (or
     other CJK) text gets Chinese sentences under the same two labels."""
-    if _CJK_RE.search(statement):
+    if is_cjk_text(statement):
         return _memory_body_zh(statement, reason, fact_type, newest, count)
     when = format_time(newest.time)[:10] if newest.time else "an undated turn"
     times = "once" if count == 1 else f"{count} times"

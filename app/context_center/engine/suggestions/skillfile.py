@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from context_center.engine.suggestions.models import SKILL_FOLDERS, SkillOutsideWorkspace
+from context_center.engine.suggestions.textual import is_cjk_text
 
 
 def existing_skill(workspace: Path, name: str) -> Path | None:
@@ -63,17 +64,27 @@ def skill_body(
     sessions: int,
     example: str | None = None,
 ) -> str:
+    """SKILL.md's body: what it is, when to use it, the steps and a note, in the language the
+    steps are asked in (Chinese steps give Chinese headings and sentences)."""
     title = name.replace("-", " ").strip().capitalize() or "Workflow"
-    when = "Use this skill when asked for this workflow"
-    when += f", for example: “{example}”" if example else "."
+    zh = is_cjk_text(" ".join(steps))
+    if zh:
+        when = "遇到这个工作流程的请求时使用此技能" + (f"，例如：“{example}”" if example else "。")
+        headings = ("## 步骤", "## 说明")
+        note = (
+            f"根据本工作区 {sessions} 个会话中的 {turns} 次请求提出；"
+            "某一步失败时停下并报告，不要继续下一步。"
+        )
+    else:
+        when = "Use this skill when asked for this workflow"
+        when += f", for example: “{example}”" if example else "."
+        headings = ("## Steps", "## Notes")
+        note = (
+            f"Suggested from {turns} requests across {sessions} sessions in this workspace; "
+            "stop and report if a step fails instead of continuing to the next one."
+        )
     lines = [f"# {title}", "", description, "", when, ""]
-    lines += ["## Steps", ""]
+    lines += [headings[0], ""]
     lines += [f"{i}. {step}" for i, step in enumerate(steps, 1)]
-    lines += [
-        "",
-        "## Notes",
-        "",
-        f"Suggested from {turns} requests across {sessions} sessions in this workspace; "
-        "stop and report if a step fails instead of continuing to the next one.",
-    ]
+    lines += ["", headings[1], "", note]
     return "\n".join(lines)

@@ -25,6 +25,7 @@ from context_center.engine.suggestions.textual import (
     MAX_TURN_CHARS,
     Evidence,
     hash32,
+    is_cjk_text,
     one_line,
     rx,
     sort_time,
@@ -243,11 +244,7 @@ def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
         name = _skill_name(newest_steps, sig_text)
         wording = _usual_wording(items)
         chain = " → ".join(wording)
-        description = (
-            f"Workflow asked for repeatedly in this workspace: {chain}"
-            if len(chain) <= 160
-            else f"A {len(wording)}-step workflow asked for repeatedly, starting with: {wording[0]}"
-        )
+        description = _description(wording, chain)
         drafts.append(
             SkillDraft(
                 id=stable_id("skill", sig_text),
@@ -263,6 +260,17 @@ def skill_drafts(turns: Iterable[UserTurn]) -> list[SkillDraft]:
         )
     drafts.sort(key=lambda d: (d.turns, d.sessions, d.newest or EPOCH, d.id), reverse=True)
     return drafts
+
+
+def _description(wording: tuple[str, ...], chain: str) -> str:
+    """What the workflow is, in the language its steps are asked in."""
+    if is_cjk_text(chain):
+        if len(chain) <= 160:
+            return f"本工作区中反复要求的工作流程：{chain}"
+        return f"反复要求的 {len(wording)} 步工作流程，第一步：{wording[0]}"
+    if len(chain) <= 160:
+        return f"Workflow asked for repeatedly in this workspace: {chain}"
+    return f"A {len(wording)}-step workflow asked for repeatedly, starting with: {wording[0]}"
 
 
 def _usual_wording(items: list[tuple[UserTurn, list[Step]]]) -> tuple[str, ...]:

@@ -68,3 +68,12 @@ class Evidence:
             "time": format_time(self.time) if self.time else None,
             "quote": self.quote,
         }
+
+
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def is_cjk_text(text: str) -> bool:
+    """Whether ``text`` has Chinese, Japanese or Korean letters (then a suggestion's own
+    sentences are written in Chinese)."""
+    return _CJK_RE.search(text) is not None
