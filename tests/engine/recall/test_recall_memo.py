@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 from recall_env import MakeFact
 
-from context_center.engine.recall import scoring
+from context_center.engine.recall import filters, scoring
 from context_center.engine.recall.digest import content_digest
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.secretmatch import secret_only
@@ -51,3 +52,20 @@ def test_secret_only_with_a_known_digest_is_the_same(make_fact: MakeFact) -> Non
     for find in ("hunter2", "deploy", "staging", "absent"):
         assert secret_only(f, find, content_digest(f)) == secret_only(f, find)
     assert secret_only(f, "hunter2") and not secret_only(f, "deploy")
+
+
+def test_member_is_isin_for_sorted_sets() -> None:
+    rng = np.random.default_rng(13)
+    for size in (0, 1, 5, 300):
+        sorted_set = np.unique(rng.integers(0, 400, size)).astype(np.int64)
+        ords = rng.permutation(400)[:250].astype(np.int64)
+        assert np.array_equal(filters.member(ords, sorted_set), np.isin(ords, sorted_set))
+    assert filters.member(np.zeros(0, dtype=np.int64), np.arange(3)).shape == (0,)
+
+
+def test_best_first_is_the_stable_argsort_prefix() -> None:
+    rng = np.random.default_rng(7)
+    for n, cap in ((2, 1), (10, 3), (500, 20), (500, 499)):
+        neg = -rng.integers(0, 6, n).astype(np.float64)  # many ties
+        expect = np.argsort(neg, kind="stable")[:cap]
+        assert np.array_equal(filters._best_first(neg, cap), expect)

@@ -117,18 +117,32 @@ class Pool:
     weak: tuple[np.ndarray, np.ndarray] | None = None
 
     def drop(
-        self, reason: Reason, mask: np.ndarray, messages: dict[int, str] | None = None
+        self,
+        reason: Reason,
+        mask: np.ndarray,
+        messages: dict[int, str] | None = None,
+        message: str | None = None,
     ) -> None:
-        """Remove the candidates under ``mask``, listing up to LIST_CAP of them."""
+        """Remove the candidates under ``mask``, listing up to LIST_CAP of them (with their
+        ``messages``, or ``message`` for all of them)."""
         if not mask.any():
             return
         listed = ranked(self.index, self.ords[mask], self.scores[mask], LIST_CAP)
         self.more += int(mask.sum()) - len(listed)
         self.suppressed.extend(
-            suppression(reason, r, (messages or {}).get(r.ordinal)) for r in listed
+            suppression(reason, r, messages.get(r.ordinal) if messages else message) for r in listed
         )
         keep = ~mask
         self.ords, self.scores, self.broad = self.ords[keep], self.scores[keep], self.broad[keep]
+
+
+def member(ords: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """``np.isin(ords, sorted_set)`` for a ``sorted_set`` ascending without repeats (the
+    overridden ordinals): one binary search per element, no sort of both arrays."""
+    if not len(sorted_set) or not len(ords):
+        return np.zeros(len(ords), dtype=np.bool_)
+    pos = np.minimum(np.searchsorted(sorted_set, ords), len(sorted_set) - 1)
+    return np.asarray(sorted_set[pos] == ords)
 
 
 def policy_mask(pool: Pool, overridden: np.ndarray, subjects: SubjectMap) -> np.ndarray:
@@ -139,7 +153,7 @@ def policy_mask(pool: Pool, overridden: np.ndarray, subjects: SubjectMap) -> np.
     t = type_[pool.ords]
     mask: np.ndarray = g & ((t == _GUIDANCE[0]) | (t == _GUIDANCE[1]))
     if len(overridden):
-        mask |= g & np.isin(pool.ords, overridden)
+        mask |= g & member(pool.ords, overridden)
     mask |= subjects.maybe_superseded(pool.ords)
     return mask
 
@@ -166,7 +180,7 @@ def project_override(pool: Pool, overridden: np.ndarray) -> None:
     if not len(overridden):
         return
     _, scope, _, _ = pool.index.columns()
-    mask = np.isin(pool.ords, overridden) & (scope[pool.ords] == _GLOBAL)
+    mask = member(pool.ords, overridden) & (scope[pool.ords] == _GLOBAL)
     pool.drop(Reason.PROJECT_OVERRIDE, mask)
 
 
@@ -289,11 +303,20 @@ def side_match(
     if unknown and w.any():
         words = ", ".join(unknown[:3])
         why = f"matched only words frequent in this store, and the message's {words} is in no fact"
-        pool.drop(Reason.SIDE_MATCH, w, {int(o): why for o in pool.ords[w].tolist()})
+        pool.drop(Reason.SIDE_MATCH, w, message=why)
         return
-    if int(np.count_nonzero(w)) <= cap:
+    idx = np.flatnonzero(w)
+    if len(idx) <= cap:
         return
-    order = np.argsort(-pool.scores, kind="stable")
-    mask = np.zeros(len(pool.ords), dtype=np.bool_)
-    mask[order[w[order]][cap:]] = True
+    mask = w.copy()
+    mask[idx[_best_first(-pool.scores[idx], cap)]] = False  # the best ``cap`` stay
     pool.drop(Reason.SIDE_MATCH, mask)
+
+
+def _best_first(neg: np.ndarray, cap: int) -> np.ndarray:
+    """Positions of the ``cap`` smallest of ``neg`` (0 < cap < len), ties by position: the
+    first ``cap`` of ``np.argsort(neg, kind="stable")``, sorting only the values at most the
+    cap-th smallest (the rest cannot be among them)."""
+    kth = np.partition(neg, cap - 1)[cap - 1]
+    near = np.flatnonzero(neg <= kth)
+    return near[np.argsort(neg[near], kind="stable")[:cap]]

@@ -224,6 +224,16 @@ def _entry(
 # -- the turn ----------------------------------------------------------------------------------
 
 
+def _blocked(index: RecallIndex, cand: np.ndarray, pool: Pool) -> np.ndarray:
+    """The candidates (in order) earlier filters removed: neither still in the pool nor set
+    aside by ``pre_cut`` (those may come back). One mark per ordinal, no sort."""
+    kept = np.zeros(index.size, dtype=np.bool_)
+    kept[pool.ords] = True
+    if pool.weak is not None:
+        kept[pool.weak[0]] = True
+    return cand[~kept[cand]]
+
+
 def run(message: str, turn: Turn) -> RecallResult:
     p = plan(message)  # stage 1
     if p.whole is not None:
@@ -249,10 +259,7 @@ def run(message: str, turn: Turn) -> RecallResult:
     filters.project_override(pool, turn.overridden)
     filters.stable_guidance(pool)
     if len(pool.ords):
-        blocked = np.setdiff1d(cand, pool.ords, assume_unique=True)
-        if pool.weak is not None:  # set aside, not removed by a filter: may come back
-            blocked = np.setdiff1d(blocked, pool.weak[0], assume_unique=True)
-        filters.superseded(pool, turn.subjects(), blocked, sc.head)
+        filters.superseded(pool, turn.subjects(), _blocked(index, cand, pool), sc.head)
     filters.relative_cut(pool)
     filters.thin_match(pool, sc.count)
     filters.side_match(pool, sc.frequent_only, sc.strong, sc.unknown)
