@@ -115,6 +115,18 @@ def _path_regex(path: str) -> str:
     return r"(?<![\w.\-])" + "".join(out) + r"(?![\w\-])"
 
 
+def _needles(paths: list[str]) -> tuple[str, ...] | None:
+    """The longest name of each path (what ``_path_regex`` matches literally); None when a
+    path has no name to look for."""
+    out = []
+    for path in paths:
+        names = [n for n in re.split(r"[\\/]", path) if n]
+        if not names:
+            return None
+        out.append(max(names, key=len))
+    return tuple(dict.fromkeys(out))
+
+
 class Visibility:
     """The redaction of one set of local paths, compiled once; call it on a text."""
 
@@ -146,6 +158,9 @@ class Visibility:
         # the generic shapes ignore case (``/Users``, ``C:\\USERS``, ``%2f``).
         self._exact = re.compile("|".join(f"({_path_regex(p)})" for p in exact)) if exact else None
         self._exact_markers = [table[p] for p in exact]
+        # Every match of a path's pattern holds each of its names literally (only the
+        # separators vary), so a text holding none of the longest names holds no such path.
+        self._needles = _needles(exact)
         users = sorted({Path(p).name for p in user_homes if Path(p).name})
         self._memo: dict[str, str] = {}  # recent texts (recall shows the same facts again)
         self._memo_lock = threading.Lock()
@@ -157,7 +172,9 @@ class Visibility:
         """``text`` with local paths redacted (no secret or control handling)."""
         if not text:
             return text
-        if self._exact is not None:
+        if self._exact is not None and (
+            self._needles is None or any(n in text for n in self._needles)
+        ):
             text = self._exact.sub(lambda m: self._exact_markers[(m.lastindex or 1) - 1], text)
         text = redact_home_shapes(text)
         return self._bare_user.sub(LOCAL_HOME, text) if "~" in text else text
