@@ -53,6 +53,16 @@ SPACED_ASSIGNMENT = re.compile(
     rf"(?<!{_KEY})(?P<key>[A-Za-z_]{_KEY}*+)[\"']?+[ \t]++[\"'`]?+" + _SPACED_VALUE
 )
 CJK_SPACED_ASSIGNMENT = re.compile(CJK_KEY + r"[ \t]++[\"'`]?+" + _SPACED_VALUE)
+# Twenty characters of the value class in a row: every spaced value, hex run (24 digits) and
+# base64 run (20 characters of a smaller class) holds such a run, so a text without one
+# needs none of those scans.
+VALUE_RUN = re.compile(r"[A-Za-z0-9+/=_.\-]{20}")
+
+
+def has_value_run(text: str) -> bool:
+    return VALUE_RUN.search(text) is not None
+
+
 XML_ELEMENT = re.compile(
     r"(?<![<>])<(?P<key>[A-Za-z_][A-Za-z0-9_.\-]*+)>[ \t]*+(?P<value>[^<\s]++)[ \t]*+</(?P=key)>"
 )
@@ -110,6 +120,8 @@ def _value(m: re.Match[str]) -> tuple[str, int]:  # m: a VALUE match
 
 
 def _key_values(text: str) -> Iterator[Raw]:
+    if ":" not in text and "=" not in text:
+        return  # every ASSIGNMENT match holds its separator
     pos = 0
     while (m := ASSIGNMENT.search(text, pos)) is not None:
         pos = m.end()
@@ -141,6 +153,8 @@ def _markup(text: str) -> Iterator[Raw]:
 
 
 def _spaced(text: str) -> Iterator[Raw]:
+    if not has_value_run(text):
+        return  # both patterns look ahead at a value of 20 such characters
     for m in SPACED_ASSIGNMENT.finditer(text):
         key, value = m.group("key"), m.group("value")
         if v.key_is_secret(key) and v.looks_random(value):

@@ -28,6 +28,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
+from context_center.engine.gate.secrets.assignments import has_value_run
 from context_center.engine.gate.secrets.kinds import BASIC_CREDENTIALS
 from context_center.engine.gate.secrets.normalise import View, decoded_view, edited_view
 from context_center.engine.gate.secrets.values import stated_value
@@ -119,12 +120,16 @@ def _hex_bytes(run: str) -> bytes:
 def decoded_runs(base: View) -> Iterator[View]:
     """A view for each base64 or hex run of ``base`` that decodes to text."""
     text = base.text
-    for pattern, decode in (
-        (HEX_RUN, bytes.fromhex),
-        (HEX_ESCAPES, _hex_escapes),
-        (HEX_BYTES, _hex_bytes),
-        (BASE64_RUN, _decode_base64),
+    runs = has_value_run(text)  # HEX_RUN and BASE64_RUN match only inside such a run
+    escapes = "\\x" in text  # every HEX_ESCAPES match starts with one
+    for pattern, decode, wanted in (
+        (HEX_RUN, bytes.fromhex, runs),
+        (HEX_ESCAPES, _hex_escapes, escapes),
+        (HEX_BYTES, _hex_bytes, True),
+        (BASE64_RUN, _decode_base64, runs),
     ):
+        if not wanted:
+            continue
         for m in pattern.finditer(text):
             if pattern is BASE64_RUN and HEX_RUN.fullmatch(m.group()):
                 continue  # already read as hex

@@ -1,0 +1,50 @@
+"""The secret scan's pre-checks are necessary conditions: a text they skip has no match."""
+
+from __future__ import annotations
+
+import secrets_corpus as corpus
+
+from context_center.engine.gate.secrets import assignments, find_sensitive, obfuscation
+from context_center.engine.gate.secrets.normalise import base_view
+
+EXTRA = [
+    "AWS_SECRET_ACCESS_KEY wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "密钥 wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "hex 0123456789abcdef0123456789abcdef and \\x41\\x42\\x43\\x44\\x45\\x46\\x47\\x48",
+    "b64 Z2hwX0FiQ2RFZkdoSWpLbE1uT3BRclN0VXZXeFl6MTIzNDU2Nzg5MA== end",
+    "a run of nineteen:: abcdefghijklmnopqrs and twenty abcdefghijklmnopqrst",
+]
+
+
+def _texts() -> list[str]:
+    out = [c.text for c in corpus.CASES + corpus.HELD_OUT] + EXTRA
+    return out + [base_view(t).text for t in out]
+
+
+def test_value_run_is_needed_by_the_patterns_it_skips() -> None:
+    skipped = (
+        assignments.SPACED_ASSIGNMENT,
+        assignments.CJK_SPACED_ASSIGNMENT,
+        obfuscation.HEX_RUN,
+        obfuscation.BASE64_RUN,
+    )
+    seen = 0
+    for text in _texts():
+        if any(p.search(text) for p in skipped):
+            seen += 1
+            assert assignments.has_value_run(text), text
+    assert seen >= 10, "the corpus exercises these patterns"
+
+
+def test_assignment_needs_a_separator_and_escapes_a_backslash_x() -> None:
+    for text in _texts():
+        if assignments.ASSIGNMENT.search(text):
+            assert ":" in text or "=" in text
+        if obfuscation.HEX_ESCAPES.search(text):
+            assert "\\x" in text
+
+
+def test_guarded_detectors_still_find_their_shapes() -> None:
+    kinds = {s.kind for t in EXTRA[:4] for s in find_sensitive(t)}
+    assert len(kinds) >= 2, kinds
+    assert find_sensitive(EXTRA[0]) and find_sensitive(EXTRA[1])
