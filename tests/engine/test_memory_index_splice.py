@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from context_center.engine import Engine, FactType, Scope
@@ -144,3 +146,29 @@ def test_close_later_closes_and_drain_waits() -> None:
     for fd in (r, w):
         with pytest.raises(OSError):
             os.fstat(fd)
+
+
+def test_a_splice_swaps_names_and_leaves_no_temp(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new MEMORY.md takes the name by a swap (no rename over the old file), the old
+    content's temp name is removed, and where no swap exists a plain replace gives the same."""
+    from context_center.engine.store import atomic
+
+    m = engine.memory
+    m.create(name="first", type=FactType.PROJECT, body="one")
+    m.create(name="second", type=FactType.PROJECT, body="two")
+    swaps: list[bool] = []
+    real = atomic.renameat2_exchange
+    monkeypatch.setattr(
+        atomic, "renameat2_exchange", lambda a, b: swaps.append(real(a, b)) or swaps[-1]
+    )
+    m.create(name="third", type=FactType.PROJECT, body="three")
+    assert swaps == [True] or sys.platform != "linux"  # Linux file systems swap names
+    root = engine.layout.project_store
+    assert not [p.name for p in root.iterdir() if atomic.TEMP_NAME.match(p.name)]
+    assert (root / memory_index.INDEX_NAME).read_text() == _full_form(engine)
+    monkeypatch.setattr(atomic, "renameat2_exchange", lambda a, b: False)
+    m.create(name="fourth", type=FactType.PROJECT, body="four")
+    assert not [p.name for p in root.iterdir() if atomic.TEMP_NAME.match(p.name)]
+    assert (root / memory_index.INDEX_NAME).read_text() == _full_form(engine)

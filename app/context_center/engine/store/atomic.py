@@ -114,7 +114,11 @@ def write_spliced(
     """Atomically replace ``path`` with the first ``size`` bytes of the open file ``source``
     in which each ``(start, end, text)`` of ``cuts`` (in order, not overlapping) replaces the
     bytes ``start:end``. The unchanged ranges are copied by the kernel, so a one-line change
-    to a large derived file costs no copy through Python. Not fsynced (derived files only)."""
+    to a large derived file costs no copy through Python. The new file takes the name by a
+    swap (``renameat2_exchange``) and the old content's name is then removed; where the
+    system cannot swap, by ``os.replace``. Either way a reader sees the old or the new file,
+    and a kill between the swap and the removal leaves an orphan temp. Not fsynced (derived
+    files only)."""
     tmp = temp_path(path.parent)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW, mode)
     try:
@@ -126,7 +130,11 @@ def write_spliced(
         _copy_range(source, fd, at, size - at)
         os.close(fd)
         fd = -1
-        os.replace(tmp, path)
+        if renameat2_exchange(tmp, path):
+            with contextlib.suppress(OSError):  # left behind, it is an orphan temp (swept)
+                os.unlink(tmp)  # now the old content
+        else:
+            os.replace(tmp, path)
     except BaseException:
         if fd >= 0:
             os.close(fd)
@@ -189,6 +197,28 @@ def renameat2_noreplace(src: Path, dst: Path) -> bool:
         return True
     err = ctypes.get_errno()
     if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(src), None, str(dst))
+
+
+_RENAME_EXCHANGE = 2
+
+
+def renameat2_exchange(src: Path, dst: Path) -> bool:
+    """Swap the names ``src`` and ``dst`` in one ``renameat2(RENAME_EXCHANGE)``; False when
+    the system or file system lacks it, or ``dst`` is gone (then a plain replace is due).
+
+    Why not ``os.replace`` for a large derived file: renaming over an existing file makes
+    ext4 allocate and start writing back the new file's blocks at once, and frees the old
+    one's synchronously (about 5 ms for a 6 MB ``MEMORY.md`` on the development machine);
+    swapping and then unlinking the old content costs about 0.4 ms."""
+    if _renameat2 is None:
+        return False
+    result = _renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOENT):
         return False
     raise OSError(err, os.strerror(err), str(src), None, str(dst))
 
