@@ -10,13 +10,15 @@ from context_center.engine.gate.visible import Visibility, _needles
 
 
 def _pair(tmp_path: Path) -> tuple[Visibility, Visibility]:
-    kw = {
-        "home": tmp_path / "Users" / "Bob Smith",
-        "workspace": tmp_path / "work" / "proj-x",
-        "cc_home": tmp_path / "cc home",
-        "store_paths": [tmp_path / "cc home" / "memory" / "global"],
-    }
-    fast, plain = Visibility(**kw), Visibility(**kw)
+    def make() -> Visibility:
+        return Visibility(
+            home=tmp_path / "Users" / "Bob Smith",
+            workspace=tmp_path / "work" / "proj-x",
+            cc_home=tmp_path / "cc home",
+            store_paths=[tmp_path / "cc home" / "memory" / "global"],
+        )
+
+    fast, plain = make(), make()
     plain._needles = None  # always runs the path patterns
     return fast, plain
 

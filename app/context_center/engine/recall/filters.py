@@ -141,7 +141,8 @@ def member(ords: np.ndarray, members: np.ndarray, size: int) -> np.ndarray:
     per ordinal and a gather, no sort of both arrays."""
     marked = np.zeros(size, dtype=np.bool_)
     marked[members] = True
-    return marked[ords]
+    out: np.ndarray = marked[ords]
+    return out
 
 
 def policy_mask(pool: Pool, overridden: np.ndarray, subjects: SubjectMap) -> np.ndarray:

@@ -231,7 +231,8 @@ def _blocked(index: RecallIndex, cand: np.ndarray, pool: Pool) -> np.ndarray:
     kept[pool.ords] = True
     if pool.weak is not None:
         kept[pool.weak[0]] = True
-    return cand[~kept[cand]]
+    out: np.ndarray = cand[~kept[cand]]
+    return out
 
 
 def run(message: str, turn: Turn) -> RecallResult:

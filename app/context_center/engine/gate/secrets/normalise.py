@@ -179,7 +179,8 @@ def base_view(text: str) -> View:
         if all(len(rep) == 1 for rep in replacements.values()):
             # one character for one (full-width punctuation, say): the offsets are unchanged,
             # so the view is the identity, as ``normalise_for_matching`` would map it
-            return View(_fold_look_alikes(text.translate(str.maketrans(replacements))))
+            table = {ord(ch): rep for ch, rep in replacements.items()}
+            return View(_fold_look_alikes(text.translate(table)))
     norm, mapping = normalise_for_matching(text)
     if mapping is None:
         return View(norm)
