@@ -48,3 +48,10 @@ def test_guarded_detectors_still_find_their_shapes() -> None:
     kinds = {s.kind for t in EXTRA[:4] for s in find_sensitive(t)}
     assert len(kinds) >= 2, kinds
     assert find_sensitive(EXTRA[0]) and find_sensitive(EXTRA[1])
+
+
+def test_value_run_memo_answers_each_text_for_itself() -> None:
+    long_run, short = "x " + "a" * 20, "x " + "a" * 19
+    for text in (long_run, long_run, short, short, long_run, "", "".join(["a"] * 20)):
+        expect = assignments.VALUE_RUN.search(text) is not None
+        assert assignments.has_value_run(text) is expect

@@ -59,8 +59,19 @@ CJK_SPACED_ASSIGNMENT = re.compile(CJK_KEY + r"[ \t]++[\"'`]?+" + _SPACED_VALUE)
 VALUE_RUN = re.compile(r"[A-Za-z0-9+/=_.\-]{20}")
 
 
+_last_run: tuple[str, bool] = ("", False)
+
+
 def has_value_run(text: str) -> bool:
-    return VALUE_RUN.search(text) is not None
+    """Whether ``text`` holds ``VALUE_RUN``; the last answer is kept, as one scan asks twice
+    about the same text (the assignments and the decoders)."""
+    global _last_run
+    last = _last_run  # one read: another thread may replace it, never half
+    if last[0] is text:
+        return last[1]
+    found = VALUE_RUN.search(text) is not None
+    _last_run = (text, found)
+    return found
 
 
 XML_ELEMENT = re.compile(
