@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
 import secrets_corpus as corpus
 
 from context_center.engine.gate.secrets import assignments, find_sensitive, obfuscation
-from context_center.engine.gate.secrets.normalise import base_view
+from context_center.engine.gate.secrets.normalise import (
+    View,
+    base_view,
+    edited_text,
+    edited_view,
+)
 
 EXTRA = [
     "AWS_SECRET_ACCESS_KEY wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
@@ -55,3 +62,18 @@ def test_value_run_memo_answers_each_text_for_itself() -> None:
     for text in (long_run, long_run, short, short, long_run, "", "".join(["a"] * 20)):
         expect = assignments.VALUE_RUN.search(text) is not None
         assert assignments.has_value_run(text) is expect
+
+
+def test_edited_text_is_the_edited_views_text() -> None:
+    rng = random.Random(13)
+    cases = 0
+    for text in _texts():
+        edits = obfuscation._joins(text)
+        if edits:
+            cases += 1
+        assert edited_text(text, edits) == edited_view(View(text), edits).text
+        if len(text) > 4:  # overlapping and replacing edits too
+            cuts = sorted(rng.sample(range(len(text)), 4))
+            odd = [(cuts[0], cuts[2], "x"), (cuts[1], cuts[3], ""), (cuts[3], cuts[3], "yz")]
+            assert edited_text(text, odd) == edited_view(View(text), odd).text
+    assert cases >= 5, "some texts have joins"

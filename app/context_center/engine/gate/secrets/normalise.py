@@ -212,6 +212,21 @@ def edited_view(parent: View, edits: Iterable[tuple[int, int, str]]) -> View:
     return View("".join(parts), starts, ends, parent)
 
 
+def edited_text(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
+    """``edited_view(View(text), edits).text`` without the offset map (built only when a
+    finding needs it)."""
+    parts: list[str] = []
+    pos = 0
+    for start, end, rep in edits:
+        if start > pos:
+            parts.append(text[pos:start])
+        parts.append(rep)
+        pos = end
+    if pos < len(text):
+        parts.append(text[pos:])
+    return "".join(parts)
+
+
 def decoded_view(parent: View, start: int, end: int, decoded: str) -> View:
     """``decoded`` as a view whose every character stands for ``parent[start:end]``."""
     n = len(decoded)

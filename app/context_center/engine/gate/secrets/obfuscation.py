@@ -30,7 +30,12 @@ from collections.abc import Callable, Iterator
 
 from context_center.engine.gate.secrets.assignments import has_value_run
 from context_center.engine.gate.secrets.kinds import BASIC_CREDENTIALS
-from context_center.engine.gate.secrets.normalise import View, decoded_view, edited_view
+from context_center.engine.gate.secrets.normalise import (
+    View,
+    decoded_view,
+    edited_text,
+    edited_view,
+)
 from context_center.engine.gate.secrets.values import stated_value
 
 Raw = tuple[str, int, int]
@@ -152,13 +157,16 @@ def joined(base: View) -> tuple[View, list[int]] | None:
     edits = _joins(base.text)
     if not edits:
         return None
-    view = edited_view(base, edits)
+    return edited_view(base, edits), _join_points(edits)
+
+
+def _join_points(edits: list[tuple[int, int, str]]) -> list[int]:
     joins: list[int] = []
     removed = 0
     for start, end, _ in edits:
         joins.append(start - removed)
         removed += end - start
-    return view, joins
+    return joins
 
 
 def _crosses(joins: list[int], start: int, end: int) -> bool:
@@ -166,10 +174,9 @@ def _crosses(joins: list[int], start: int, end: int) -> bool:
     return i < len(joins) and joins[i] < end
 
 
-def _joined_tokens(view: View, joins: list[int], tokens: Detector) -> Iterator[Raw]:
+def _joined_tokens(text: str, joins: list[int], tokens: Detector) -> Iterator[Raw]:
     """Tokens crossing a join: a token has no whitespace, so only the runs of non-space
     characters that contain a join are scanned, gathered into one text (space-separated)."""
-    text = view.text
     runs: list[tuple[int, int]] = []
     for j in joins:
         if j >= len(text) or (runs and j < runs[-1][1]):
@@ -216,8 +223,10 @@ def hidden(base: View, everything: Detector, tokens: Detector) -> Iterator[tuple
         basic = basic_credentials(view)
         if basic is not None:
             yield view, basic
-    join = joined(base)
-    if join is not None:
-        view, joins = join
-        for raw in _joined_tokens(view, joins, tokens):
-            yield view, raw
+    edits = _joins(base.text)
+    if edits:  # the joined view's offset map is built only for a finding
+        joined_view: View | None = None
+        for raw in _joined_tokens(edited_text(base.text, edits), _join_points(edits), tokens):
+            if joined_view is None:
+                joined_view = edited_view(base, edits)
+            yield joined_view, raw
