@@ -8,6 +8,7 @@ from context_center.engine.gate.secrets import find_sensitive
 from context_center.engine.gate.secrets.normalise import (
     View,
     _char_replacement,
+    _replacements,
     base_view,
     normalise_for_matching,
 )
@@ -49,3 +50,16 @@ def test_full_width_token_still_found_at_original_offsets() -> None:
     spans = find_sensitive(text)
     assert spans, "a full-width GitHub token is still a secret"
     assert text[spans[0].start : spans[0].end].startswith("ｇｈｐ＿")
+
+
+def test_replacements_with_known_characters_are_the_plain_ones() -> None:
+    def plain(text: str) -> dict[str, str]:
+        return {
+            ch: rep
+            for ch in set(text)
+            if not ch.isascii() and (rep := _char_replacement.__wrapped__(ch)) != ch
+        }
+
+    for _ in range(2):  # the second time every character is known
+        for text in TEXTS:
+            assert _replacements(text) == plain(text)

@@ -108,11 +108,23 @@ def _fold_look_alikes(text: str) -> str:
     return "".join(parts)
 
 
+# Characters known to stay as they are in the matching copy (every ASCII one, and the
+# non-ASCII ones met so far, up to a bound): a text's other characters are found with one set
+# difference, so a Chinese text does not look up each of its characters again.
+_UNCHANGED: set[str] = {chr(cp) for cp in range(128)}
+_UNCHANGED_MAX = 1 << 16
+
+
 def _replacements(text: str) -> dict[str, str]:
     """The characters of a non-ASCII ``text`` that change in the matching copy."""
-    return {
-        ch: rep for ch in set(text) if not ch.isascii() and (rep := _char_replacement(ch)) != ch
-    }
+    out: dict[str, str] = {}
+    for ch in set(text).difference(_UNCHANGED):
+        rep = _char_replacement(ch)
+        if rep != ch:
+            out[ch] = rep
+        elif len(_UNCHANGED) < _UNCHANGED_MAX:
+            _UNCHANGED.add(ch)
+    return out
 
 
 def normalise_for_matching(text: str) -> tuple[str, list[int] | None]:
@@ -176,6 +188,8 @@ def base_view(text: str) -> View:
     """The normalised copy of ``text`` as a view on it."""
     if not text.isascii():
         replacements = _replacements(text)
+        if not replacements:
+            return View(_fold_look_alikes(text))
         if all(len(rep) == 1 for rep in replacements.values()):
             # one character for one (full-width punctuation, say): the offsets are unchanged,
             # so the view is the identity, as ``normalise_for_matching`` would map it
