@@ -65,6 +65,10 @@ class LockedStore:
             self._touched = set()
             try:
                 yield
+            except OSError as exc:  # a read-only folder, a full disk: a refusal, not a crash
+                raise StoreUnavailable(
+                    f"cannot write the {self.scope.value} store: {exc.strerror or exc}"
+                ) from exc
             finally:
                 touched, self._touched, self._folder_at_lock = self._touched, set(), None
                 # readers holding a stamp of this store look again (the journal says where)

@@ -1,0 +1,108 @@
+"""Failures an outside checker provokes: each is a one-line refusal (exit 1, an error object
+with --json), never a traceback, and the home is byte for byte what it was."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from inproc import run_inprocess
+
+
+def run(home: Path, workspace: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_inprocess(["--home", str(home), "--workspace", str(workspace), *args, "--json"])
+
+
+def listing(home: Path) -> dict[str, str]:
+    out = {}
+    for path in sorted(home.rglob("*")):
+        rel = str(path.relative_to(home))
+        if path.is_file() and not path.is_symlink():
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            out[rel] = oct(path.lstat().st_mode)
+    return out
+
+
+def refused(result: subprocess.CompletedProcess[str]) -> dict[str, str]:
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr + result.stdout
+    assert result.stderr.startswith("context-center: ") and result.stderr.count("\n") == 1
+    error: dict[str, str] = json.loads(result.stdout)["error"]
+    assert set(error) == {"code", "message"}
+    return error
+
+
+def seeded(home: Path, workspace: Path) -> None:
+    for name, scope in (("good", "project"), ("shared", "global")):
+        saved = run(
+            home, workspace, "memory", "save", "--name", name, "--type", "reference",
+            "--scope", scope, "--description", "a fact", "--body", "The staging deploy.",
+        )  # fmt: skip
+        assert saved.returncode == 0, saved.stderr
+
+
+WRITES = [
+    ("memory", "save", "--name", "new", "--type", "project", "--body", "b"),
+    ("memory", "save", "--name", "newg", "--scope", "global", "--type", "user", "--body", "b"),
+    ("memory", "save", "good", "--expected-revision", "1", "--body", "changed"),
+    ("memory", "save", "shared", "--expected-revision", "1", "--body", "changed"),
+    ("memory", "forget", "good"),
+]
+
+
+@pytest.mark.parametrize("argv", WRITES, ids=lambda a: " ".join(a[:3]))
+def test_a_store_that_cannot_be_written_is_store_unavailable(
+    home: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...]
+) -> None:
+    """A read-only store folder (simulated: the suite may run as root, which chmod does not
+    stop) refuses every write with store_unavailable and changes nothing."""
+    seeded(home, workspace)
+    before = listing(home)
+    real_open, real_mkdir = os.open, os.mkdir
+    stores = [str(home / "memory"), str(home / "projects")]
+
+    def in_store(path: object) -> bool:
+        return any(os.fspath(path).startswith(s) for s in stores)  # type: ignore[call-overload]
+
+    def denied(path: object) -> OSError:
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))  # type: ignore[call-overload]
+
+    def no_open(path: object, flags: int, *rest: int, **kw: object) -> int:
+        if flags & os.O_CREAT and in_store(path) and not os.fspath(path).endswith(".lock"):  # type: ignore[call-overload]
+            raise denied(path)
+        return real_open(path, flags, *rest, **kw)  # type: ignore[arg-type]
+
+    def no_mkdir(path: object, *rest: object, **kw: object) -> None:
+        if in_store(path) and os.path.basename(os.fspath(path)) in (".revisions", ".archive"):  # type: ignore[call-overload]
+            raise denied(path)
+        real_mkdir(path, *rest, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", no_open)
+    monkeypatch.setattr(os, "mkdir", no_mkdir)
+    error = refused(run(home, workspace, *argv))
+    monkeypatch.undo()
+    assert error["code"] == "store_unavailable"
+    assert "Permission denied" in error["message"]
+    assert listing(home) == before
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
+def test_a_read_only_store_folder_is_store_unavailable(home: Path, workspace: Path) -> None:
+    seeded(home, workspace)
+    stores = [home / "memory" / "global", *home.glob("projects/*/memory")]
+    for store in stores:
+        store.chmod(0o555)
+    try:
+        before = listing(home)
+        for argv in WRITES:
+            assert refused(run(home, workspace, *argv))["code"] == "store_unavailable"
+        assert listing(home) == before
+    finally:
+        for store in stores:
+            store.chmod(0o755)
