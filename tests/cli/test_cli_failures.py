@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,47 @@ def test_a_read_only_store_folder_is_store_unavailable(home: Path, workspace: Pa
     finally:
         for store in stores:
             store.chmod(0o755)
+
+
+BAD = "bad \udcff text"  # what Python makes of the byte 0xff in an argument or a piped stdin
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("recall", BAD),
+        ("recall", "-"),
+        ("memory", "search", BAD),
+        ("instructions", "add", BAD),
+        ("history", "append", BAD),
+        ("history", "append", "-"),
+        ("memory", "save", "--json-input", "-"),
+        ("agent", "remember", "--json-input", "-"),
+    ],
+    ids=lambda a: " ".join(a[:3]),
+)
+def test_text_that_is_not_utf8_is_refused_without_a_traceback(
+    home: Path, workspace: Path, argv: tuple[str, ...]
+) -> None:
+    before = listing(home)
+    result = run_inprocess(
+        ["--home", str(home), "--workspace", str(workspace), *argv, "--json"],
+        stdin='{"name": "x", "type": "project", "body": "' + BAD + '"}',
+    )
+    error = refused(result)
+    assert error["code"] == "invalid_request" and "not valid UTF-8" in error["message"]
+    assert listing(home) == before
+
+
+def test_a_strict_stdin_with_bad_bytes_is_refused(home: Path, workspace: Path) -> None:
+    """A UTF-8 locale reads standard input strictly: the decode error is the same refusal."""
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"}
+    result = subprocess.run(
+        [sys.executable, "-m", "context_center", "--home", str(home), "--workspace",
+         str(workspace), "recall", "-", "--json"],
+        input=b"deploy \xff\xfe\n", capture_output=True, env=env, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    assert b"Traceback" not in result.stderr
+    assert json.loads(result.stdout)["error"]["code"] == "invalid_request"
+    assert not any(home.iterdir())

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from context_center.engine import Engine, EngineError
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 @dataclass
 class Output:
@@ -135,10 +137,29 @@ def emit_error(exc: EngineError, as_json: bool) -> int:
     return 1
 
 
+def text_arg(value: str, what: str) -> str:
+    """A text argument as given: bytes that are not UTF-8 (Python hands them over as lone
+    surrogates) are refused here, before anything reads or writes them."""
+    if _SURROGATE.search(value):
+        from context_center.engine import InvalidRequest
+
+        raise InvalidRequest(f"{what} is not valid UTF-8; nothing was written")
+    return value
+
+
+def read_stdin_text() -> str:
+    """All of standard input as UTF-8 text (refused, not a traceback, when it is not)."""
+    try:
+        data = sys.stdin.read()
+    except UnicodeDecodeError:
+        data = "\udcff"  # a strict stream: the same refusal as a surrogate-escaped one
+    return text_arg(data, "standard input")
+
+
 def read_text_arg(value: str) -> str:
     """A FILE argument where ``-`` means standard input."""
     if value == "-":
-        return sys.stdin.read()
+        return read_stdin_text()
     try:
         with open(value, encoding="utf-8") as handle:
             return handle.read()

@@ -22,7 +22,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from context_center.cli.common import Output, add_command
+from context_center.cli.common import Output, add_command, text_arg
 from context_center.engine import (
     Comparison,
     Engine,
@@ -193,8 +193,9 @@ def cmd_prefix(args: argparse.Namespace, engine: Engine) -> Output:
 
 def cmd_instructions_add(args: argparse.Namespace, engine: Engine) -> Output:
     workspace = _explicit_workspace(args) or find_workspace_root(engine.workspace)
-    rule = "- " + normalize_note(args.note)
-    done = engine.add_rule(args.note, args.scope, workspace=workspace)
+    note = text_arg(args.note, "NOTE")
+    rule = "- " + normalize_note(note)
+    done = engine.add_rule(note, args.scope, workspace=workspace)
     path = done.value
     label = ("user/" if args.scope == RuleScope.USER.value else "workspace/") + path.name
     data: dict[str, Any] = {

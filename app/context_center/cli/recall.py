@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from context_center.cli.common import Output, add_command, pad, read_text_arg
+from context_center.cli.common import Output, add_command, pad, read_text_arg, text_arg
 from context_center.engine import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MAX_FACTS,
@@ -71,7 +71,10 @@ def positive_int(value: str) -> int:
 
 def cmd_recall(args: argparse.Namespace, engine: Engine) -> Output:
     # A message piped in ends with a newline that is no part of it.
-    message = read_text_arg("-").rstrip("\r\n") if args.message == "-" else args.message
+    if args.message == "-":
+        message = read_text_arg("-").rstrip("\r\n")
+    else:
+        message = text_arg(args.message, "MESSAGE")
     result = engine.recall(message, max_facts=args.max_facts, max_chars=args.max_chars)
     data = {"block": result.block, "trace": result.trace.model_dump(mode="json")}
     text = (result.block + "\n\n" if result.block else "") + trace_text(result.trace)
@@ -87,7 +90,9 @@ def cmd_memory_recall(args: argparse.Namespace, engine: Engine) -> Output:
 
 def cmd_search(args: argparse.Namespace, engine: Engine) -> Output:
     view = engine.open(persist_cache=True)
-    hits = engine.search(args.query, scope=args.scope, type=args.type, limit=args.limit, view=view)
+    hits = engine.search(
+        text_arg(args.query, "QUERY"), scope=args.scope, type=args.type, limit=args.limit, view=view
+    )
     data: dict[str, Any] = {"query": args.query, "hits": [h.public_dict() for h in hits]}
     lines = [
         f"{pad(h.fact.ref, 40)} {h.score:7.3f}  {h.freshness.value:<7} {h.fact.display_title}"

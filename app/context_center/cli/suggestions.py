@@ -24,7 +24,13 @@ from typing import Any
 import frontmatter
 from pydantic import ValidationError
 
-from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
+from context_center.cli.common import (
+    Output,
+    add_command,
+    json_object_arg,
+    read_text_arg,
+    text_arg,
+)
 from context_center.engine import (
     CandidateEdit,
     Engine,
@@ -152,7 +158,7 @@ def cmd_dismiss(args: argparse.Namespace, engine: Engine) -> Output:
 
 
 def cmd_history_append(args: argparse.Namespace, engine: Engine) -> Output:
-    text = read_text_arg("-").rstrip("\n") if args.text == "-" else args.text
+    text = read_text_arg("-").rstrip("\n") if args.text == "-" else text_arg(args.text, "TEXT")
     entry = engine.append_history(text, session=args.session).value
     # No storage path here: the README keeps those to `memory archived` / `forget`.
     data = {
