@@ -151,3 +151,22 @@ def test_a_strict_stdin_with_bad_bytes_is_refused(home: Path, workspace: Path) -
     assert b"Traceback" not in result.stderr
     assert json.loads(result.stdout)["error"]["code"] == "invalid_request"
     assert not any(home.iterdir())
+
+
+@pytest.mark.parametrize("given", ["missing", "ssh://host/srv/repo"])
+def test_a_hook_for_a_workspace_that_is_not_there_writes_nothing(
+    home: Path, workspace: Path, given: str
+) -> None:
+    """The hook exits 0 and prints nothing, as on any failure, and (as every command) writes
+    no trace, access log or state folder for a workspace that does not exist."""
+    seeded(home, workspace)
+    before = listing(home)
+    target = str(workspace.parent / given) if given == "missing" else given
+    payload = {"session_id": "s", "cwd": str(workspace), "prompt": "the staging deploy"}
+    result = run_inprocess(
+        ["--home", str(home), "--workspace", target, "hook", "claude-code", "UserPromptSubmit"],
+        stdin=json.dumps(payload),
+    )
+    assert result.returncode == 0 and result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert listing(home) == before

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from context_center.cli.common import Output
@@ -15,11 +16,20 @@ from context_center.engine import Engine
 def cmd_hook(args: argparse.Namespace, engine: Engine | None) -> Output:
     from context_center.mcp.hooks import run
 
+    workspace = getattr(args, "workspace", None)
+    if workspace is not None and not Path(workspace).expanduser().is_dir():
+        # As every command refuses it (workspace_not_found, remote_workspace), but a hook
+        # exits 0: nothing is read, recalled or written (no state folder for a folder that
+        # is not there), and the agent sees nothing.
+        sys.stderr.write(
+            f"context-center hook: workspace {workspace} is not a local folder; nothing done\n"
+        )
+        return Output(None, "", exit_code=0)
     run(
         args.agent_kind,
         args.event,
         home=getattr(args, "home", None),
-        workspace=getattr(args, "workspace", None),
+        workspace=workspace,
         stdin=sys.stdin,
         stdout=sys.stdout,
     )
