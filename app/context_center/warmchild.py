@@ -35,7 +35,11 @@ def start_child(home: str | os.PathLike[str] | None) -> subprocess.Popen[bytes] 
         return None
 
 
-def stop_child(child: subprocess.Popen[bytes] | None) -> None:
+def stop_child(
+    child: subprocess.Popen[bytes] | None, home: str | os.PathLike[str] | None = None
+) -> None:
+    """Stop the child: SIGTERM (it closes and removes its socket), then SIGKILL after 3 s;
+    a killed child's socket file is removed here, so no stale one is left for clients."""
     if child is None or child.poll() is not None:
         return
     child.terminate()
@@ -44,3 +48,17 @@ def stop_child(child: subprocess.Popen[bytes] | None) -> None:
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
+        _remove_socket(child.pid, home)
+
+
+def _remove_socket(pid: int, home: str | os.PathLike[str] | None) -> None:
+    from context_center import entry
+
+    try:
+        folder = entry.private_socket_dir(
+            entry.home_path(None if home is None else os.fspath(home))
+        )
+        if folder is not None:
+            os.unlink(os.path.join(folder, f"{pid}.sock"))
+    except OSError:
+        pass

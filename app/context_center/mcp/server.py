@@ -197,7 +197,7 @@ def run(options: ServerOptions) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        stop_child(warm_server)
+        stop_child(warm_server, options.home)
         state.close()
         logs.close_files()
     return 0

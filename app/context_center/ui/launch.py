@@ -219,7 +219,7 @@ class _WarmServer:
         from context_center.warmchild import stop_child
 
         self.stopped = True
-        stop_child(self.child)
+        stop_child(self.child, self.home)
 
 
 def _watch_first_paint(window: Any, result: dict[str, int], main_started: float) -> None:
