@@ -21,7 +21,7 @@ from types import ModuleType
 import context_center
 from context_center import APP_DISPLAY_NAME
 from context_center.argwords import command_words
-from context_center.cli.common import emit, emit_error, engine_for
+from context_center.cli.common import emit, emit_error, engine_for, json_parent
 from context_center.engine import EngineError
 
 GROUPS = (
@@ -133,7 +133,9 @@ def build_parser(
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     memory = sub.add_parser(
-        "memory", help="facts, instructions, recall trace, revisions and the archive"
+        "memory",
+        help="facts, instructions, recall trace, revisions and the archive",
+        parents=[json_parent()],  # `memory --json list` as well as `memory list --json`
     )
     memory_sub = memory.add_subparsers(dest="memory_command", metavar="SUBCOMMAND", required=True)
     for module in _modules(command, subcommand):

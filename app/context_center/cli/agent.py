@@ -11,7 +11,13 @@ import argparse
 import sys
 from typing import Any
 
-from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
+from context_center.cli.common import (
+    Output,
+    add_command,
+    json_object_arg,
+    json_parent,
+    read_text_arg,
+)
 from context_center.engine import CREATE_FIELDS, Changes, Controller, Engine, GateDecision, Outcome
 
 CONTROLLERS = [c.value for c in Controller]
@@ -100,6 +106,7 @@ def _caller_options(parser: argparse.ArgumentParser) -> None:
 def register(subparsers: Any) -> None:
     agent = subparsers.add_parser(
         "agent",
+        parents=[json_parent()],
         help="an agent's memory writes, through the write gate",
         description="An agent's memory writes. Low-risk project facts are written at once; "
         "everything else waits for a person (`approvals`); subagents are refused.",

@@ -13,7 +13,13 @@ import sys
 import unicodedata
 from typing import Any
 
-from context_center.cli.common import Output, add_command, json_object_arg, read_text_arg
+from context_center.cli.common import (
+    Output,
+    add_command,
+    json_object_arg,
+    json_parent,
+    read_text_arg,
+)
 from context_center.engine import (
     ApprovalRecord,
     ApprovalRefused,
@@ -192,6 +198,7 @@ def cmd_reject(args: argparse.Namespace, engine: Engine) -> Output:
 def register(subparsers: Any) -> None:
     approvals = subparsers.add_parser(
         "approvals",
+        parents=[json_parent()],
         help="memory writes agents queued for a person",
         description="Review and decide the memory writes agents queued. Approving needs an "
         "interactive terminal and a typed confirmation.",

@@ -121,8 +121,11 @@ def terminal_text(text: str) -> str:
 
 
 def emit(out: Output, as_json: bool) -> int:
+    """Print a result. ``data`` None means the command wrote its own output (a hook's answer,
+    the MCP protocol): nothing is added to it, not even with --json."""
     if as_json:
-        sys.stdout.write(json_text(out.data) + "\n")
+        if out.data is not None:
+            sys.stdout.write(json_text(out.data) + "\n")
     elif out.text:
         sys.stdout.write(terminal_text(out.text.rstrip("\n")) + "\n")
     return out.exit_code

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from context_center.cli.common import Output
+from context_center.cli.common import Output, json_parent
 from context_center.engine import Engine
 
 
@@ -39,6 +39,7 @@ def cmd_hook(args: argparse.Namespace, engine: Engine | None) -> Output:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "hook",
+        parents=[json_parent()],  # accepted; a hook's answer is JSON either way
         help="an agent's hook (Claude Code: UserPromptSubmit, SessionStart, PreToolUse)",
         description="Run as a Claude Code command hook: reads the hook input JSON on standard "
         "input and answers on standard output. Always exits 0; errors are logged, never "

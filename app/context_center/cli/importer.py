@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from context_center.cli.common import Output, add_command
+from context_center.cli.common import Output, add_command, json_parent
 from context_center.engine import Engine, ImportReport, Scope
 
 _VERB = {
@@ -58,6 +58,7 @@ def cmd_import_claude_code(args: argparse.Namespace, engine: Engine) -> Output:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "import",
+        parents=[json_parent()],
         help="copy memories another agent keeps into the store",
         description="copy memories another agent keeps into the store",
     )

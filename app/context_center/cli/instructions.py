@@ -22,7 +22,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from context_center.cli.common import Output, add_command, text_arg
+from context_center.cli.common import Output, add_command, json_parent, text_arg
 from context_center.engine import (
     Comparison,
     Engine,
@@ -258,7 +258,9 @@ def register(subparsers: Any) -> None:
     _common(p)
 
     group = subparsers.add_parser(
-        "instructions", help="standing rules in instruction files (AGENTS.md and friends)"
+        "instructions",
+        help="standing rules in instruction files (AGENTS.md and friends)",
+        parents=[json_parent()],
     )
     group_sub = group.add_subparsers(
         dest="instructions_command", metavar="SUBCOMMAND", required=True

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from context_center.cli.common import Output
+from context_center.cli.common import Output, json_parent
 from context_center.engine import Controller, Engine
 
 CONTROLLERS = [Controller.HEADLESS.value, Controller.INTERACTIVE.value, Controller.SUBAGENT.value]
@@ -33,6 +33,7 @@ def cmd_mcp(args: argparse.Namespace, engine: Engine) -> Output:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "mcp",
+        parents=[json_parent()],  # accepted like everywhere; the protocol is the output
         help="serve memory to an agent over stdio (MCP)",
         description="Run the MCP server on standard input and output: memory tools "
         "(memory_list, memory_read, memory_search, recall, instructions, prefix, remember, "

@@ -28,6 +28,7 @@ from context_center.cli.common import (
     Output,
     add_command,
     json_object_arg,
+    json_parent,
     read_text_arg,
     text_arg,
 )
@@ -215,7 +216,9 @@ def register(subparsers: Any) -> None:
     d.add_argument("id")
     _add_roots(d, action=True)
 
-    h = subparsers.add_parser("history", help="this workspace's own session log")
+    h = subparsers.add_parser(
+        "history", help="this workspace's own session log", parents=[json_parent()]
+    )
     hist = h.add_subparsers(dest="history_command", metavar="ACTION", required=True)
     ap = add_command(hist, "append", cmd_history_append, "log one user turn ('-' reads stdin)")
     ap.add_argument("text", help="the turn as typed, or '-' to read it from stdin")
