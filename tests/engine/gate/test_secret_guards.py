@@ -77,3 +77,29 @@ def test_edited_text_is_the_edited_views_text() -> None:
             odd = [(cuts[0], cuts[2], "x"), (cuts[1], cuts[3], ""), (cuts[3], cuts[3], "yz")]
             assert edited_text(text, odd) == edited_view(View(text), odd).text
     assert cases >= 5, "some texts have joins"
+
+
+def test_detect_secrets_loads_without_the_network_library() -> None:
+    """The gate's detect-secrets patterns load without ``requests`` (only its verify calls use
+    it, which the gate never makes); afterwards the real ``requests`` can still be imported."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from context_center.engine.gate.secrets.plugins import plugins\n"
+        "p = plugins()\n"
+        "assert p.aws_key_id.search('AKIAIOSFODNN7EXAMPLE')\n"
+        "assert 'requests' not in sys.modules and 'urllib3' not in sys.modules\n"
+        "import detect_secrets.plugins.base as base\n"
+        "try:\n"
+        "    base.requests.post\n"
+        "except AttributeError as exc:\n"
+        "    assert 'never verifies' in str(exc)\n"
+        "else:\n"
+        "    raise AssertionError('detect-secrets could reach the network library')\n"
+        "import requests\n"
+        "assert hasattr(requests, 'Session')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr

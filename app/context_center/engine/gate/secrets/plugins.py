@@ -1,4 +1,12 @@
-"""The detect-secrets (1.5) patterns the gate reuses, loaded lazily (it pulls in ``requests``).
+"""The detect-secrets (1.5) patterns the gate reuses, loaded lazily.
+
+detect-secrets imports ``requests`` at module level for one purpose: its plugins' ``verify``
+calls, which send a found secret to its provider to see whether it is live. The gate never
+verifies (it must not: that would send the secret out), and importing ``requests`` (with
+urllib3, ssl, http.client and email) costs about 100 ms of every process that scans text. So
+while detect-secrets is imported, ``requests`` is a stand-in module that refuses any use;
+afterwards the name is free again, and anything else in the process that imports
+``requests`` gets the real one.
 
 Used as they are (each is bounded or starts with a literal, so it stays linear):
 
@@ -25,8 +33,12 @@ entropy detectors (they flag every hash).
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable
+import sys
+import threading
+import types
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -45,8 +57,42 @@ class Plugins:
     tokens: tuple[tuple[str, re.Pattern[str]], ...]
 
 
+class _NoNetwork(types.ModuleType):
+    """What detect-secrets sees as ``requests``: any use is refused."""
+
+    def __getattr__(self, name: str) -> object:
+        # An AttributeError, so introspection (``hasattr``, import hooks) sees a plain module.
+        raise AttributeError(
+            f"requests.{name}: Context Center never verifies a secret over the network "
+            "(requests is not loaded for detect-secrets)"
+        )
+
+
+_IMPORT_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _without_requests() -> Iterator[None]:
+    with _IMPORT_LOCK:
+        if "requests" in sys.modules or "detect_secrets" in sys.modules:
+            yield  # already imported (the real one, or detect-secrets imported elsewhere)
+            return
+        stand_in = _NoNetwork("requests")
+        sys.modules["requests"] = stand_in
+        try:
+            yield
+        finally:
+            if sys.modules.get("requests") is stand_in:
+                del sys.modules["requests"]
+
+
 @cache
 def plugins() -> Plugins:
+    with _without_requests():
+        return _load()
+
+
+def _load() -> Plugins:
     from detect_secrets.plugins.aws import AWSKeyDetector
     from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
     from detect_secrets.plugins.discord import DiscordBotTokenDetector
