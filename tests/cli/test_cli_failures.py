@@ -170,3 +170,35 @@ def test_a_hook_for_a_workspace_that_is_not_there_writes_nothing(
     assert result.returncode == 0 and result.stdout == ""
     assert "Traceback" not in result.stderr
     assert listing(home) == before
+
+
+LEGACY = (
+    "---\nname: crlf\ntitle: CRLF rule\ndescription: written on Windows\nmetadata:\n"
+    "  type: project\n---\n\nline one\nline two\n"
+)
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\n"])
+def test_saving_a_legacy_file_with_the_hash_memory_read_printed(
+    home: Path, workspace: Path, newline: str
+) -> None:
+    """The save upgrades the legacy file first (new bytes, same content and revision): the
+    hash `memory read` printed for it must still be accepted, and a wrong one refused."""
+    seeded(home, workspace)
+    store = next(home.glob("projects/*/memory"))
+    (store / "crlf.md").write_bytes(LEGACY.replace("\n", newline).encode())
+    read = run(home, workspace, "memory", "read", "crlf")
+    sha = json.loads(read.stdout)["fact"]["sha256"]
+    wrong = refused(
+        run(home, workspace, "memory", "save", "crlf", "--expected-revision", "1",
+            "--expected-hash", "0" * 64, "--body", "x")
+    )  # fmt: skip
+    assert wrong["code"] == "content_conflict"
+    saved = run(
+        home, workspace, "memory", "save", "crlf", "--expected-revision", "1",
+        "--expected-hash", sha, "--description", "updated",
+    )  # fmt: skip
+    assert saved.returncode == 0, saved.stdout + saved.stderr
+    fact = json.loads(saved.stdout)["fact"]
+    assert fact["revision"] == 2 and fact["description"] == "updated"
+    assert fact["body"].replace("\r\n", "\n") == "line one\nline two"  # the body as read

@@ -46,22 +46,34 @@ class HeadLedger:
     def check(self, entry: Entry, expected_sha: str | None) -> None:
         """Refuse an update of a file that changed since it was read (or since we wrote it)."""
         if expected_sha is not None:
-            if expected_sha != entry.sha256:
+            if expected_sha != entry.sha256 and not self._rewrote(entry, expected_sha):
                 raise ContentConflict(
                     f"{entry.fact.ref} changed on disk since you read it (revision "
                     f"{entry.fact.revision}, content differs); read it again before saving",
                     current_revision=entry.fact.revision,
                 )
             return
-        if not self._usable():
-            return
-        try:
-            head = read_regular(self.folder / entry.fact.id, max_bytes=4096)[0].decode().split()
-        except (OSError, UnicodeDecodeError):
-            return
+        head = self._head(entry.fact.id)
         if head and entry.sha256 not in head:
             raise ContentConflict(
                 f"{entry.fact.ref} was edited by hand after revision {entry.fact.revision} was "
                 "written (its revision was not bumped); read it again and save with its content hash",
                 current_revision=entry.fact.revision,
             )
+
+    def _head(self, fact_id: str) -> list[str]:
+        """The ledger line of ``fact_id``: the hash last written, then the one it replaced."""
+        if not self._usable():
+            return []
+        try:
+            return read_regular(self.folder / fact_id, max_bytes=4096)[0].decode().split()
+        except (OSError, UnicodeDecodeError):
+            return []
+
+    def _rewrote(self, entry: Entry, expected_sha: str) -> bool:
+        """True when this engine itself replaced the bytes ``expected_sha`` names with the
+        file as it is now, without a new revision: a legacy file upgraded in place (``memory
+        migrate``, or the migration a person's write runs first), whose content is the one
+        that was read. The hash ``memory read`` printed before it still names that content."""
+        head = self._head(entry.fact.id)
+        return len(head) == 2 and head[0] == entry.sha256 and head[1] == expected_sha
