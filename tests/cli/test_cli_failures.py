@@ -202,3 +202,18 @@ def test_saving_a_legacy_file_with_the_hash_memory_read_printed(
     fact = json.loads(saved.stdout)["fact"]
     assert fact["revision"] == 2 and fact["description"] == "updated"
     assert fact["body"].replace("\r\n", "\n") == "line one\nline two"  # the body as read
+
+
+def test_a_workspace_path_that_is_not_utf8(tmp_path: Path, home: Path) -> None:
+    """Linux allows any bytes in a folder name: --json output stays valid UTF-8 (the bytes
+    written as \\udcXX escapes), and the history log, JSON in UTF-8, refuses the path."""
+    workspace = tmp_path / os.fsdecode(b"caf\xe9 ws")
+    (workspace / ".git").mkdir(parents=True)
+    base = ["--home", str(home), "--workspace", str(workspace)]
+    result = run_inprocess([*base, "suggestions", "--json"])
+    assert result.returncode == 0, result.stderr
+    result.stdout.encode("utf-8")  # no lone surrogate left raw: valid UTF-8
+    assert json.loads(result.stdout)["workspace"] == str(workspace)
+    error = refused(run_inprocess([*base, "history", "append", "a turn", "--json"]))
+    assert error["code"] == "invalid_request" and "workspace path" in error["message"]
+    assert not list(home.glob("projects/*/state/history.jsonl"))

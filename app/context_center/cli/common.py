@@ -101,8 +101,10 @@ def pad(text: str, width: int) -> str:
 
 # Characters JSON may carry raw (ensure_ascii=False) that still act on a terminal or reorder
 # text: DEL, the C1 controls, bidi controls, line/paragraph separators. Written as \u escapes
-# (the same JSON value), so `--json` piped to a terminal shows what the bytes are.
-_JSON_RAW_CONTROLS = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# (the same JSON value), so `--json` piped to a terminal shows what the bytes are. Lone
+# surrogates too (a path's bytes that are not UTF-8, as Python names them): raw, they would
+# make the output invalid UTF-8 (or fail to print at all).
+_JSON_RAW_CONTROLS = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def json_text(data: Any, *, indent: int | None = 2) -> str:

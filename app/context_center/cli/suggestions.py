@@ -160,6 +160,9 @@ def cmd_dismiss(args: argparse.Namespace, engine: Engine) -> Output:
 
 def cmd_history_append(args: argparse.Namespace, engine: Engine) -> Output:
     text = read_text_arg("-").rstrip("\n") if args.text == "-" else text_arg(args.text, "TEXT")
+    # the log is JSON in UTF-8 and each line names the workspace: a path that is not UTF-8
+    # cannot be written there
+    text_arg(str(engine.workspace), "the workspace path")
     entry = engine.append_history(text, session=args.session).value
     # No storage path here: the README keeps those to `memory archived` / `forget`.
     data = {
