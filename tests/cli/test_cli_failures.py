@@ -217,3 +217,21 @@ def test_a_workspace_path_that_is_not_utf8(tmp_path: Path, home: Path) -> None:
     error = refused(run_inprocess([*base, "history", "append", "a turn", "--json"]))
     assert error["code"] == "invalid_request" and "workspace path" in error["message"]
     assert not list(home.glob("projects/*/state/history.jsonl"))
+
+
+@pytest.mark.parametrize(
+    ("entry", "code"),
+    [
+        ("global/.archive/nope.md", "not_found"),
+        ("global/.archive/nope", "not_found"),  # no such entry, whatever its name
+        ("/etc/hostname", "recover_refused"),  # exists, but no entry of these archives
+    ],
+)
+def test_recover_says_not_found_for_an_entry_that_does_not_exist(
+    home: Path, workspace: Path, entry: str, code: str
+) -> None:
+    seeded(home, workspace)
+    assert run(home, workspace, "memory", "forget", "global/shared").returncode == 0
+    before = listing(home)
+    assert refused(run(home, workspace, "memory", "recover", entry))["code"] == code
+    assert listing(home) == before

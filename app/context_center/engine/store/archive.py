@@ -157,7 +157,10 @@ def owns_archive_entry(root: Path, path: Path) -> Path:
             "archived memory not found: the .archive folder is a symbolic link or not a folder"
         )
     candidate = _candidate(root, folder, path)
-    if candidate.parent.absolute() != folder.absolute() or not candidate.name.endswith(".md"):
+    inside = candidate.parent.absolute() == folder.absolute()
+    if inside and not candidate.name.endswith(".md") and not os.path.lexists(candidate):
+        raise NotFound(f"archived memory not found: {candidate.name[:80]}")  # as for a .md
+    if not inside or not candidate.name.endswith(".md"):
         raise ArchiveRefused(
             f"archived memory not found: {path} is not an entry of this store's archive"
         )
