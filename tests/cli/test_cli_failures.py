@@ -139,6 +139,24 @@ def test_text_that_is_not_utf8_is_refused_without_a_traceback(
     assert listing(home) == before
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [("agent", "remember", "--json-input", "-"), ("memory", "save", "--json-input", "-")],
+)
+def test_a_lone_surrogate_spelled_in_json_is_refused(
+    home: Path, workspace: Path, argv: tuple[str, ...]
+) -> None:
+    """Valid UTF-8 JSON can still spell a lone surrogate as an escape; the gate crashed on it."""
+    before = listing(home)
+    stdin = '{"name": "x", "type": "project", "description": "d", "body": "b \\udcff"}'
+    result = run_inprocess(
+        ["--home", str(home), "--workspace", str(workspace), *argv, "--json"], stdin=stdin
+    )
+    error = refused(result)
+    assert error["code"] == "invalid_request" and "not valid UTF-8" in error["message"]
+    assert listing(home) == before
+
+
 def test_a_strict_stdin_with_bad_bytes_is_refused(home: Path, workspace: Path) -> None:
     """A UTF-8 locale reads standard input strictly: the decode error is the same refusal."""
     env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"}

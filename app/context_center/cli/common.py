@@ -190,4 +190,6 @@ def json_object_arg(raw: str, option: str, not_object: str = "") -> dict[str, An
         raise InvalidRequest(f"{option} is not valid JSON: {exc}") from exc
     if not isinstance(loaded, dict):
         raise InvalidRequest(not_object or f"{option} must be a JSON object")
+    # JSON may spell a lone surrogate ("\udcff"): no text field can hold one
+    text_arg(json.dumps(loaded, ensure_ascii=False), f"a text in {option}")
     return loaded
