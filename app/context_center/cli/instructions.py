@@ -244,7 +244,7 @@ def register_memory(subparsers: Any) -> None:
     p.add_argument(
         "--diff",
         metavar="A,B",
-        help="with --compare: a unified diff of two agents' texts, e.g. reasonix,codex",
+        help="a unified diff of two agents' texts, e.g. reasonix,codex (implies --compare)",
     )
 
 
