@@ -253,3 +253,41 @@ def test_recover_says_not_found_for_an_entry_that_does_not_exist(
     before = listing(home)
     assert refused(run(home, workspace, "memory", "recover", entry))["code"] == code
     assert listing(home) == before
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("memory", "archived"), ("memory", "migrate"), ("import", "claude-code", "--dry-run")],
+    ids=lambda a: " ".join(a[:2]),
+)
+def test_a_store_folder_that_cannot_be_read(
+    home: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...]
+) -> None:
+    """A store folder of mode 000 (simulated as for root): nothing inside can be listed or
+    looked at. The read-only commands answer (memory list reports store_unreadable) instead of
+    a PermissionError traceback from Path.exists / is_symlink."""
+    seeded(home, workspace)
+    store = str(next(home.glob("projects/*/memory")))
+    real = {name: getattr(os, name) for name in ("stat", "lstat", "scandir", "listdir", "open")}
+
+    def inside(path: object) -> bool:
+        text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else ""
+        return text.startswith(store + os.sep)
+
+    def guard(name: str) -> object:
+        def call(path: object = ".", *args: object, **kwargs: object) -> object:
+            listing_root = name in ("scandir", "listdir", "open") and os.fspath(path) == store  # type: ignore[call-overload]
+            if inside(path) or listing_root:
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))  # type: ignore[call-overload]
+            return real[name](path, *args, **kwargs)
+
+        return call
+
+    for name in real:
+        monkeypatch.setattr(os, name, guard(name))
+    result = run(home, workspace, *argv)
+    listed = run(home, workspace, "memory", "list")
+    monkeypatch.undo()
+    assert "Traceback" not in result.stderr + result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "store_unreadable" in [d["code"] for d in json.loads(listed.stdout)["diagnostics"]]

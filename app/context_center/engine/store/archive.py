@@ -80,7 +80,11 @@ def list_archived(
     """The archive of the store ``root``, newest first. With ``active`` (the loaded store),
     leftovers of interrupted writes are left out (and appended to ``leftovers``)."""
     folder = root / ARCHIVE_DIR
-    if folder.is_symlink() or not folder.is_dir():
+    try:
+        st = os.lstat(folder)
+    except OSError:  # none, or a store folder this user cannot read (memory list says so)
+        return []
+    if not stat.S_ISDIR(st.st_mode):  # a symbolic link or a file: no archive
         return []
     out: list[ArchivedEntry] = []
     ids = active.by_id() if active is not None else {}

@@ -53,7 +53,8 @@ def migrate(memory: Memory) -> list[str]:
         for entry in sorted(snap.entries.values(), key=lambda e: e.fact.name):
             if entry.legacy and rewrite_canonical(store, entry):
                 changed.append(entry.fact.ref)
-        if snap.entries or (store.root / "MEMORY.md").exists():
+        # lexists: False for a store folder this user cannot read (a diagnostic, not a crash)
+        if snap.entries or os.path.lexists(store.root / "MEMORY.md"):
             store.rebuild_index()
         remove_old_cache(store)
         store.load()
