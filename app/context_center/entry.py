@@ -28,16 +28,20 @@ import io
 import json
 import os
 import socket
-import stat
 import struct
 import sys
 from collections.abc import Sequence
 
 from context_center import NO_SERVER_ENV
 from context_center.argwords import command_words
+from context_center.sockets import HOME_ENV as HOME_ENV  # re-exported (one rule, sockets.py)
+from context_center.sockets import _private_dir as _private_dir
+from context_center.sockets import home_path as home_path
+from context_center.sockets import private_socket_dir as private_socket_dir
+from context_center.sockets import socket_base as socket_base
+from context_center.sockets import socket_dir as socket_dir
 
 PROTOCOL = 1
-HOME_ENV = "CONTEXT_CENTER_HOME"
 MAX_MESSAGE = 64 * 1024 * 1024
 CONNECT_TIMEOUT = 0.5
 _HEADER = struct.Struct(">I")
@@ -85,61 +89,6 @@ def explicit_home(argv: Sequence[str]) -> str | None:
         elif word.startswith("--home="):
             home = word.split("=", 1)[1]
     return home
-
-
-def home_path(explicit: str | None) -> str:
-    """The home as the engine resolves it (``store.paths.resolve_home``; a test keeps their real
-    paths equal): ``--home``, else ``$CONTEXT_CENTER_HOME``, else the user data folder."""
-    chosen = explicit or os.environ.get(HOME_ENV)
-    if not chosen:
-        import platformdirs
-
-        chosen = platformdirs.user_data_dir("context-center", "context-center")
-    # No normalisation of "..": like ``Path.absolute()``; ``socket_dir`` takes the real path.
-    return os.path.join(os.getcwd(), os.path.expanduser(chosen))
-
-
-def _private_dir(path: str) -> bool:
-    """A real folder (not a link) of this user that nobody else can enter."""
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return False
-    return (
-        stat.S_ISDIR(st.st_mode)
-        and st.st_uid == os.getuid()
-        and stat.S_IMODE(st.st_mode) & 0o077 == 0
-    )
-
-
-def socket_base() -> str:
-    """``$XDG_RUNTIME_DIR/context-center`` when that is private to this user, else
-    ``<tmp>/context-center-sockets-<uid>`` (short: a socket path has about 100 bytes)."""
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime and _private_dir(runtime):
-        base = os.path.join(runtime, "context-center")
-        if len(base) < 60:
-            return base
-    tmp = os.environ.get("TMPDIR") or "/tmp"
-    if len(tmp) > 40 or not os.path.isabs(tmp):
-        tmp = "/tmp"
-    return os.path.join(tmp, f"context-center-sockets-{os.getuid()}")
-
-
-def socket_dir(home: str) -> str:
-    """The folder of one home's server sockets, keyed by the home's real path."""
-    import hashlib
-
-    key = hashlib.sha256(os.path.realpath(home).encode("utf-8", "surrogateescape"))
-    return os.path.join(socket_base(), key.hexdigest()[:20])
-
-
-def private_socket_dir(home: str) -> str | None:
-    """The socket folder when it and its parent are private to this user (else None)."""
-    folder = socket_dir(home)
-    if _private_dir(os.path.dirname(folder)) and _private_dir(folder):
-        return folder
-    return None
 
 
 def b64encode(data: bytes) -> str:

@@ -52,11 +52,11 @@ def stop_child(
 
 
 def _remove_socket(pid: int, home: str | os.PathLike[str] | None) -> None:
-    from context_center import entry
+    from context_center import sockets
 
     try:
-        folder = entry.private_socket_dir(
-            entry.home_path(None if home is None else os.fspath(home))
+        folder = sockets.private_socket_dir(
+            sockets.home_path(None if home is None else os.fspath(home))
         )
         if folder is not None:
             os.unlink(os.path.join(folder, f"{pid}.sock"))
