@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -162,6 +164,18 @@ def test_stdout_is_protocol_only(seeded: Engine) -> None:
             "method": "tools/call",
             "params": {"name": "memory_read", "arguments": {"ref": 12}},
         },
+        {  # JSON may spell a lone surrogate; the SDK's parser refuses it without an answer
+            "jsonrpc": "2.0",
+            "id": 4,
+            "method": "tools/call",
+            "params": {"name": "recall", "arguments": {"message": "release branch \udcff"}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "method": "tools/call",
+            "params": {"name": "memory_search", "arguments": {"query": "release \ud800"}},
+        },
     ]
     proc = subprocess.Popen(
         [params.command, *params.args],
@@ -175,13 +189,20 @@ def test_stdout_is_protocol_only(seeded: Engine) -> None:
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write("".join(json.dumps(r) + "\n" for r in requests))
     proc.stdin.flush()
+    received: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [received.put(x) for x in proc.stdout], daemon=True)
+    reader.start()
     lines = []
-    while len([x for x in lines if '"id"' in x]) < 3:  # answers to requests 1, 2 and 3
-        line = proc.stdout.readline()
-        assert line, "the server closed stdout early"
-        lines.append(line)
+    while len([x for x in lines if '"id"' in x]) < 5:  # answers to requests 1 to 5
+        try:
+            lines.append(received.get(timeout=60))
+        except queue.Empty:
+            proc.kill()
+            pytest.fail(f"no answer to every request within 60 s; got {lines}")
     proc.stdin.close()  # end of the session: the server exits
-    lines += proc.stdout.read().splitlines()
+    reader.join(timeout=60)
+    while not received.empty():
+        lines.append(received.get())
     proc.wait(timeout=60)
     assert proc.stderr is not None
     proc.stderr.close()
@@ -193,4 +214,7 @@ def test_stdout_is_protocol_only(seeded: Engine) -> None:
     assert by_id[1]["result"]["serverInfo"]["name"] == "context-center"
     assert by_id[2]["result"]["structuredContent"]["fact"]["ref"] == "project/release-branch.md"
     assert by_id[3]["result"]["isError"] is True
+    assert by_id[4]["result"]["isError"] is False  # answered, the surrogate read as U+FFFD
+    assert by_id[4]["result"]["structuredContent"]["trace"]["query"] == "release branch \ufffd"
+    assert by_id[5]["result"]["isError"] is False
     assert proc.returncode == 0

@@ -88,6 +88,9 @@ class ContextCenterServer(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        broken = sorted(_not_unicode(arguments))
+        if broken:  # a lone surrogate cannot be stored, searched or written back on the wire
+            return results.invalid_arguments(broken)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -133,6 +136,26 @@ class ContextCenterServer(MCPServer[Any]):
                 found = await session.list_roots()
                 uris = [str(r.uri) for r in found.roots]
         return state.settle(uris)
+
+
+def _not_unicode(value: object, where: str = "") -> set[str]:
+    """The argument fields (dotted) whose text holds a lone surrogate, which JSON can spell
+    (``"\\udcff"``) but is no Unicode text."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return {where or "the arguments"}
+        return set()
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found |= _not_unicode(key, where) if isinstance(key, str) else set()
+            found |= _not_unicode(item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            found |= _not_unicode(item, f"{where}.{i}" if where else str(i))
+    return found
 
 
 def _register_resources(server: ContextCenterServer) -> None:

@@ -16,12 +16,41 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import re
 import stat
 from collections.abc import AsyncIterator
 from typing import Any
 
 MAX_LINE = 64 * 1024 * 1024  # one JSON-RPC message per line; a large fact body fits
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _repair(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, list):
+        return [_repair(v) for v in value]
+    if isinstance(value, dict):
+        return {_repair(k): _repair(v) for k, v in value.items()}
+    return value
+
+
+def without_lone_surrogates(line: str) -> str:
+    """``line`` with each lone surrogate its JSON spells (``"\\udcff"``) made U+FFFD, as an
+    invalid UTF-8 byte already is: the SDK's parser refuses such a message without a reply
+    (no id is read), so the client would wait forever; now it is answered."""
+    if _SURROGATE_ESCAPE.search(line) is None:
+        return line
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return line  # not JSON at all: the SDK reports it
+    end = "\n" if line.endswith("\n") else ""
+    return json.dumps(_repair(message), ensure_ascii=False) + end
 
 
 def _pipe_like(fd: int) -> bool:
@@ -45,7 +74,7 @@ class _Lines:
         line = await self._reader.readline()
         if not line:
             raise StopAsyncIteration
-        return line.decode("utf-8", errors="replace")
+        return without_lone_surrogates(line.decode("utf-8", errors="replace"))
 
 
 class _Writer:
@@ -55,7 +84,9 @@ class _Writer:
         self._writer = writer
 
     async def write(self, text: str) -> None:
-        self._writer.write(text.encode("utf-8"))
+        # A lone surrogate can only sit inside a JSON string: as the escape "\udcff" the line
+        # stays UTF-8 and JSON (a strict encode would drop the whole reply).
+        self._writer.write(text.encode("utf-8", errors="backslashreplace"))
 
     async def flush(self) -> None:
         await self._writer.drain()
