@@ -287,3 +287,28 @@ def test_a_hook_with_a_missing_workspace_prints_nothing_and_exits_0(tmp_path: Pa
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
+
+
+def test_a_prompt_with_a_lone_surrogate_is_still_answered(seeded: Engine) -> None:
+    """JSON may spell a lone surrogate; it is read as U+FFFD, so the turn is recalled and
+    traced as any other (the trace could not be written before)."""
+    stdin = _payload(seeded.workspace, "UserPromptSubmit", prompt="release branch \udcff cut")
+    assert "\\udcff" in stdin
+    code, out, err = _hook(seeded, "UserPromptSubmit", stdin)
+    assert code == 0, err
+    assert "project/release-branch.md" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    trace = seeded.last_trace()
+    assert trace is not None and trace.query == "release branch \ufffd cut"
+
+
+def test_a_cwd_that_is_not_a_folder_writes_nothing(tmp_path: Path) -> None:
+    """No --workspace and a cwd that does not exist: nothing printed, and no state, trace or
+    access log is made in the home for a folder that is not there."""
+    home = tmp_path / "home"
+    gone = tmp_path / "gone"
+    code, out, _err = run_cli(
+        ["--home", str(home), "hook", "claude-code", "UserPromptSubmit"],
+        _payload(gone, "UserPromptSubmit", prompt="when is the deploy window?"),
+    )
+    assert (code, out) == (0, "")
+    assert not home.exists() or not any(p.is_file() for p in home.rglob("*"))

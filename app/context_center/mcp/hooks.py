@@ -25,6 +25,8 @@ import logging
 from pathlib import Path
 from typing import IO, Any
 
+from context_center.mcp.unicode import replace_lone_surrogates
+
 log = logging.getLogger(__name__)
 
 EVENTS = ("UserPromptSubmit", "SessionStart", "PreToolUse")
@@ -40,6 +42,8 @@ def _engine(home: str | None, workspace: str | None, cwd: Any, event: str = "") 
     if not workspace:
         if not isinstance(cwd, str) or not Path(cwd).is_absolute():
             raise ValueError("the hook input has no absolute cwd")
+        if not Path(cwd).is_dir():  # nothing is written for a folder that is not there
+            raise ValueError("the hook input's cwd is not a folder")
         workspace = str(find_workspace_root(Path(cwd)))
     if event == "UserPromptSubmit":  # a warm server keeps this one (cli/serve.py)
         from context_center.cli.common import engine_of
@@ -143,7 +147,7 @@ def run(
         raw = stdin.read(MAX_INPUT_BYTES + 1)
         if len(raw) > MAX_INPUT_BYTES:
             raise ValueError("the hook input is too large")
-        payload = json.loads(raw)
+        payload = replace_lone_surrogates(json.loads(raw))
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
         answer = handle(event, payload, home=home, workspace=workspace)

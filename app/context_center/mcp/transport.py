@@ -23,20 +23,12 @@ import stat
 from collections.abc import AsyncIterator
 from typing import Any
 
+from context_center.mcp.unicode import replace_lone_surrogates
+
 MAX_LINE = 64 * 1024 * 1024  # one JSON-RPC message per line; a large fact body fits
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def _repair(value: Any) -> Any:
-    if isinstance(value, str):
-        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    if isinstance(value, list):
-        return [_repair(v) for v in value]
-    if isinstance(value, dict):
-        return {_repair(k): _repair(v) for k, v in value.items()}
-    return value
 
 
 def without_lone_surrogates(line: str) -> str:
@@ -50,7 +42,7 @@ def without_lone_surrogates(line: str) -> str:
     except ValueError:
         return line  # not JSON at all: the SDK reports it
     end = "\n" if line.endswith("\n") else ""
-    return json.dumps(_repair(message), ensure_ascii=False) + end
+    return json.dumps(replace_lone_surrogates(message), ensure_ascii=False) + end
 
 
 def _pipe_like(fd: int) -> bool:
