@@ -378,3 +378,15 @@ def test_a_kept_recall_engine_sees_every_change_made_elsewhere(
     store.unlink()  # removed by hand
     assert refs(recall("zookeeper quorum size")) == []
     _stop(server)
+
+
+@pytest.mark.parametrize("idle", ["-1", "0", "nan", "inf", "soon"])
+def test_idle_must_be_a_positive_number_of_seconds(
+    idle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from context_center.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--idle", idle])
+    assert exit_.value.code == 2
+    assert "is not a positive number of seconds" in capsys.readouterr().err

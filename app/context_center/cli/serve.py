@@ -376,6 +376,19 @@ def cmd_serve(args: argparse.Namespace, engine: object) -> Output:
     return Output({"served": server.requests}, f"served {server.requests} request(s)")
 
 
+def _seconds(text: str) -> float:
+    """A positive number of seconds; anything else is a usage error (exit 2)."""
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
 def register(subparsers: Any) -> None:
     from context_center.cli.common import add_command
 
@@ -388,7 +401,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--parent", type=int, metavar="PID", help="stop when process PID is gone")
     p.add_argument(
-        "--idle", type=float, metavar="SECONDS", help="stop after SECONDS without a request"
+        "--idle", type=_seconds, metavar="SECONDS", help="stop after SECONDS without a request"
     )
     p.add_argument(
         "--no-warm-up", action="store_true", help="do not import the served commands first"
