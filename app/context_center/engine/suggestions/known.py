@@ -33,7 +33,7 @@ old single index named whichever its token order met first).
 Why a cache of our own and not the recall index: recall's terms are stemmed, cut at 80
 characters and split CJK slightly differently, so a lookup through it could miss a phrase this
 rule matches (and every fact shares some common word with a candidate anyway); and it is not
-persisted either, because a scan writes nothing. Its price: about 120 MiB of memory and 5 s
+persisted either, because a scan writes nothing. Its price: about 120 MiB of memory and 5–8 s
 for the first scan with turns at 20,000 facts of ~500 characters (``bench_suggestions.py``).
 """
 
