@@ -188,20 +188,26 @@ with contextlib.suppress(OSError, AttributeError, TypeError):  # not Linux, or a
     _renameat2.restype = ctypes.c_int
 
 
-def renameat2_noreplace(src: Path, dst: Path) -> bool:
-    """One ``renameat2(RENAME_NOREPLACE)``; False when the system or file system lacks it."""
+_UNSUPPORTED = (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP)
+_RENAME_EXCHANGE = 2
+
+
+def _renameat2_call(src: Path, dst: Path, flags: int, declined: tuple[int, ...]) -> bool:
+    """One ``renameat2(src, dst, flags)``: True when done, False when the system lacks it or
+    it fails with one of ``declined``; any other failure raises."""
     if _renameat2 is None:
         return False
-    result = _renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE)
-    if result == 0:
+    if _renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), flags) == 0:
         return True
     err = ctypes.get_errno()
-    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+    if err in declined:
         return False
     raise OSError(err, os.strerror(err), str(src), None, str(dst))
 
 
-_RENAME_EXCHANGE = 2
+def renameat2_noreplace(src: Path, dst: Path) -> bool:
+    """One ``renameat2(RENAME_NOREPLACE)``; False when the system or file system lacks it."""
+    return _renameat2_call(src, dst, _RENAME_NOREPLACE, _UNSUPPORTED)
 
 
 def renameat2_exchange(src: Path, dst: Path) -> bool:
@@ -212,15 +218,7 @@ def renameat2_exchange(src: Path, dst: Path) -> bool:
     ext4 allocate and start writing back the new file's blocks at once, and frees the old
     one's synchronously (about 5 ms for a 6 MB ``MEMORY.md`` on the development machine);
     swapping and then unlinking the old content costs about 0.4 ms."""
-    if _renameat2 is None:
-        return False
-    result = _renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_EXCHANGE)
-    if result == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOENT):
-        return False
-    raise OSError(err, os.strerror(err), str(src), None, str(dst))
+    return _renameat2_call(src, dst, _RENAME_EXCHANGE, (*_UNSUPPORTED, errno.ENOENT))
 
 
 def rename_noreplace(src: Path, dst: Path) -> None:
