@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import secrets_corpus as corpus
 
 from context_center.engine.gate.secrets import assignments, find_sensitive, obfuscation
@@ -103,3 +104,27 @@ def test_detect_secrets_loads_without_the_network_library() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "The deploy token is ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\nNever commit it.\n",
+            "The deploy token is [withheld: GitHub token]\nNever commit it.\n",
+        ),
+        (
+            "token: ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\nnext line here\n",
+            "token: [withheld: GitHub token]\nnext line here\n",
+        ),
+        (  # a token wrapped across lines is still one secret
+            "key ghp_12345678901234567890\n1234567890abcdefAB rest\n",
+            "key [withheld: GitHub token] rest\n",
+        ),
+        ("glpat-abcdefghij0123456789xy\nZq81Kp rest\n", "[withheld: GitLab token] rest\n"),
+    ],
+)
+def test_a_token_at_a_line_end_keeps_the_next_lines_word(text: str, shown: str) -> None:
+    from context_center.engine.gate.visible import visible_text
+
+    assert visible_text(text) == shown

@@ -106,13 +106,35 @@ def find_sensitive(text: str) -> list[SensitiveSpan]:
     for kind, start, end in _everything(base.text):
         if end > start:
             found.add((kind, *base.span(start, end)))
+    ends: dict[tuple[str, int], int] = {}  # the longest base-view finding of each kind and start
+    for kind, start, end in found:
+        ends[kind, start] = max(end, ends.get((kind, start), end))
     for view, (kind, start, end) in obfuscation.hidden(base, _everything, tokens.service_tokens):
         if end > start:
-            found.add((kind, *view.span(start, end)))
+            span = view.span(start, end)
+            if not _next_line_word(text, ends.get((kind, span[0])), span[1]):
+                found.add((kind, *span))
     return [
         SensitiveSpan(kind=kind, start=start, end=end, label=KINDS[kind])
         for kind, start, end in sorted(found, key=lambda f: (f[1], -f[2], f[0]))
     ]
+
+
+# What follows a line break when a joined token only glued the next line's first word on.
+_PROSE_WORD = re.compile(r"\r?\n[ \t]*+[A-Z]?[a-z]++")
+
+
+def _next_line_word(text: str, whole_end: int | None, end: int) -> bool:
+    """Whether a joined finding ending at ``end`` is a token the base view already found whole
+    on its own line (ending at ``whole_end``) plus the next line's first word (``token: ghp_…``
+    then ``Never commit it.``): withholding that too would take the line break and the word out
+    of the text. A continuation that looks like a token (digits, mixed case) is still taken as
+    the rest of a wrapped secret."""
+    return (
+        whole_end is not None
+        and whole_end < end
+        and _PROSE_WORD.fullmatch(text, whole_end, end) is not None
+    )
 
 
 def is_sensitive(text: str) -> bool:
