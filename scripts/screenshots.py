@@ -47,6 +47,27 @@ def _reexec_under_xvfb() -> int:
     return subprocess.call([*XVFB_ARGS, sys.executable, *sys.argv], env=env)
 
 
+def run_app(main: Callable[[], Awaitable[int]], language: str | None = None) -> int:
+    """Run ``main()`` in a QApplication on a qasync loop: under xvfb-run when there is no
+    display (this process then only waits for the re-run), in ``language`` when given."""
+    if not os.environ.get("DISPLAY") and not os.environ.get("CONTEXT_CENTER_SCREENSHOTS_CHILD"):
+        return _reexec_under_xvfb()
+    os.environ.setdefault("QT_API", "pyside6")
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from context_center.ui.launch import configure_application
+
+    app = QApplication.instance() or QApplication(["context-center"])
+    configure_application(app)
+    app.setQuitOnLastWindowClosed(False)
+    if language is not None:
+        from context_center.ui.i18n import install
+
+        install(language)
+    return int(qasync.run(main()))
+
+
 async def _settle(ctx, app, rounds: int = 3) -> None:  # type: ignore[no-untyped-def]
     """Wait until no engine work runs, several times in a row (refreshes chain)."""
     quiet = 0
@@ -264,21 +285,7 @@ def main() -> int:
     parser.add_argument("--dark", action="store_true", help="the dark palette")
     parser.add_argument("--language", choices=("en", "zh_CN"), default="en")
     args = parser.parse_args()
-    if not os.environ.get("DISPLAY") and not os.environ.get("CONTEXT_CENTER_SCREENSHOTS_CHILD"):
-        return _reexec_under_xvfb()
-    os.environ.setdefault("QT_API", "pyside6")
-    import qasync
-    from PySide6.QtWidgets import QApplication
-
-    from context_center.ui.launch import configure_application
-
-    app = QApplication.instance() or QApplication(["context-center"])
-    configure_application(app)
-    app.setQuitOnLastWindowClosed(False)
-    from context_center.ui.i18n import install
-
-    install(args.language)
-    return int(qasync.run(_main(args.out.absolute(), args.dark, args.language)))
+    return run_app(lambda: _main(args.out.absolute(), args.dark, args.language), args.language)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import shutil
 import sys
 import tempfile
@@ -25,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from screenshots import SIZE, _reexec_under_xvfb, _settle
+from screenshots import SIZES, _settle, run_app
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,7 +77,7 @@ async def _main(out: Path) -> int:
         ctx.show_dialogs = False
         settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(ctx, settings)
-        window.resize(*SIZE)
+        window.resize(*SIZES[0][:2])
         window.show()
         await _settle(ctx, app)
         out.mkdir(parents=True, exist_ok=True)
@@ -118,18 +117,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     args = parser.parse_args()
-    if not os.environ.get("DISPLAY") and not os.environ.get("CONTEXT_CENTER_SCREENSHOTS_CHILD"):
-        return _reexec_under_xvfb()
-    os.environ.setdefault("QT_API", "pyside6")
-    import qasync
-    from PySide6.QtWidgets import QApplication
-
-    from context_center.ui.launch import configure_application
-
-    app = QApplication.instance() or QApplication(["context-center"])
-    configure_application(app)
-    app.setQuitOnLastWindowClosed(False)
-    return int(qasync.run(_main(args.out.absolute())))
+    return run_app(lambda: _main(args.out.absolute()))
 
 
 if __name__ == "__main__":

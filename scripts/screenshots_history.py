@@ -16,7 +16,6 @@ History page shows each kind of row. Writes ``history.png`` and ``history-900x60
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import tempfile
@@ -24,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from screenshots import ROOT, SIZES, _reexec_under_xvfb, _settle
+from screenshots import ROOT, SIZES, _settle, run_app
 
 
 def _changes(engine) -> None:  # type: ignore[no-untyped-def]
@@ -132,18 +131,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     args = parser.parse_args()
-    if not os.environ.get("DISPLAY") and not os.environ.get("CONTEXT_CENTER_SCREENSHOTS_CHILD"):
-        return _reexec_under_xvfb()
-    os.environ.setdefault("QT_API", "pyside6")
-    import qasync
-    from PySide6.QtWidgets import QApplication
-
-    from context_center.ui.launch import configure_application
-
-    app = QApplication.instance() or QApplication(["context-center"])
-    configure_application(app)
-    app.setQuitOnLastWindowClosed(False)
-    return int(qasync.run(_main(args.out.absolute())))
+    return run_app(lambda: _main(args.out.absolute()))
 
 
 if __name__ == "__main__":
