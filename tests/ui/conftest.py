@@ -99,6 +99,31 @@ def settings(tmp_path: Path) -> QSettings:
 
 
 @pytest.fixture
+def open_window(qtbot, ctx, settings, wait_idle):  # type: ignore[no-untyped-def]
+    """``open_window(**kw)``: the MainWindow at 1280×800, shown, active and idle (closed
+    without asking at the end of the test)."""
+    from context_center.ui.main_window import MainWindow
+
+    opened: list[MainWindow] = []
+
+    def open_(**kw: object) -> MainWindow:
+        win = MainWindow(ctx, settings, **kw)
+        qtbot.addWidget(win)
+        win.resize(1280, 800)
+        win.show()
+        win.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
+        wait_idle()
+        opened.append(win)
+        return win
+
+    yield open_
+    for win in opened:
+        win._close_confirmed = True
+        win.close()
+
+
+@pytest.fixture
 def wait_idle(qtbot, ctx):  # type: ignore[no-untyped-def]
     """``wait_idle()`` waits until no engine call and no @busy handler or tab refresh runs."""
 

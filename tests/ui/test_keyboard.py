@@ -20,19 +20,10 @@ from context_center.ui.main_window import MainWindow
 
 
 @pytest.fixture
-def window(qtbot, ctx, settings, engine: Engine, wait_idle):  # type: ignore[no-untyped-def]
+def window(open_window, engine: Engine):  # type: ignore[no-untyped-def]
     engine.memory.create(name="alpha", title="Alpha", type=FactType.PROJECT, body="first")
     engine.memory.create(name="beta", title="Beta", type=FactType.PROJECT, body="second")
-    win = MainWindow(ctx, settings)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
-    wait_idle()
-    yield win
-    win._close_confirmed = True
-    win.close()
+    return open_window()
 
 
 def activate(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]

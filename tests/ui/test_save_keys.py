@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
 
 from context_center.engine.facade import Engine
 from context_center.engine.gate.approvals import ApprovalQueue, Status
@@ -27,28 +26,25 @@ def propose(engine: Engine, **fields: object) -> str:
 
 
 @pytest.fixture
-def window(qtbot, ctx, settings, engine: Engine, workspace: Path, wait_idle):  # type: ignore[no-untyped-def]
+def window(open_window, engine: Engine, workspace: Path):  # type: ignore[no-untyped-def]
     (workspace / "AGENTS.md").write_text("- run the tests first\n", encoding="utf-8")
-    win = MainWindow(ctx, settings, watch=False)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
-    wait_idle()
-    yield win
-    win._close_confirmed = True
-    win.close()
+    return open_window(watch=False)
 
 
-def test_ctrl_s_saves_the_instructions_editor(
-    qtbot, window: MainWindow, workspace: Path, wait_idle
-) -> None:
+def open_agents_md(qtbot, window: MainWindow, workspace: Path, wait_idle):  # type: ignore[no-untyped-def]
+    """The Instructions tab with the workspace's AGENTS.md open in its editor."""
     tab = window.instructions_tab
     window.show_tab(tab)
     tab.open_file(workspace / "AGENTS.md", 1)
     qtbot.waitUntil(lambda: tab.doc is not None, timeout=5000)
     wait_idle()
+    return tab
+
+
+def test_ctrl_s_saves_the_instructions_editor(
+    qtbot, window: MainWindow, workspace: Path, wait_idle
+) -> None:
+    tab = open_agents_md(qtbot, window, workspace, wait_idle)
     tab.editor.setFocus()
     tab.editor.moveCursor(tab.editor.textCursor().MoveOperation.End)
     QTest.keyClicks(tab.editor, "- lint too")
@@ -63,11 +59,7 @@ def test_ctrl_s_saves_the_instructions_editor(
 def test_ctrl_s_outside_the_instructions_editor_does_not_save(
     qtbot, window: MainWindow, workspace: Path, wait_idle
 ) -> None:
-    tab = window.instructions_tab
-    window.show_tab(tab)
-    tab.open_file(workspace / "AGENTS.md", 1)
-    qtbot.waitUntil(lambda: tab.doc is not None, timeout=5000)
-    wait_idle()
+    tab = open_agents_md(qtbot, window, workspace, wait_idle)
     tab.editor.insertPlainText("- typed\n")
     tab.chain_view.setFocus()  # the chain, not the document pane
     QTest.keySequence(tab.chain_view, QKeySequence(SAVE))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from context_center.engine.facade import Engine
 from context_center.engine.gate.decision import Outcome, assess
@@ -29,7 +29,7 @@ COMMANDS = {
 
 
 @pytest.fixture
-def window(qtbot, ctx, settings, engine: Engine, workspace: Path, tmp_path, monkeypatch, wait_idle):  # type: ignore[no-untyped-def]
+def window(open_window, engine: Engine, workspace: Path, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     monkeypatch.setenv("HOME", str(tmp_path / "person"))  # no real transcripts
     (workspace / "AGENTS.md").write_text("- run the tests first\n", encoding="utf-8")
     engine.memory.create(name="alpha", title="Alpha", type=FactType.PROJECT, body="first")
@@ -45,16 +45,7 @@ def window(qtbot, ctx, settings, engine: Engine, workspace: Path, tmp_path, monk
         "type": "user", "scope": "global", "body": "The person prefers tabs.",
     }  # fmt: skip
     assert assess(request, engine.memory).outcome is Outcome.QUEUED
-    win = MainWindow(ctx, settings, watch=False)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=3000)
-    wait_idle()
-    yield win
-    win._close_confirmed = True
-    win.close()
+    return open_window(watch=False)
 
 
 def _actions(window: MainWindow):  # type: ignore[no-untyped-def]
