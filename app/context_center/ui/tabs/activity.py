@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -38,7 +37,7 @@ from context_center.ui.recall_text import why_not
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.history import HistoryPanel
 from context_center.ui.widgets.labels import plain_label
-from context_center.ui.widgets.tables import WrappedTable
+from context_center.ui.widgets.tables import WrappedTable, fixed_split
 
 HINT_MIN_HEIGHT = 560
 """Below this tab height the Last recall hint is only the page tab's tooltip."""
@@ -232,14 +231,13 @@ class TraceView(QWidget):
                 lay.addWidget(w)
             return box
 
-        self.parts = QSplitter(Qt.Orientation.Vertical)
-        self.parts.setChildrenCollapsible(False)
         # the outcome ("Recalled 2 fact(s) · …") is the Recalled table's caption
-        self.parts.addWidget(part(self.outcome, self.hits))
-        self.parts.addWidget(part(_section(TEXT["left_out"]), self.suppressions, self.more))
-        self.parts.addWidget(part(_section(TEXT["model_sees"]), self.block))
-        for i, stretch in enumerate((2, 2, 1)):
-            self.parts.setStretchFactor(i, stretch)
+        self.parts = fixed_split(
+            Qt.Orientation.Vertical,
+            (part(self.outcome, self.hits), 2),
+            (part(_section(TEXT["left_out"]), self.suppressions, self.more), 2),
+            (part(_section(TEXT["model_sees"]), self.block), 1),
+        )
 
         self.empty = plain_label(name="traceEmpty")
         layout = QVBoxLayout(self)

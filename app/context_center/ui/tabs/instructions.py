@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSplitter,
     QTabWidget,
     QTextEdit,
     QTreeView,
@@ -57,7 +56,7 @@ from context_center.ui.widgets.instruction_chain import (
 from context_center.ui.widgets.instruction_compare import AGENTS, CompareView
 from context_center.ui.widgets.instruction_panes import DocumentPane, PrefixPane, warning_banner
 from context_center.ui.widgets.shared_columns import share_columns
-from context_center.ui.widgets.tables import make_table
+from context_center.ui.widgets.tables import fixed_split, make_table
 from context_center.ui.widgets.target_warning import TargetWarning
 
 COMPARE_PANE = 2
@@ -186,12 +185,7 @@ class InstructionsTab(UnsavedDocument, Tab):
         lb.addWidget(self.diag_caption)
         lb.addWidget(self.diag_table, 1)
         lb.addWidget(self.diag_detail)
-        left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(left_top)
-        left.addWidget(left_bottom)
-        left.setStretchFactor(0, 3)
-        left.setStretchFactor(1, 2)
-        left.setChildrenCollapsible(False)
+        left = fixed_split(Qt.Orientation.Vertical, (left_top, 3), (left_bottom, 2))
 
         self.doc_pane = DocumentPane()
         self.doc_label, self.doc_path = self.doc_pane.doc_label, self.doc_pane.doc_path
@@ -221,13 +215,9 @@ class InstructionsTab(UnsavedDocument, Tab):
         rl.setContentsMargins(4, 4, 4, 4)
         rl.addWidget(self.right_tabs)
 
-        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(0, 11)
-        splitter.setStretchFactor(1, 9)
-        splitter.setSizes([660, 540])
-        splitter.setChildrenCollapsible(False)
+        self.splitter = splitter = fixed_split(
+            Qt.Orientation.Horizontal, (left, 11), (right, 9), sizes=[660, 540]
+        )
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)

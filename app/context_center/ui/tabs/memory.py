@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -70,6 +69,7 @@ from context_center.ui.terms import fresh_choices, scope_choices, type_choices
 from context_center.ui.widgets.fact_detail import FactDetail
 from context_center.ui.widgets.fact_table import make_fact_table
 from context_center.ui.widgets.memory_banners import ConflictBanner, DiagnosticsBanner
+from context_center.ui.widgets.tables import fixed_split
 
 
 class MemoryTab(Tab):
@@ -149,12 +149,7 @@ class MemoryTab(Tab):
         left_layout.addWidget(self.count_label)
 
         self.detail = self._build_detail()
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(left)
-        self.splitter.addWidget(self.detail)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setChildrenCollapsible(False)
+        self.splitter = fixed_split(Qt.Orientation.Horizontal, (left, 3), (self.detail, 2))
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -31,7 +30,7 @@ from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.diff_view import DiffView
-from context_center.ui.widgets.tables import make_table
+from context_center.ui.widgets.tables import fixed_split, make_table
 
 
 @dataclass(frozen=True)
@@ -204,28 +203,17 @@ class RevisionsTab(Tab):
         rl.setContentsMargins(14, 12, 14, 12)
         rl.setSpacing(8)
         rl.addWidget(self.heading)
-        vsplit = QSplitter(Qt.Orientation.Vertical)
-        vsplit.addWidget(self.rev_table)
         diff_box = QWidget()
         dl = QVBoxLayout(diff_box)
         dl.setContentsMargins(0, 0, 0, 0)
         dl.setSpacing(6)
         dl.addLayout(compare)
         dl.addWidget(self.diff, 1)
-        vsplit.addWidget(diff_box)
-        vsplit.setStretchFactor(0, 1)
-        vsplit.setStretchFactor(1, 3)
-        vsplit.setChildrenCollapsible(False)
+        vsplit = fixed_split(Qt.Orientation.Vertical, (self.rev_table, 1), (diff_box, 3))
         rl.addWidget(vsplit, 1)
         rl.addLayout(restore_row)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 3)
-        splitter.setSizes([320, 940])
-        splitter.setChildrenCollapsible(False)
+        splitter = fixed_split(Qt.Orientation.Horizontal, (left, 1), (right, 3), sizes=[320, 940])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
         layout.addWidget(splitter)

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
-    QSplitter,
     QStackedWidget,
     QTableView,
     QVBoxLayout,
@@ -53,6 +52,7 @@ from context_center.ui.tabs.suggestions_text import TEXT
 from context_center.ui.widgets.candidate_editor import Candidate, CandidateEditor
 from context_center.ui.widgets.decision_undo import offer_dismiss_undo
 from context_center.ui.widgets.labels import plain_label, tab_heading
+from context_center.ui.widgets.tables import fixed_split
 
 SUMMARY_MIN_HEIGHT = 560  # tab height (px) below which the introduction is folded away
 
@@ -205,13 +205,9 @@ class SuggestionsTab(Tab):
         left_layout.addWidget(self.sources)
         left_layout.addWidget(self.sources_note)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.setChildrenCollapsible(False)
-        splitter.addWidget(left)
-        splitter.addWidget(self.stack)
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 3)
-        splitter.setSizes([500, 700])
+        splitter = fixed_split(
+            Qt.Orientation.Horizontal, (left, 2), (self.stack, 3), sizes=[500, 700]
+        )
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)

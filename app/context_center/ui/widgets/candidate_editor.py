@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -33,6 +32,7 @@ from context_center.ui.suggestion_text import reason_text
 from context_center.ui.terms import type_label
 from context_center.ui.widgets.labels import plain_label
 from context_center.ui.widgets.markdown_view import SafeBrowser
+from context_center.ui.widgets.tables import fixed_split
 
 Candidate = MemoryCandidate | SkillCandidate
 
@@ -205,12 +205,7 @@ class CandidateEditor(QWidget):
         evidence_layout.setSpacing(4)
         evidence_layout.addWidget(_caption(TEXT["evidence"]))
         evidence_layout.addWidget(self.evidence, 1)
-        self.parts = QSplitter(Qt.Orientation.Vertical)
-        self.parts.setChildrenCollapsible(False)
-        self.parts.addWidget(text_part)
-        self.parts.addWidget(evidence_part)
-        self.parts.setStretchFactor(0, 3)
-        self.parts.setStretchFactor(1, 2)
+        self.parts = fixed_split(Qt.Orientation.Vertical, (text_part, 3), (evidence_part, 2))
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

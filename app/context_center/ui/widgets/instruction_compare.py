@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPlainTextEdit,
-    QSplitter,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -29,6 +28,7 @@ from context_center.ui.compare_text import cell_detail, cross_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
 from context_center.ui.style import mono_font
 from context_center.ui.widgets.diff_view import DiffView
+from context_center.ui.widgets.tables import fixed_split
 
 AGENTS = (("reasonix", "Reasonix"), ("claude-code", "Claude Code"), ("codex", "Codex"))
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -208,12 +208,7 @@ class CompareView(QWidget):
         self.panes.addTab(cross_page, translate("InstructionCompare", "Cross-agent diagnostics"))
         self.panes.addTab(text_page, translate("InstructionCompare", "Exact text"))
         self.panes.addTab(diff_page, translate("InstructionCompare", "Diff"))
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.table)
-        split.addWidget(self.panes)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setChildrenCollapsible(False)
+        split = fixed_split(Qt.Orientation.Vertical, (self.table, 3), (self.panes, 2))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
         layout.setSpacing(8)

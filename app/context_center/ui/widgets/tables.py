@@ -26,6 +26,21 @@ from PySide6.QtWidgets import (
 )
 
 
+def fixed_split(
+    orientation: Qt.Orientation, *parts: tuple[QWidget, int], sizes: list[int] | None = None
+) -> QSplitter:
+    """A splitter of ``parts`` (each a widget and its stretch factor) that no drag collapses,
+    at ``sizes`` to start with when given."""
+    splitter = QSplitter(orientation)
+    splitter.setChildrenCollapsible(False)
+    for i, (widget, stretch) in enumerate(parts):
+        splitter.addWidget(widget)
+        splitter.setStretchFactor(i, stretch)
+    if sizes is not None:
+        splitter.setSizes(sizes)
+    return splitter
+
+
 def table_beside(table: QTableView, below: QWidget, detail: QWidget) -> QSplitter:
     """``table`` (with ``below`` under it, e.g. its empty-state hint) left, ``detail`` right,
     3:2, neither collapsible."""
@@ -34,13 +49,7 @@ def table_beside(table: QTableView, below: QWidget, detail: QWidget) -> QSplitte
     column.setContentsMargins(0, 0, 0, 0)
     column.addWidget(table, 1)
     column.addWidget(below)
-    splitter = QSplitter(Qt.Orientation.Horizontal)
-    splitter.addWidget(left)
-    splitter.addWidget(detail)
-    splitter.setStretchFactor(0, 3)
-    splitter.setStretchFactor(1, 2)
-    splitter.setChildrenCollapsible(False)
-    return splitter
+    return fixed_split(Qt.Orientation.Horizontal, (left, 3), (detail, 2))
 
 
 def make_table(
