@@ -25,7 +25,7 @@ import logging
 from pathlib import Path
 from typing import IO, Any
 
-from context_center.mcp.unicode import replace_lone_surrogates
+from context_center.mcp.unicode import may_spell_surrogates, replace_lone_surrogates
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,9 @@ def run(
         raw = stdin.read(MAX_INPUT_BYTES + 1)
         if len(raw) > MAX_INPUT_BYTES:
             raise ValueError("the hook input is too large")
-        payload = replace_lone_surrogates(json.loads(raw))
+        payload = json.loads(raw)
+        if may_spell_surrogates(raw):  # only then walk the payload (a Write's content can be big)
+            payload = replace_lone_surrogates(payload)
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
         answer = handle(event, payload, home=home, workspace=workspace)

@@ -18,24 +18,20 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import stat
 from collections.abc import AsyncIterator
 from typing import Any
 
-from context_center.mcp.unicode import replace_lone_surrogates
+from context_center.mcp.unicode import may_spell_surrogates, replace_lone_surrogates
 
 MAX_LINE = 64 * 1024 * 1024  # one JSON-RPC message per line; a large fact body fits
-
-
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def without_lone_surrogates(line: str) -> str:
     """``line`` with each lone surrogate its JSON spells (``"\\udcff"``) made U+FFFD, as an
     invalid UTF-8 byte already is: the SDK's parser refuses such a message without a reply
     (no id is read), so the client would wait forever; now it is answered."""
-    if _SURROGATE_ESCAPE.search(line) is None:
+    if not may_spell_surrogates(line):
         return line
     try:
         message = json.loads(line)
