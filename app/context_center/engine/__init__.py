@@ -10,8 +10,9 @@ Nothing in this package may import PySide6 or qasync (tests/engine/test_no_qt.py
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from context_center.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from context_center.engine.agents.caller import (
@@ -473,17 +474,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    owner = importlib.import_module(module)
-    try:
-        value = getattr(owner, name)
-    except AttributeError:  # a submodule exported by name (``atomic``): import it
-        value = importlib.import_module(f"{module}.{name}")
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 def __dir__() -> list[str]:

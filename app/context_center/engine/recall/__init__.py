@@ -19,8 +19,9 @@ Qt-free; see ``index.py`` for why rank-bm25's BM25Okapi is not used for ranking.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from context_center.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from context_center.engine.recall.block import LOCAL_HOME, redact_home
@@ -74,13 +75,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _WHERE, globals())
 
 
 __all__ = [

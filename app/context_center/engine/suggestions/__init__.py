@@ -14,8 +14,9 @@ every command makes) does not load the miners.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from context_center.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from context_center.engine.suggestions.accept import (
@@ -124,18 +125,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    loaded = importlib.import_module(f"{__name__}.{module}")
-    value = getattr(loaded, name)
-    globals()[name] = value
-    if _EXPORTS.get(module) == module:
-        # importing the submodule ``accept`` bound the package's name ``accept`` to the
-        # module itself (``dismiss`` loaded first would leave it so): the export wins
-        globals()[module] = getattr(loaded, module)
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 def __dir__() -> list[str]:
