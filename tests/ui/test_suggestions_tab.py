@@ -294,3 +294,29 @@ def test_a_long_scan_never_holds_up_other_engine_work(
     assert tab.is_refreshing  # the scan is still blocked
     release.set()
     qtbot.waitUntil(lambda: tab.scan_count == 1, timeout=5000)
+
+
+def test_after_the_first_scan_with_turns_the_phrase_index_is_brought_up_to_date(
+    qtbot, ctx, engine: Engine, history
+) -> None:  # type: ignore[no-untyped-def]
+    """Maintenance after the scan, not the scan: the next window's first scan reads the
+    facts' phrases from the index instead of cutting every fact again (issue 19)."""
+    from context_center.engine.suggestions.phraseindex import PhraseIndex
+
+    engine.memory.create(
+        name="ruff", title="Lint", type=FactType.PROJECT, body="Always run ruff first."
+    )
+    path = engine._phrase_index_path()
+    assert not path.exists()
+    tab = shown_tab(qtbot, ctx)
+    qtbot.waitUntil(path.exists, timeout=5000)
+    wait_idle(qtbot, ctx)
+    index = PhraseIndex.load(path)
+    assert index is not None and index.rows == 1
+    written = path.stat().st_mtime_ns
+    engine.memory.create(name="npm", title="Pkg", type=FactType.PROJECT, body="Use pnpm.")
+    tab._on_scan_clicked()
+    qtbot.waitUntil(lambda: tab.scan_count >= 2 and not tab.is_refreshing, timeout=10000)
+    wait_idle(qtbot, ctx)
+    assert path.stat().st_mtime_ns == written  # once per workspace and window (the new
+    # fact is cut in this process; the next window folds it into the file)

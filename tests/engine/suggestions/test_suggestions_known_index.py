@@ -17,13 +17,12 @@ from context_center.engine.gate.overlap import normalise, phrases_overlap, token
 from context_center.engine.model import Fact, FactType, Scope
 from context_center.engine.store.memory import Memory
 from context_center.engine.suggestions import append_turn, known, scan
+from context_center.engine.suggestions.facttexts import fact_texts_cache, known_texts
 from context_center.engine.suggestions.known import (
     _BULLET_RE,
     _PIECE_SPLIT_RE,
     MIN_PIECE_CHARS,
     comparable,
-    fact_texts_cache,
-    known_texts,
 )
 from context_center.engine.suggestions.phrases import (
     distinct_tokens,

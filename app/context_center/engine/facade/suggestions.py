@@ -51,7 +51,35 @@ class SuggestionsAPI(EngineCore):
             return [(doc.label, doc.body) for doc in chain.documents]
 
         # Read only when a candidate is to be compared with them (none: no work on facts).
-        return scan(self.layout, facts, labelled, claude_root=claude, codex_root=codex)
+        return scan(
+            self.layout,
+            facts,
+            labelled,
+            claude_root=claude,
+            codex_root=codex,
+            phrases=self._phrase_index_path(),
+        )
+
+    def _phrase_index_path(self) -> Path:
+        from context_center.engine.store.paths import workspace_cache_dir
+        from context_center.engine.suggestions.phraseindex import FILE_NAME
+
+        return workspace_cache_dir(self.layout) / FILE_NAME
+
+    def index_fact_phrases(self) -> int:
+        """Bring the workspace's phrase index up to date with the facts of both scopes (the
+        suggestions scan reads it, so that it cuts only the facts changed since): maintenance
+        for a background thread, writing one private file in the cache folder and nothing
+        else. Returns how many facts it had to add (0: it was current, nothing written). A
+        remote workspace (no local memory is read there) gets none. Raises OSError when the
+        cache folder cannot be written."""
+        from context_center.engine.suggestions import remote_reason
+        from context_center.engine.suggestions.facttexts import refresh_phrase_index
+
+        if remote_reason(self.workspace):
+            return 0
+        facts = self.memory.load(persist_cache=False).facts
+        return refresh_phrase_index(facts, self._phrase_index_path())
 
     def accept_suggestion(
         self,

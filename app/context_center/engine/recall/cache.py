@@ -15,9 +15,6 @@ caller).
 
 from __future__ import annotations
 
-import json
-import mmap
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,14 +22,13 @@ from typing import Any
 
 import numpy as np
 
+from context_center.engine import arrayfile
 from context_center.engine.recall.ordinals import COLUMNS, SCOPES, DocKey
 from context_center.engine.recall.termtable import Strings
 from context_center.engine.recall.tokenize import TOKENIZER_VERSION
 
 CACHE_FORMAT = 3  # 3: memory-mapped; per-fact strings, file stats and store stamps
 CACHE_MAGIC = b"CCRECALL"
-_ALIGN = 64
-_DTYPES = {"<u1", "<u2", "<u4", "<u8", "<i8", "|u1", "|b1"}
 STRING_FIELDS = ("ids", "names", "titles", "descriptions", "stems")
 # the per-fact columns a cache file holds (alive, upd and src are derived on open)
 CACHED_COLUMNS = tuple(k for k in COLUMNS if k not in ("alive", "upd", "src"))
@@ -62,78 +58,17 @@ class CacheData:
 
 
 def pack(arrays: dict[str, np.ndarray], meta: dict[str, Any] | None = None) -> bytearray:
-    """One buffer: magic, header length, JSON header, aligned raw arrays (plain numbers only)."""
-    sections: dict[str, dict[str, object]] = {}
-    pos = 0
-    for name, arr in arrays.items():
-        sections[name] = {
-            "dtype": arr.dtype.str,
-            "shape": list(arr.shape),
-            "offset": pos,
-            "nbytes": int(arr.nbytes),
-        }
-        pos += -(-int(arr.nbytes) // _ALIGN) * _ALIGN
-    header = json.dumps(
-        {
-            "format": CACHE_FORMAT,
-            "tokenizer": TOKENIZER_VERSION,
-            "sections": sections,
-            "meta": meta or {},
-        }
-    ).encode()
-    header += b" " * (-(len(CACHE_MAGIC) + 8 + len(header)) % _ALIGN)
-    start = len(CACHE_MAGIC) + 8 + len(header)
-    out = bytearray(start + pos)
-    out[: len(CACHE_MAGIC)] = CACHE_MAGIC
-    out[len(CACHE_MAGIC) : len(CACHE_MAGIC) + 8] = len(header).to_bytes(8, "little")
-    out[len(CACHE_MAGIC) + 8 : start] = header
-    view = memoryview(out)
-    for name, arr in arrays.items():
-        off = start + int(sections[name]["offset"])  # type: ignore[call-overload]
-        flat = np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
-        view[off : off + len(flat)] = flat.data
-    return out
+    """One buffer in ``arrayfile``'s form, stamped with this format and tokenizer."""
+    return arrayfile.pack(CACHE_MAGIC, _stamp(), arrays, meta)
 
 
-def _map(path: Path) -> np.ndarray:
-    """The file as a read-only uint8 array backed by a private mapping (pages on demand)."""
-    if os.name == "nt":  # a mapped file could not be replaced by the next save there
-        return np.fromfile(path, dtype=np.uint8)
-    with open(path, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if size == 0:
-            return np.zeros(0, dtype=np.uint8)
-        mm = mmap.mmap(fh.fileno(), size, access=mmap.ACCESS_READ)
-    return np.frombuffer(mm, dtype=np.uint8)
+def _stamp() -> dict[str, Any]:
+    return {"format": CACHE_FORMAT, "tokenizer": TOKENIZER_VERSION}
 
 
 def unpack_with_header(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]] | None:
     """The named arrays and the header's meta; None if not one of ours (or another format)."""
-    data = _map(path)
-    head = len(CACHE_MAGIC) + 8
-    if len(data) < head or data[: len(CACHE_MAGIC)].tobytes() != CACHE_MAGIC:
-        return None
-    hlen = int.from_bytes(data[len(CACHE_MAGIC) : head].tobytes(), "little")
-    if head + hlen > len(data):
-        return None
-    header = json.loads(data[head : head + hlen].tobytes().decode())
-    if header.get("format") != CACHE_FORMAT or header.get("tokenizer") != TOKENIZER_VERSION:
-        return None
-    start = head + hlen
-    out: dict[str, np.ndarray] = {}
-    for name, sec in header["sections"].items():
-        dtype, shape = str(sec["dtype"]), [int(x) for x in sec["shape"]]
-        off, nbytes = start + int(sec["offset"]), int(sec["nbytes"])
-        dt = np.dtype(dtype)
-        if (
-            dtype not in _DTYPES
-            or off + nbytes > len(data)
-            or nbytes != dt.itemsize * int(np.prod(shape, dtype=np.int64))
-        ):
-            return None
-        out[name] = data[off : off + nbytes].view(dt).reshape(shape)
-    meta = header.get("meta")
-    return out, meta if isinstance(meta, dict) else {}
+    return arrayfile.unpack_with_header(path, CACHE_MAGIC, _stamp())
 
 
 def unpack(path: Path) -> dict[str, np.ndarray] | None:

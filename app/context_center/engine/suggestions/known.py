@@ -17,34 +17,20 @@ file's label, an earlier candidate of the same scan), so a candidate that is lef
 what it repeats.
 
 Cost (issue 19): what the *facts* say is asked only when a candidate needs it, so a scan that
-finds no turns does no work on the facts at all. It is then kept, per fact, in a cache of the
-process (``FactTexts``: each fact's keys, phrases, their normalised forms and token sets,
-and an inverted index token -> facts), valid for as long as the facts are the same; after a
-save only the facts that changed are cut again. A candidate is compared only with the phrases
-that share a token with it, through that index, so its cost follows the candidates, not the
-store. Nothing is written to disk (a scan writes nothing). Cutting every fact the first time
-(seconds at 20,000 long facts) is pure Python; when other threads run (the window scans on a
-thread of its own), it pauses ``PAUSE_S`` every ``SLICE_S`` so their file reads and the
-window's own work are not starved of the GIL. The results are exactly those of
-comparing with ``phrases_overlap`` phrase by phrase (``phrases.py`` computes the same tokens
-and rule); where several known texts say a statement, the fact listed first is named (the
-old single index named whichever its token order met first).
+finds no turns does no work on the facts at all. It is then kept per process and read from
+the workspace's phrase index where that describes a fact unchanged (``facttexts.py``,
+``phraseindex.py``), and a candidate is compared only with the phrases that share a token
+with it, so its cost follows the candidates, not the store.
 
-Why a cache of our own and not the recall index: recall's terms are stemmed, cut at 80
+Why an index of our own and not the recall index: recall's terms are stemmed, cut at 80
 characters and split CJK slightly differently, so a lookup through it could miss a phrase this
-rule matches (and every fact shares some common word with a candidate anyway); and it is not
-persisted either, because a scan writes nothing. Its price: about 120 MiB of memory and 5–8 s
-for the first scan with turns at 20,000 facts of ~500 characters (``bench_suggestions.py``).
+rule matches (and every fact shares some common word with a candidate anyway).
 """
 
 from __future__ import annotations
 
 import re
-import threading
-import time
-from bisect import bisect_right
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from context_center.engine.model import Fact
@@ -201,140 +187,3 @@ def _entry(fact: Fact) -> _FactEntry:
 def _fact_key(fact: Fact) -> FactKey:
     # The scope member itself (a str): ``fact.ref`` would cost an enum lookup per fact.
     return (fact.scope, fact.name, fact.title, fact.description, fact.body)
-
-
-@dataclass
-class FactTexts:
-    """What the facts say, kept up to date fact by fact (see the module docstring).
-
-    ``update`` makes it describe a list of facts, cutting only the facts it has not seen;
-    ``cuts`` counts the facts it has cut so far (tests count the work with it)."""
-
-    entries: dict[FactKey, _FactEntry] = field(default_factory=dict)
-    index: dict[str, list[FactKey]] = field(default_factory=dict)
-    order: tuple[FactKey, ...] = ()
-    position: dict[FactKey, int] = field(default_factory=dict)
-    joined: str = ""
-    starts: list[int] = field(default_factory=list)
-    owners: list[Origin] = field(default_factory=list)
-    cuts: int = 0
-
-    def update(self, facts: Sequence[Fact], order: tuple[FactKey, ...] | None = None) -> None:
-        order = order if order is not None else tuple(_fact_key(f) for f in facts)
-        if order == self.order:
-            return
-        wanted = dict(zip(order, facts, strict=True))
-        shared = threading.active_count() > 1  # alone (the CLI), it never pauses
-        resume = time.perf_counter() + SLICE_S
-        for gone in self.entries.keys() - wanted.keys():
-            for token in self.entries.pop(gone).tokens():
-                holders = self.index[token]
-                holders.remove(gone)
-                if not holders:
-                    del self.index[token]
-        for key, fact in wanted.items():
-            if key in self.entries:
-                continue
-            entry = self.entries[key] = _entry(fact)
-            self.cuts += 1
-            if shared and time.perf_counter() >= resume:  # let other threads run (docstring)
-                time.sleep(PAUSE_S)
-                resume = time.perf_counter() + SLICE_S
-            index = self.index
-            for token in entry.tokens():
-                if token in index:
-                    index[token].append(key)
-                else:
-                    index[token] = [key]
-        self.order = order
-        self.position = {}
-        for i, key in enumerate(order):
-            self.position.setdefault(key, i)
-        self._join(order)
-
-    def _join(self, order: tuple[FactKey, ...]) -> None:
-        keys: list[str] = []
-        self.starts, self.owners = [], []
-        at = 0
-        for fact_key in order:
-            entry = self.entries[fact_key]
-            for text_key in entry.keys:
-                self.starts.append(at)
-                self.owners.append(entry.origin)
-                keys.append(text_key)
-                at += len(text_key) + 1
-        self.joined = "\x00".join(keys)
-
-    def by_key(self, key: str) -> Origin | None:
-        """The first fact with a title, description or body containing ``key``."""
-        found = self.joined.find(key) if key else -1
-        if found < 0:
-            return None
-        return self.owners[bisect_right(self.starts, found) - 1]
-
-    def by_phrase(self, probe: Probe) -> Origin | None:
-        """The first fact with a phrase that says ``probe``."""
-        best: int | None = None
-        found: Origin | None = None
-        seen: set[FactKey] = set()
-        for token in probe.tokens:
-            for key in self.index.get(token, ()):
-                if key in seen:
-                    continue
-                seen.add(key)
-                where = self.position[key]
-                if best is not None and where >= best:
-                    continue
-                entry = self.entries[key]
-                if any(probe.says(piece) for piece in entry.pieces):
-                    best, found = where, entry.origin
-        return found
-
-
-_CACHE = FactTexts()
-_CACHE_LOCK = threading.Lock()
-
-
-def fact_texts_cache() -> FactTexts:
-    """The process's ``FactTexts`` (tests read its ``cuts``)."""
-    return _CACHE
-
-
-class ExistingTexts:
-    """The facts and instruction files of a scan; the facts are looked at on the first
-    ``covering`` call only."""
-
-    def __init__(self, facts: Sequence[Fact], instructions: KnownTexts) -> None:
-        self._facts = facts
-        self._instructions = instructions
-        self._order: tuple[FactKey, ...] | None = None
-
-    def covering(self, statement: str, key: str) -> Origin | None:
-        """The origin of a fact or instruction file that already says ``statement``, or None."""
-        probe = Probe.of(statement, key)
-        if self._order is None:
-            self._order = tuple(_fact_key(f) for f in self._facts)
-        with _CACHE_LOCK:  # another scan (another thread, another store) may have moved it
-            _CACHE.update(self._facts, self._order)
-            by_key = _CACHE.by_key(key)
-            if by_key is None:
-                by_key = self._instructions.by_key(key)
-            if by_key is not None:
-                return by_key
-            found = _CACHE.by_phrase(probe)
-        return found or self._instructions.by_phrase(probe)
-
-    def covers(self, statement: str, key: str) -> bool:
-        return self.covering(statement, key) is not None
-
-
-def known_texts(
-    facts: Sequence[Fact], instructions: Sequence[str | tuple[str, str]]
-) -> ExistingTexts:
-    """The known texts of ``facts`` (title, description, body) and of the loaded instruction
-    files, given as bodies or as (label, body) pairs. Costs nothing until asked."""
-    known = KnownTexts()
-    for item in instructions:
-        label, body = item if isinstance(item, tuple) else ("", item)
-        known.add(body, Origin("instruction", label or "loaded instructions"))
-    return ExistingTexts(facts, known)

@@ -26,7 +26,8 @@ from context_center.engine.model import Fact, Scope, format_time, utc_now
 from context_center.engine.store.paths import Layout
 from context_center.engine.suggestions import mining, skills
 from context_center.engine.suggestions.decisions import decisions_path, load_decisions
-from context_center.engine.suggestions.known import Covering, KnownTexts, Origin, known_texts
+from context_center.engine.suggestions.facttexts import known_texts
+from context_center.engine.suggestions.known import Covering, KnownTexts, Origin
 from context_center.engine.suggestions.models import (
     MEMORY_LIMIT,
     SESSION_LIMIT,
@@ -103,6 +104,7 @@ class _Known:
 
     facts: Facts
     bodies: Bodies
+    phrases: Path | None = None
     _facts: Sequence[Fact] | None = None
     _existing: Covering | None = None
     _names: set[str] | None = None
@@ -115,7 +117,7 @@ class _Known:
     def existing(self) -> Covering:
         if self._existing is None:
             bodies = self.bodies() if callable(self.bodies) else self.bodies
-            self._existing = known_texts(self._all_facts(), bodies)
+            self._existing = known_texts(self._all_facts(), bodies, self.phrases)
         return self._existing
 
     def taken_names(self) -> set[str]:
@@ -236,6 +238,7 @@ def scan(
     now: datetime | None = None,
     session_limit: int = SESSION_LIMIT,
     mounts: Mounts = read_mount_table,
+    phrases: Path | None = None,
 ) -> ScanResult:
     """Propose memory and skill candidates for ``layout.workspace``. Writes nothing.
 
@@ -243,7 +246,8 @@ def scan(
     instruction texts, or (label, text) pairs so a note can name the file. Either may be a
     function returning them, called only when a candidate is to be compared with them. ``claude_root`` /
     ``codex_root`` default to ``default_roots()``. ``mounts`` returns the mount table (tests
-    inject one; the default reads /proc/self/mounts).
+    inject one; the default reads /proc/self/mounts). ``phrases``: the workspace's phrase
+    index (``phraseindex.py``), read when present, never written here.
     """
     now = now or utc_now()
     reason = remote_reason(layout.workspace, mounts)
@@ -262,7 +266,7 @@ def scan(
     decided_ids = {d.id for d in decisions}
     decided_keys: set[tuple[str, str]] = {(d.kind, d.key) for d in decisions}
     picker = _Picker(
-        known=_Known(facts, instruction_bodies),
+        known=_Known(facts, instruction_bodies, phrases),
         decided_ids=decided_ids,
         decided_keys=decided_keys,
     )

@@ -5,6 +5,9 @@ while it is visible). The scan never writes and runs on the background thread
 (``ctx.run_background`` with an engine of its own), so it never holds up a save or a reload
 waiting for the engine worker. Ctrl+S accepts the candidate in the editor; edits made but not
 accepted are unsaved text: closing the window or switching workspace asks first.
+After the first scan that read turns, the tab brings the workspace's phrase index up to date
+in the background (``index_phrases``), so the next window's first scan need not cut every
+fact again.
 A person may edit a candidate, accept it (their click is the approval: a memory becomes a
 fact, a skill becomes ``.agents/skills/<name>/SKILL.md``) or dismiss it (remembered, never
 proposed again). A remote workspace shows the engine's fail-closed explanation instead of
@@ -64,6 +67,16 @@ def scan_workspace(engine: Engine) -> ScanResult:
     return engine.scan_suggestions()
 
 
+def index_phrases(engine: Engine) -> int:
+    """Keep the workspace's phrase index current, so the next window's first scan cuts only
+    the facts changed since (maintenance; the scan itself writes nothing). A cache folder
+    that cannot be written only costs speed."""
+    try:
+        return engine.index_fact_phrases()
+    except OSError:
+        return 0
+
+
 def accept_candidate(
     engine: Engine, candidate: Candidate, edit: CandidateEdit
 ) -> Changes[AcceptResult]:
@@ -90,6 +103,7 @@ class SuggestionsTab(Tab):
         self.result: ScanResult | None = None
         self._drafts: dict[str, CandidateEdit] = {}
         self.scan_count = 0
+        self._indexed: Engine | None = None  # the engine whose phrase index was refreshed
 
         heading = tab_heading(TEXT["suggestions_from_your_past"])
         self.progress = QProgressBar()
@@ -289,6 +303,12 @@ class SuggestionsTab(Tab):
             self.scan_button.setEnabled(True)
         self.scan_count += 1
         self._apply(result)
+        engine = self.ctx.reader_engine()
+        if result.turns_scanned and engine is not self._indexed:
+            # once per workspace and window: later changes are cut in this process, and a
+            # 20,000-fact index is tens of megabytes to write
+            self._indexed = engine
+            await self.ctx.run_background(index_phrases, engine)
 
     def _apply(self, result: ScanResult) -> None:
         previous = self.current.id if self.current is not None else None
