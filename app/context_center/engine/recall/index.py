@@ -159,7 +159,7 @@ class RecallIndex(PostingsStore):
     def upsert(self, fact: Fact) -> str:
         """Add or replace one fact. Returns "added", "changed", "metadata" or "unchanged"."""
         with self._lock:
-            o = self._ords().get(doc_key(fact))
+            o = self.ordinal_of(doc_key(fact))
             if o is not None:
                 old = self._facts[o]
                 if old is fact:
@@ -185,7 +185,7 @@ class RecallIndex(PostingsStore):
             scopes = [Scope(scope).value] if scope is not None else [s.value for s in Scope]
             found = False
             for s in scopes:
-                o = self._ords().get((s, fact_id))
+                o = self.ordinal_of((s, fact_id))
                 if o is not None:
                     self._kill(o)
                     found = True

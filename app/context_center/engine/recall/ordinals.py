@@ -31,6 +31,7 @@ TYPE_CODES = {FactType.USER: 0, FactType.FEEDBACK: 1, FactType.PROJECT: 2, FactT
 SCOPES = tuple(SCOPE_CODES)
 TYPES = tuple(TYPE_CODES)
 NO_TIME = np.iinfo(np.int64).min
+HASH_LOOKUPS = 512
 NO_TIME_MS = NO_TIME
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -243,10 +244,19 @@ class Ordinals:
         return out
 
     def ordinal(self, scope: Scope | str, fact_id: str) -> int | None:
-        return self._ords().get((Scope(scope).value, fact_id))
+        return self.ordinal_of((Scope(scope).value, fact_id))
+
+    _hash_lookups = 0  # lookups answered without the map (``keylookup``) so far
 
     def ordinal_of(self, key: DocKey) -> int | None:
-        """``ordinal`` for a ``(scope value, id)`` key, without building an enum."""
+        """``ordinal`` for a ``(scope value, id)`` key, without building an enum. The first
+        ``HASH_LOOKUPS`` asked before the map exists search the id-hash column instead (a
+        cold process asks for a few; the map of 50,000 rows costs more than all of them)."""
+        if self._ordmap is None and self._hash_lookups < HASH_LOOKUPS:
+            from context_center.engine.recall.keylookup import ordinal_by_hash
+
+            self._hash_lookups += 1
+            return ordinal_by_hash(self, key)
         return self._ords().get(key)
 
     def stem_of(self, o: int) -> str:

@@ -36,6 +36,10 @@ class Strings:
         off = self._off
         return str(self._blob[int(off[i]) : int(off[i + 1]) - 1], "utf-8", "surrogatepass")
 
+    def raw(self) -> bytes:
+        """The blob: equal blobs hold equal strings (they are NUL-joined, and hold no NUL)."""
+        return bytes(self._blob)
+
     def all(self) -> list[str]:
         if not self.n:
             return []
