@@ -125,7 +125,8 @@ def _members(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
     ordered = np.sort(pool)
     at = np.searchsorted(ordered, values)
     at[at == len(ordered)] = 0
-    return ordered[at] == values
+    found: np.ndarray = ordered[at] == values
+    return found
 
 
 def masked_by_keys(index: RecallIndex) -> np.ndarray:
@@ -143,4 +144,5 @@ def masked_by_keys(index: RecallIndex) -> np.ndarray:
         | _members(nameh[glob], nameh[project])
         | ((titles != 0) & _members(titles, titleh[project & (titleh != 0)]))
     )
-    return glob[hit].astype(np.int64)
+    masked: np.ndarray = glob[hit].astype(np.int64)
+    return masked
