@@ -139,3 +139,16 @@ def test_a_symlinked_lock_file_is_refused_not_followed(tmp_path: Path) -> None:
     lock_path.unlink()
     assert try_hold(lock)
     lock.release()
+
+
+def test_a_file_written_from_several_buffers_is_them_in_order(tmp_path: Path) -> None:
+    import numpy as np
+
+    arr = np.arange(1000, dtype=np.uint32)
+    parts = [b"head", memoryview(arr), bytearray(b"-"), memoryview(b"tail")[1:]]
+    path = tmp_path / "f.bin"
+    path.write_bytes(b"old")
+    atomic.write_bytes(path, parts, mode=0o600)
+    assert path.read_bytes() == b"head" + arr.tobytes() + b"-" + b"ail"
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    assert not [p for p in tmp_path.iterdir() if p.name != "f.bin"]  # no temp file left

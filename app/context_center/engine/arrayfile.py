@@ -17,41 +17,41 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["pack", "unpack_with_header"]
+__all__ = ["parts", "unpack_with_header"]
 
 _ALIGN = 64
 _DTYPES = {"<u1", "<u2", "<u4", "<u8", "<i4", "<i8", "|u1", "|b1"}
 
 
-def pack(
+def parts(
     magic: bytes,
     stamp: dict[str, Any],
     arrays: dict[str, np.ndarray],
     meta: dict[str, Any] | None = None,
-) -> bytearray:
-    """One buffer: magic, header length, JSON header, aligned raw arrays (plain numbers only)."""
+) -> list[bytes | memoryview]:
+    """The file as buffers in order (magic, header length, JSON header, each array and its
+    padding): ``atomic.write_bytes`` writes them one by one, so a file of tens of megabytes is
+    never copied into one buffer first (arrays mapped from an older file are read from it)."""
     sections: dict[str, dict[str, object]] = {}
+    flat: list[memoryview] = []
     pos = 0
     for name, arr in arrays.items():
+        view = np.ascontiguousarray(arr).reshape(-1).view(np.uint8).data
         sections[name] = {
             "dtype": arr.dtype.str,
             "shape": list(arr.shape),
             "offset": pos,
             "nbytes": int(arr.nbytes),
         }
+        flat.append(view)
         pos += -(-int(arr.nbytes) // _ALIGN) * _ALIGN
     header = json.dumps({**stamp, "sections": sections, "meta": meta or {}}).encode()
     header += b" " * (-(len(magic) + 8 + len(header)) % _ALIGN)
-    start = len(magic) + 8 + len(header)
-    out = bytearray(start + pos)
-    out[: len(magic)] = magic
-    out[len(magic) : len(magic) + 8] = len(header).to_bytes(8, "little")
-    out[len(magic) + 8 : start] = header
-    view = memoryview(out)
-    for name, arr in arrays.items():
-        off = start + int(sections[name]["offset"])  # type: ignore[call-overload]
-        flat = np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
-        view[off : off + len(flat)] = flat.data
+    out: list[bytes | memoryview] = [magic, len(header).to_bytes(8, "little"), header]
+    for view in flat:
+        out.append(view)
+        if len(view) % _ALIGN:
+            out.append(bytes(_ALIGN - len(view) % _ALIGN))
     return out
 
 

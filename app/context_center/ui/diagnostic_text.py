@@ -192,6 +192,13 @@ OS_ERRORS = Forms(
         "missing": QT_TRANSLATE_NOOP("DiagnosticText", "No such file or directory"),
         "io": QT_TRANSLATE_NOOP("DiagnosticText", "Input/output error"),
         "loop": QT_TRANSLATE_NOOP("DiagnosticText", "Too many levels of symbolic links"),
+        "read_only": QT_TRANSLATE_NOOP("DiagnosticText", "Read-only file system"),
+        "no_space": QT_TRANSLATE_NOOP("DiagnosticText", "No space left on device"),
+        "quota": QT_TRANSLATE_NOOP("DiagnosticText", "Disk quota exceeded"),
+        "not_a_directory": QT_TRANSLATE_NOOP("DiagnosticText", "Not a directory"),
+        "is_a_directory": QT_TRANSLATE_NOOP("DiagnosticText", "Is a directory"),
+        "name_too_long": QT_TRANSLATE_NOOP("DiagnosticText", "File name too long"),
+        "not_permitted": QT_TRANSLATE_NOOP("DiagnosticText", "Operation not permitted"),
     },
 )
 
@@ -325,3 +332,14 @@ _FACT_PARTS = {"error": OS_ERRORS.part(), "scope": scope_label}
 def fact_message(code: str, message: str) -> str:
     """A fact file's diagnostic message in the window's language."""
     return shown_by_code(code, message, FACT_CODES, FACT_FORMS, _FACT_PARTS)
+
+
+# Every fact form but the bare OS error, which reads any text.
+_PROBLEM_KEYS = tuple(key for key in FACT_FORMS.source if key != "os_error")
+
+
+def fact_problem(message: str) -> str:
+    """A fact file's problem whose code is not at hand (after "cannot be used:" in a refusal):
+    in any fact form, else an OS error; as written when in neither."""
+    shown = FACT_FORMS.shown(message, _PROBLEM_KEYS, _FACT_PARTS)
+    return shown if shown != message else OS_ERRORS.shown(message)

@@ -33,7 +33,7 @@ STRING_FIELDS = ("ids", "names", "titles", "descriptions", "stems")
 # the per-fact columns a cache file holds (alive, upd and src are derived on open)
 CACHED_COLUMNS = tuple(k for k in COLUMNS if k not in ("alive", "upd", "src"))
 
-__all__ = ["CACHE_FORMAT", "CACHE_MAGIC", "CacheData", "pack", "read", "unpack"]
+__all__ = ["CACHE_FORMAT", "CACHE_MAGIC", "CacheData", "parts", "read", "unpack"]
 
 
 @dataclass(slots=True)
@@ -57,9 +57,10 @@ class CacheData:
         return [(SCOPES[s].value, i) for s, i in zip(scope, self.strings["ids"].all(), strict=True)]
 
 
-def pack(arrays: dict[str, np.ndarray], meta: dict[str, Any] | None = None) -> bytearray:
-    """One buffer in ``arrayfile``'s form, stamped with this format and tokenizer."""
-    return arrayfile.pack(CACHE_MAGIC, _stamp(), arrays, meta)
+def parts(arrays: dict[str, np.ndarray], meta: dict[str, Any] | None = None) -> list[Any]:
+    """The cache file (``arrayfile``'s form, stamped with this format and tokenizer) as
+    buffers in order, for ``atomic.write_bytes`` to write one by one."""
+    return arrayfile.parts(CACHE_MAGIC, _stamp(), arrays, meta)
 
 
 def _stamp() -> dict[str, Any]:

@@ -303,6 +303,18 @@ class RecallIndex(PostingsStore):
             out["stems"].append(self._stems[o] or fact.name)
         return out
 
+    def _digests(self, n: int) -> np.ndarray:
+        """Every row's text digest, (n, 16): rows still described by the cache copy theirs."""
+        out = np.empty((n, 16), dtype=np.uint8)
+        src = self.c["src"].view()
+        cached = np.flatnonzero(src >= 0)
+        if len(cached):
+            assert self._packed is not None
+            out[cached] = self._packed.digest[src[cached]]
+        for o in np.flatnonzero(src < 0).tolist():
+            out[o] = np.frombuffer(self.digest_of(o), dtype=np.uint8)
+        return out
+
     def save(self, path: Path, meta: dict[str, Any] | None = None) -> None:
         """Write the derived cache atomically (compacts first); ``meta`` goes in its header."""
         from context_center.engine.store import atomic
@@ -318,16 +330,13 @@ class RecallIndex(PostingsStore):
             arrays["offsets"], arrays["docs"], arrays["tfs"] = self._b_off, self._b_docs, self._b_tf
             for name in cache.CACHED_COLUMNS:
                 arrays[name] = self.c[name].view()
-            digests = b"".join(self.digest_of(o) for o in range(n))
-            arrays["digest"] = np.frombuffer(digests, dtype=np.uint8).reshape(n, 16)
+            arrays["digest"] = self._digests(n)
             for name, items in self._row_strings().items():
                 blob, off = pack_strings(items)
                 arrays.update(cache.string_sections(name, blob, off))
-            data = cache.pack(arrays, meta)
-            # atomic.write_bytes only needs a buffer it can memoryview and slice; passing the
-            # view avoids another copy of a cache that can be tens of megabytes.
+            # written section by section: a cache of tens of megabytes is never one buffer
             ensure_private_dir(path.parent)  # derived from private facts: 0700 / 0600
-            atomic.write_bytes(path, cast(bytes, memoryview(data)), mode=FILE_MODE)
+            atomic.write_bytes(path, cache.parts(arrays, meta), mode=FILE_MODE)
             self.saved_generation = self.generation
 
     def _adopt_cache(self, data: cache.CacheData, roots: dict[str, Path]) -> None:

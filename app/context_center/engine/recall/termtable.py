@@ -49,12 +49,18 @@ class Strings:
 def pack_strings(items: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
     """(blob as uint8, offsets as int64) of ``items``: the strings joined by NUL (they never
     hold one: fact files refuse it), so that ``Strings.all`` is one decode and one split.
-    String ``i`` starts at ``off[i]`` and ends one byte before ``off[i + 1]``."""
-    parts = [s.encode("utf-8", "surrogatepass") for s in items]
-    off = np.zeros(len(parts) + 1, dtype=np.int64)
-    if parts:
-        np.cumsum(np.fromiter((len(p) + 1 for p in parts), np.int64, len(parts)), out=off[1:])
-    return np.frombuffer(b"\x00".join(parts), dtype=np.uint8), off
+    String ``i`` starts at ``off[i]`` and ends one byte before ``off[i + 1]``. One encode of
+    the joined text; the offsets are where its NULs are."""
+    items = items if isinstance(items, list) else list(items)
+    data = np.frombuffer("\x00".join(items).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    off = np.zeros(len(items) + 1, dtype=np.int64)
+    if items:
+        ends = np.flatnonzero(data == 0)
+        if len(ends) != len(items) - 1:
+            raise ValueError("a string to pack holds a NUL")
+        off[1:-1] = ends + 1
+        off[-1] = len(data) + 1
+    return data, off
 
 
 class TermTable:

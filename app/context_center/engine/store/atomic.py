@@ -23,6 +23,7 @@ import re
 import secrets
 import stat
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from context_center.engine.errors import StoreUnavailable
@@ -45,14 +46,22 @@ def temp_path(directory: Path) -> Path:
     return directory / f"{TEMP_PREFIX}{secrets.token_hex(8)}"
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
+Buffer = bytes | bytearray | memoryview
 
 
-def write_temp(directory: Path, data: bytes, mode: int = 0o644, *, durable: bool = True) -> Path:
+def _write_all(fd: int, data: Buffer | Iterable[Buffer]) -> None:
+    """Write ``data``, one buffer or several in order (a large file need not be joined into
+    one buffer first)."""
+    for part in (data,) if isinstance(data, bytes | bytearray | memoryview) else data:
+        view = memoryview(part).cast("B")
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+
+
+def write_temp(
+    directory: Path, data: Buffer | Iterable[Buffer], mode: int = 0o644, *, durable: bool = True
+) -> Path:
     """Write ``data`` to a new temp file in ``directory`` (fsynced unless not ``durable``)."""
     tmp = temp_path(directory)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW, mode)
@@ -70,9 +79,15 @@ def write_temp(directory: Path, data: bytes, mode: int = 0o644, *, durable: bool
 
 
 def write_bytes(
-    path: Path, data: bytes, *, mode: int = 0o644, sync_dir: bool = True, durable: bool = True
+    path: Path,
+    data: Buffer | Iterable[Buffer],
+    *,
+    mode: int = 0o644,
+    sync_dir: bool = True,
+    durable: bool = True,
 ) -> None:
-    """Atomically replace (or create) ``path`` with ``data``.
+    """Atomically replace (or create) ``path`` with ``data`` (one buffer, or several written
+    in order).
 
     ``durable=False`` skips the fsyncs: readers still never see a torn file, but a power cut
     may leave the old content. Only for derived files that are rebuilt from the source.

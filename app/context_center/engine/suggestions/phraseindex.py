@@ -139,9 +139,9 @@ class PhraseIndex:
             "tok_off": self.tok_off,
             "tok_pieces": self.tok_pieces,
         }
-        data = arrayfile.pack(MAGIC, STAMP, arrays, {"rows": self.rows})
+        data = arrayfile.parts(MAGIC, STAMP, arrays, {"rows": self.rows})
         ensure_private_dir(path.parent, "the cache folder")
-        atomic.write_bytes(path, bytes(data), mode=FILE_MODE)
+        atomic.write_bytes(path, data, mode=FILE_MODE)
 
     @classmethod
     def load(cls, path: Path) -> PhraseIndex | None:

@@ -1312,6 +1312,34 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>符号链接层级过多</translation>
     </message>
     <message>
+        <source>Read-only file system</source>
+        <translation>只读文件系统</translation>
+    </message>
+    <message>
+        <source>No space left on device</source>
+        <translation>设备上没有剩余空间</translation>
+    </message>
+    <message>
+        <source>Disk quota exceeded</source>
+        <translation>超出磁盘配额</translation>
+    </message>
+    <message>
+        <source>Not a directory</source>
+        <translation>不是目录</translation>
+    </message>
+    <message>
+        <source>Is a directory</source>
+        <translation>是一个目录</translation>
+    </message>
+    <message>
+        <source>File name too long</source>
+        <translation>文件名过长</translation>
+    </message>
+    <message>
+        <source>Operation not permitted</source>
+        <translation>不允许的操作</translation>
+    </message>
+    <message>
         <source>{error}</source>
         <translation>{error}</translation>
     </message>
@@ -3124,12 +3152,248 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>接受的技能需要正文</translation>
     </message>
     <message>
+        <source>suggestion {id} is not dismissed; there is nothing to undo</source>
+        <translation>建议 {id} 没有被忽略；没有可撤销的操作</translation>
+    </message>
+    <message>
+        <source>suggestion {id} is not dismissed</source>
+        <translation>建议 {id} 没有被忽略</translation>
+    </message>
+    <message>
+        <source>{path} leads outside the workspace (to {real}); skills are only written inside the workspace: replace the link with a folder, or remove it</source>
+        <translation>{path} 指向工作区之外（{real}）；技能只写在工作区内：请把这个链接换成文件夹，或删除它</translation>
+    </message>
+    <message>
+        <source>{ref} cannot be used: {problem}</source>
+        <translation>{ref} 无法使用：{problem}</translation>
+    </message>
+    <message>
+        <source>{ref} cannot be read: {error}</source>
+        <translation>无法读取 {ref}：{error}</translation>
+    </message>
+    <message>
+        <source>{ref} is already a {scope} fact</source>
+        <translation>{ref} 已经是{scope}事实</translation>
+    </message>
+    <message>
+        <source>revision {revision} of {ref} is already the current one</source>
+        <translation>{ref} 的修订版 {revision} 已经是当前版本</translation>
+    </message>
+    <message>
+        <source>cannot create the {scope} store: {error}</source>
+        <translation>无法创建{scope}存储：{error}</translation>
+    </message>
+    <message>
+        <source>cannot write the {scope} store: {error}</source>
+        <translation>无法写入{scope}存储：{error}</translation>
+    </message>
+    <message>
+        <source>cannot take the lock of {what}: {error}</source>
+        <translation>无法获取{what}的锁：{error}</translation>
+    </message>
+    <message>
+        <source>the lock file of {what} ({file}) is a symbolic link; refusing to follow it</source>
+        <translation>{what}的锁文件（{file}）是符号链接；拒绝跟随它</translation>
+    </message>
+    <message>
+        <source>the store&apos;s {index} is a symbolic link; refusing to read or replace it (remove the link and the index is rebuilt)</source>
+        <translation>存储的 {index} 是符号链接；拒绝读取或替换它（删除这个链接后索引会重建）</translation>
+    </message>
+    <message>
+        <source>the store&apos;s {index} is not a plain file of its own (a folder, a device or a hard link shared with another file); refusing to read or replace it</source>
+        <translation>存储的 {index} 不是独立的普通文件（而是文件夹、设备，或与另一个文件共享的硬链接）；拒绝读取或替换它</translation>
+    </message>
+    <message>
+        <source>cannot create the state folder {folder}: {error}</source>
+        <translation>无法创建状态文件夹 {folder}：{error}</translation>
+    </message>
+    <message>
+        <source>cannot create the approval queue folder {folder}: {error}</source>
+        <translation>无法创建审批队列文件夹 {folder}：{error}</translation>
+    </message>
+    <message>
+        <source>cannot create the cache folder {folder}: {error}</source>
+        <translation>无法创建缓存文件夹 {folder}：{error}</translation>
+    </message>
+    <message>
+        <source>cannot create {path}: {error}</source>
+        <translation>无法创建 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>approval item {id} was already approved; approval is one-time</source>
+        <translation>审批条目 {id} 已被批准；每个条目只能审批一次</translation>
+    </message>
+    <message>
+        <source>approval item {id} was already rejected; approval is one-time</source>
+        <translation>审批条目 {id} 已被拒绝；每个条目只能审批一次</translation>
+    </message>
+    <message>
+        <source>approval item {id} is not the one that was reviewed (content hash differs); show it again before approving</source>
+        <translation>审批条目 {id} 已不是你审阅过的那一条（内容哈希不同）；请重新显示后再批准</translation>
+    </message>
+    <message>
+        <source>approval record {id} was altered after it was queued (content hash differs)</source>
+        <translation>审批记录 {id} 在排队之后被改动过（内容哈希不同）</translation>
+    </message>
+    <message>
+        <source>approval item {id} cannot be applied: {refusal}. Nothing was written; the item stays pending (reject it, or edit it and approve again).</source>
+        <translation>审批条目 {id} 无法应用：{refusal}。没有写入任何内容；该条目仍在等待审批（拒绝它，或编辑后再次批准）。</translation>
+    </message>
+    <message>
+        <source>approval record {file} is damaged: {n} problem(s)</source>
+        <translation>审批记录 {file} 已损坏：{n} 处问题</translation>
+    </message>
+    <message>
+        <source>approval record {file} names another id ({id})</source>
+        <translation>审批记录 {file} 写的是另一个 ID（{id}）</translation>
+    </message>
+    <message>
+        <source>approval file {file} cannot be read: {problem}</source>
+        <translation>无法读取审批文件 {file}：{problem}</translation>
+    </message>
+    <message>
+        <source>the edited fact has no body</source>
+        <translation>编辑后的事实没有正文</translation>
+    </message>
+    <message>
+        <source>the edited fact has no name</source>
+        <translation>编辑后的事实没有名称</translation>
+    </message>
+    <message>
+        <source>a forget has no content to edit; approve or reject it as it is</source>
+        <translation>遗忘请求没有可编辑的内容；请按原样批准或拒绝它</translation>
+    </message>
+    <message>
+        <source>approval item {id} is pending, not rejected</source>
+        <translation>审批条目 {id} 仍在等待审批，并未被拒绝</translation>
+    </message>
+    <message>
+        <source>approval item {id} is approved, not rejected</source>
+        <translation>审批条目 {id} 已被批准，并未被拒绝</translation>
+    </message>
+    <message>
+        <source>approval item {id} was already put back in the queue</source>
+        <translation>审批条目 {id} 已经放回过队列</translation>
+    </message>
+    <message>
+        <source>archived memory not found (this store has no archive)</source>
+        <translation>找不到归档的记忆（这个存储没有归档）</translation>
+    </message>
+    <message>
+        <source>archived memory not found: the .archive folder is a symbolic link or not a folder</source>
+        <translation>找不到归档的记忆：.archive 文件夹是符号链接，或不是文件夹</translation>
+    </message>
+    <message>
+        <source>archived memory not found: the entry resolves outside this store</source>
+        <translation>找不到归档的记忆：该条目指向这个存储之外</translation>
+    </message>
+    <message>
+        <source>archived memory not found: {file} is not a regular file</source>
+        <translation>找不到归档的记忆：{file} 不是普通文件</translation>
+    </message>
+    <message>
+        <source>archived memory not found: {path} is not an entry of this store&apos;s archive</source>
+        <translation>找不到归档的记忆：{path} 不是这个存储归档中的条目</translation>
+    </message>
+    <message>
+        <source>archived memory not found: {path} is not an entry of this workspace&apos;s archives</source>
+        <translation>找不到归档的记忆：{path} 不是这个工作区归档中的条目</translation>
+    </message>
+    <message>
+        <source>archived memory not found: {file}</source>
+        <translation>找不到归档的记忆：{file}</translation>
+    </message>
+    <message>
+        <source>archived entry cannot be read: {problem}</source>
+        <translation>无法读取归档条目：{problem}</translation>
+    </message>
+    <message>
+        <source>{file} is a conflict copy of a fact that is not active</source>
+        <translation>{file} 是一条不再活动的事实的冲突副本</translation>
+    </message>
+    <message>
+        <source>{file} holds no complete git conflict to resolve</source>
+        <translation>{file} 中没有可以解决的完整 git 冲突</translation>
+    </message>
+    <message>
+        <source>the {side} side of {file} names another fact ({name})</source>
+        <translation>{file} 的 {side} 一侧写的是另一条事实（{name}）</translation>
+    </message>
+    <message>
+        <source>the {side} side of {file} cannot be read as a fact: {problem}</source>
+        <translation>{file} 的 {side} 一侧无法作为事实读取：{problem}</translation>
+    </message>
+    <message>
+        <source>{file} cannot be read as a fact: {problem}</source>
+        <translation>{file} 无法作为事实读取：{problem}</translation>
+    </message>
+    <message>
+        <source>{file} is not a regular file</source>
+        <translation>{file} 不是普通文件</translation>
+    </message>
+    <message>
+        <source>{file} is larger than {n} bytes</source>
+        <translation>{file} 大于 {n} 字节</translation>
+    </message>
+    <message>
+        <source>{file} is neither UTF-8 nor GB18030 text</source>
+        <translation>{file} 既不是 UTF-8 文本，也不是 GB18030 文本</translation>
+    </message>
+    <message>
+        <source>the text cannot be stored as {encoding}</source>
+        <translation>这段文本无法按 {encoding} 编码保存</translation>
+    </message>
+    <message>
+        <source>{file} is neither UTF-8 nor GB18030; not changing it</source>
+        <translation>{file} 既不是 UTF-8，也不是 GB18030；不修改它</translation>
+    </message>
+    <message>
+        <source>{file} is a symbolic link leading outside its directory</source>
+        <translation>{file} 是指向其所在目录之外的符号链接</translation>
+    </message>
+    <message>
+        <source>{file} is a symbolic link leading outside {folder}</source>
+        <translation>{file} 是指向 {folder} 之外的符号链接</translation>
+    </message>
+    <message>
+        <source>cannot use {file}: {error}</source>
+        <translation>无法使用 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>the instruction file kept changing while the rule was being added; try again</source>
+        <translation>添加规则时指令文件一直在变化；请重试</translation>
+    </message>
+    <message>
+        <source>the note holds control characters ({controls}); a standing rule is plain text, so nothing was written</source>
+        <translation>规则包含控制字符（{controls}）；常驻规则是纯文本，因此没有写入任何内容</translation>
+    </message>
+    <message>
+        <source>workspace {name} does not exist: check --workspace (or run from inside the project)</source>
+        <translation>工作区 {name} 不存在：请检查 --workspace（或在项目内运行）</translation>
+    </message>
+    <message>
+        <source>workspace {name} is not a folder: check --workspace (or run from inside the project)</source>
+        <translation>工作区 {name} 不是文件夹：请检查 --workspace（或在项目内运行）</translation>
+    </message>
+    <message>
+        <source>workspace {name} is a remote location: Context Center works on a local folder (open it where it lives, or mount it)</source>
+        <translation>工作区 {name} 是远程位置：Context Center 只处理本地文件夹（请在它所在的机器上打开，或者先挂载它）</translation>
+    </message>
+    <message>
         <source>the {scope} store</source>
         <translation>{scope}存储</translation>
     </message>
     <message>
         <source>the approval queue</source>
         <translation>审批队列</translation>
+    </message>
+    <message>
+        <source>the suggestion decisions ({file})</source>
+        <translation>建议决定记录（{file}）</translation>
+    </message>
+    <message>
+        <source>the history log ({file})</source>
+        <translation>历史记录日志（{file}）</translation>
     </message>
     <message>
         <source>accepted</source>
