@@ -115,6 +115,7 @@ class Recaller(CurrentRecall):
         index: RecallIndex | None = None,
     ) -> None:
         self.layout = layout
+        self._store_paths: tuple[Path, Path, Path] | None = None  # visibility's, once
         self.use_cache = use_cache and layout is not None
         self.persist_trace = persist_trace and layout is not None
         self.index = index if index is not None else RecallIndex()
@@ -348,11 +349,9 @@ class Recaller(CurrentRecall):
         lay = self.layout
         if lay is None:
             return visibility()
-        return visibility(
-            workspace=lay.workspace,
-            cc_home=lay.home,
-            store_paths=(lay.project_store, lay.global_store, lay.cache_dir),
-        )
+        if self._store_paths is None:  # the cache folder's name costs a realpath and a hash
+            self._store_paths = (lay.project_store, lay.global_store, lay.cache_dir)
+        return visibility(workspace=lay.workspace, cc_home=lay.home, store_paths=self._store_paths)
 
     def last_trace(self) -> RecallTrace | None:
         return load_trace(self.layout) if self.layout is not None else None
