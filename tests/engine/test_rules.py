@@ -191,3 +191,13 @@ def test_added_rule_shows_up_in_resolution_with_its_scope(home: Path, ws: Path) 
         ("workspace/AGENTS.md", "project", "- team wide"),
         ("workspace/AGENTS.local.md", "local", "- just me here"),
     ]
+
+
+def test_a_home_that_is_a_file_is_refused_plainly_not_as_busy(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "not-a-folder"
+    home.write_text("a file, not a home")
+    with pytest.raises(InvalidRequest) as caught:
+        add_rule(home, ws, "Always run ruff.", "user")
+    assert caught.value.code == "instruction_unwritable"
+    assert caught.value.message == "cannot create AGENTS.md: not-a-folder is not a folder"
+    assert home.read_text() == "a file, not a home"  # nothing changed

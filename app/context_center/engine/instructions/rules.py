@@ -142,6 +142,16 @@ def _read(path: Path) -> bytes:
     return read_regular(path, max_bytes=_MAX_READ_BYTES)[0]
 
 
+def _uncreatable(target: Path, directory: Path, exc: OSError | None) -> InvalidRequest:
+    """The refusal when ``target`` cannot be created: its folder is missing and cannot be made,
+    is not a folder (a file stands in its place), or refuses writes."""
+    if exc is None or (os.path.lexists(directory) and not os.path.isdir(directory)):
+        reason = f"{directory.name or 'its folder'} is not a folder"
+    else:
+        reason = exc.strerror or str(exc)
+    return InvalidRequest(f"cannot create {target.name}: {reason}", code="instruction_unwritable")
+
+
 def add_rule(home: Path, workspace: Path, note: str, scope: RuleScope | str) -> Path:
     """Append ``- note`` to the scope's instruction file; return the path written (as listed)."""
     scope = RuleScope(scope)
@@ -154,7 +164,11 @@ def add_rule(home: Path, workspace: Path, note: str, scope: RuleScope | str) -> 
             try:
                 atomic.create_exclusive(target, f"- {text}\n".encode())
             except FileExistsError:
-                continue  # someone created it a moment ago: append to it instead
+                if os.path.lexists(target):
+                    continue  # someone created it a moment ago: append to it instead
+                raise _uncreatable(target, directory, None) from None
+            except OSError as exc:
+                raise _uncreatable(target, directory, exc) from exc
             return target
         real = _writable_target(existing, directory)
         try:
