@@ -199,6 +199,7 @@ OS_ERRORS = Forms(
         "is_a_directory": QT_TRANSLATE_NOOP("DiagnosticText", "Is a directory"),
         "name_too_long": QT_TRANSLATE_NOOP("DiagnosticText", "File name too long"),
         "not_permitted": QT_TRANSLATE_NOOP("DiagnosticText", "Operation not permitted"),
+        "exists": QT_TRANSLATE_NOOP("DiagnosticText", "File exists"),
     },
 )
 

@@ -6,7 +6,7 @@ engine wrote it in (``engine/store``, ``engine/gate``, ``engine/instructions``,
 ``engine/suggestions``, ``engine/facade``) for the refusals a person meets in the window — a
 conflict, a name or id taken, a fact or archive entry gone, a recover refused, a busy or
 unwritable store, an approval decided elsewhere or no longer the one reviewed, a sync conflict
-that cannot be resolved, an instruction file or rule refused, a workspace gone — and fills its
+that cannot be resolved, an instruction file or rule refused — and fills its
 translation with the same refs and numbers (a part that is itself engine text, an OS error or a
 fact file's problem, through its own table). Any other message is shown as the engine wrote it.
 """
@@ -125,7 +125,6 @@ FORMS = Forms(
         "not_dismissed_undo": QT_TRANSLATE_NOOP(
             "RefusalText", "suggestion {id} is not dismissed; there is nothing to undo"
         ),
-        "not_dismissed": QT_TRANSLATE_NOOP("RefusalText", "suggestion {id} is not dismissed"),
         "skill_outside": QT_TRANSLATE_NOOP(
             "RefusalText",
             "{path} leads outside the workspace (to {real}); skills are only written inside the "
@@ -147,6 +146,11 @@ FORMS = Forms(
             "RefusalText", "cannot write the {scope} store: {error}"
         ),
         "cannot_lock": QT_TRANSLATE_NOOP("RefusalText", "cannot take the lock of {what}: {error}"),
+        "lock_link_decisions": QT_TRANSLATE_NOOP(
+            "RefusalText",
+            "the lock file of the suggestion decisions ({file}) ({lock}) is a symbolic link; "
+            "refusing to follow it",
+        ),
         "lock_link": QT_TRANSLATE_NOOP(
             "RefusalText",
             "the lock file of {what} ({file}) is a symbolic link; refusing to follow it",
@@ -161,14 +165,8 @@ FORMS = Forms(
             "the store's {index} is not a plain file of its own (a folder, a device or a hard "
             "link shared with another file); refusing to read or replace it",
         ),
-        "cannot_create_state": QT_TRANSLATE_NOOP(
-            "RefusalText", "cannot create the state folder {folder}: {error}"
-        ),
         "cannot_create_queue": QT_TRANSLATE_NOOP(
             "RefusalText", "cannot create the approval queue folder {folder}: {error}"
-        ),
-        "cannot_create_cache": QT_TRANSLATE_NOOP(
-            "RefusalText", "cannot create the cache folder {folder}: {error}"
         ),
         "cannot_create": QT_TRANSLATE_NOOP("RefusalText", "cannot create {path}: {error}"),
         # the approval queue (engine/gate)
@@ -223,9 +221,6 @@ FORMS = Forms(
             "RefusalText",
             "archived memory not found: the .archive folder is a symbolic link or not a folder",
         ),
-        "archive_outside": QT_TRANSLATE_NOOP(
-            "RefusalText", "archived memory not found: the entry resolves outside this store"
-        ),
         "archive_not_regular": QT_TRANSLATE_NOOP(
             "RefusalText", "archived memory not found: {file} is not a regular file"
         ),
@@ -263,14 +258,8 @@ FORMS = Forms(
         "doc_undecodable": QT_TRANSLATE_NOOP(
             "RefusalText", "{file} is neither UTF-8 nor GB18030 text"
         ),
-        "cannot_encode": QT_TRANSLATE_NOOP(
-            "RefusalText", "the text cannot be stored as {encoding}"
-        ),
         "rule_undecodable": QT_TRANSLATE_NOOP(
             "RefusalText", "{file} is neither UTF-8 nor GB18030; not changing it"
-        ),
-        "rule_link_own": QT_TRANSLATE_NOOP(
-            "RefusalText", "{file} is a symbolic link leading outside its directory"
         ),
         "rule_link": QT_TRANSLATE_NOOP(
             "RefusalText", "{file} is a symbolic link leading outside {folder}"
@@ -285,20 +274,6 @@ FORMS = Forms(
             "the note holds control characters ({controls}); a standing rule is plain text, so "
             "nothing was written",
         ),
-        # the workspace (engine/facade/core.py)
-        "workspace_missing": QT_TRANSLATE_NOOP(
-            "RefusalText",
-            "workspace {name} does not exist: check --workspace (or run from inside the project)",
-        ),
-        "workspace_not_folder": QT_TRANSLATE_NOOP(
-            "RefusalText",
-            "workspace {name} is not a folder: check --workspace (or run from inside the project)",
-        ),
-        "workspace_remote": QT_TRANSLATE_NOOP(
-            "RefusalText",
-            "workspace {name} is a remote location: Context Center works on a local folder (open "
-            "it where it lives, or mount it)",
-        ),
     },
 )
 
@@ -309,7 +284,6 @@ WHATS = Forms(
         "store": QT_TRANSLATE_NOOP("RefusalText", "the {scope} store"),
         "queue": QT_TRANSLATE_NOOP("RefusalText", "the approval queue"),
         "decisions": QT_TRANSLATE_NOOP("RefusalText", "the suggestion decisions ({file})"),
-        "history": QT_TRANSLATE_NOOP("RefusalText", "the history log ({file})"),
     },
 )
 DECISIONS = Forms(
@@ -331,7 +305,6 @@ _EXISTS = ("create_exists", "name_used", "rescope_name_taken", "skill_exists", "
 _ARCHIVE = (
     "archive_none",
     "archive_folder",
-    "archive_outside",
     "archive_not_regular",
     "archive_not_entry",
     "archive_not_workspace",
@@ -347,8 +320,6 @@ _NOT_FOUND = (
     "no_item",
     "no_pending_item",
     "no_suggestion",
-    "workspace_missing",
-    "workspace_not_folder",
     *_ARCHIVE,
 )
 _UNAVAILABLE = (
@@ -357,10 +328,8 @@ _UNAVAILABLE = (
     "cannot_create_store",
     "cannot_write_store",
     "cannot_lock",
-    "cannot_create_state",
     "cannot_create_queue",
-    "cannot_create_cache",
-    "cannot_create",  # after the folders it would also read
+    "cannot_create",  # after the folder it would also read
 )
 _UNWRITABLE = ("not_regular", "cannot_use", "cannot_read")
 # A fact file's problem (its diagnostic's code) behind a refused read or write.
@@ -374,13 +343,11 @@ CODES: dict[str, tuple[str, ...]] = {
     "rescope_id_taken": ("rescope_id_taken",),
     "rescope_name_taken": ("rescope_name_taken",),
     "not_found": _NOT_FOUND,
-    "workspace_not_found": ("workspace_missing", "workspace_not_folder"),
-    "remote_workspace": ("workspace_remote",),
     "target_not_found": ("target_missing",),
     "recover_refused": ("recover_name", "recover_id", "recover_link", *_ARCHIVE),
     "invalid_name": ("name_no_letters", "name_reserved"),
     "store_unavailable": _UNAVAILABLE,
-    "unsafe_store_file": ("lock_link", "index_link", "index_not_plain"),
+    "unsafe_store_file": ("lock_link_decisions", "lock_link", "index_link", "index_not_plain"),
     "invalid_request": (
         "already_decided",
         "memory_body",
@@ -400,16 +367,15 @@ CODES: dict[str, tuple[str, ...]] = {
         "not_regular",
         "doc_too_large",
         "doc_undecodable",
-        "cannot_encode",
     ),
     "empty_note": ("empty_note",),
     "note_too_long": ("note_too_long",),
     "control_characters": ("rule_controls",),
     "instruction_busy": ("rule_busy",),
     "instruction_file_undecodable": ("rule_undecodable",),
-    "instruction_symlink_escape": ("rule_link_own", "rule_link"),
+    "instruction_symlink_escape": ("rule_link",),
     "instruction_unwritable": _UNWRITABLE,
-    "not_dismissed": ("not_dismissed_undo", "not_dismissed"),
+    "not_dismissed": ("not_dismissed_undo",),
     "outside_workspace": ("skill_outside",),
     "same_scope": ("same_scope",),
     "already_decided": ("approved_once", "rejected_once"),

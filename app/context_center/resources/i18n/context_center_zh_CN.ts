@@ -1340,6 +1340,10 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>不允许的操作</translation>
     </message>
     <message>
+        <source>File exists</source>
+        <translation>文件已存在</translation>
+    </message>
+    <message>
         <source>{error}</source>
         <translation>{error}</translation>
     </message>
@@ -3156,10 +3160,6 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>建议 {id} 没有被忽略；没有可撤销的操作</translation>
     </message>
     <message>
-        <source>suggestion {id} is not dismissed</source>
-        <translation>建议 {id} 没有被忽略</translation>
-    </message>
-    <message>
         <source>{path} leads outside the workspace (to {real}); skills are only written inside the workspace: replace the link with a folder, or remove it</source>
         <translation>{path} 指向工作区之外（{real}）；技能只写在工作区内：请把这个链接换成文件夹，或删除它</translation>
     </message>
@@ -3192,6 +3192,10 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>无法获取{what}的锁：{error}</translation>
     </message>
     <message>
+        <source>the lock file of the suggestion decisions ({file}) ({lock}) is a symbolic link; refusing to follow it</source>
+        <translation>建议决定记录（{file}）的锁文件（{lock}）是符号链接；拒绝跟随它</translation>
+    </message>
+    <message>
         <source>the lock file of {what} ({file}) is a symbolic link; refusing to follow it</source>
         <translation>{what}的锁文件（{file}）是符号链接；拒绝跟随它</translation>
     </message>
@@ -3204,16 +3208,8 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>存储的 {index} 不是独立的普通文件（而是文件夹、设备，或与另一个文件共享的硬链接）；拒绝读取或替换它</translation>
     </message>
     <message>
-        <source>cannot create the state folder {folder}: {error}</source>
-        <translation>无法创建状态文件夹 {folder}：{error}</translation>
-    </message>
-    <message>
         <source>cannot create the approval queue folder {folder}: {error}</source>
         <translation>无法创建审批队列文件夹 {folder}：{error}</translation>
-    </message>
-    <message>
-        <source>cannot create the cache folder {folder}: {error}</source>
-        <translation>无法创建缓存文件夹 {folder}：{error}</translation>
     </message>
     <message>
         <source>cannot create {path}: {error}</source>
@@ -3284,10 +3280,6 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>找不到归档的记忆：.archive 文件夹是符号链接，或不是文件夹</translation>
     </message>
     <message>
-        <source>archived memory not found: the entry resolves outside this store</source>
-        <translation>找不到归档的记忆：该条目指向这个存储之外</translation>
-    </message>
-    <message>
         <source>archived memory not found: {file} is not a regular file</source>
         <translation>找不到归档的记忆：{file} 不是普通文件</translation>
     </message>
@@ -3340,16 +3332,8 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>{file} 既不是 UTF-8 文本，也不是 GB18030 文本</translation>
     </message>
     <message>
-        <source>the text cannot be stored as {encoding}</source>
-        <translation>这段文本无法按 {encoding} 编码保存</translation>
-    </message>
-    <message>
         <source>{file} is neither UTF-8 nor GB18030; not changing it</source>
         <translation>{file} 既不是 UTF-8，也不是 GB18030；不修改它</translation>
-    </message>
-    <message>
-        <source>{file} is a symbolic link leading outside its directory</source>
-        <translation>{file} 是指向其所在目录之外的符号链接</translation>
     </message>
     <message>
         <source>{file} is a symbolic link leading outside {folder}</source>
@@ -3368,18 +3352,6 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>规则包含控制字符（{controls}）；常驻规则是纯文本，因此没有写入任何内容</translation>
     </message>
     <message>
-        <source>workspace {name} does not exist: check --workspace (or run from inside the project)</source>
-        <translation>工作区 {name} 不存在：请检查 --workspace（或在项目内运行）</translation>
-    </message>
-    <message>
-        <source>workspace {name} is not a folder: check --workspace (or run from inside the project)</source>
-        <translation>工作区 {name} 不是文件夹：请检查 --workspace（或在项目内运行）</translation>
-    </message>
-    <message>
-        <source>workspace {name} is a remote location: Context Center works on a local folder (open it where it lives, or mount it)</source>
-        <translation>工作区 {name} 是远程位置：Context Center 只处理本地文件夹（请在它所在的机器上打开，或者先挂载它）</translation>
-    </message>
-    <message>
         <source>the {scope} store</source>
         <translation>{scope}存储</translation>
     </message>
@@ -3390,10 +3362,6 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     <message>
         <source>the suggestion decisions ({file})</source>
         <translation>建议决定记录（{file}）</translation>
-    </message>
-    <message>
-        <source>the history log ({file})</source>
-        <translation>历史记录日志（{file}）</translation>
     </message>
     <message>
         <source>accepted</source>
