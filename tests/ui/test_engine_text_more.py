@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -441,3 +442,89 @@ def test_the_refusal_dialog_shows_an_approval_conflict_in_chinese(ctx, zh) -> No
         "没有写入任何内容；该条目仍在等待审批（拒绝它，或编辑后再次批准）。"
     )
     box.close()
+
+
+# -- Claude Code's memory files (the Claude Code tab) ------------------------------------------
+
+
+def _memory(name: str, body: str, kind: str = "project") -> str:
+    return f"---\nname: {name}\ndescription: d\ntype: {kind}\n---\n{body}\n"
+
+
+def test_why_a_claude_memory_is_not_read_or_not_imported_in_chinese(  # type: ignore[no-untyped-def]
+    qapp, engine: Engine, workspace: Path, tmp_path: Path, monkeypatch
+) -> None:
+    from context_center.ui.diagnostic_text import CLAUDE_MEMORY_FORMS, claude_memory_reason
+
+    root = tmp_path / "dot-claude"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(root))
+    monkeypatch.delenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", raising=False)
+    folder = root / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(workspace)) / "memory"
+    folder.mkdir(parents=True)
+    (folder / "latin1.md").write_bytes(b"caf\xe9")
+    (folder / "big.md").write_bytes(b"x" * (256 * 1024 + 1))
+    (folder / "linked.md").symlink_to(tmp_path / "elsewhere.md")
+    (folder / "folder.md").mkdir()
+    (folder / "empty.md").write_text(_memory("Empty one", ""))
+    (folder / "!!!.md").write_text(_memory("!!!", "body"))
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    (folder / "token.md").write_text(_memory("Bot", f"deploy with {token}"))
+    (folder / "flow.md").write_text(_memory("flow", "how we ship"))
+    (folder / "titled.md").write_text(_memory("Release flow", "again"))
+    engine.create_fact(name="flow", title="Release flow", type=FactType.PROJECT, body="a")
+    view = engine.claude_memory()
+    problems = {m.file: m.problem for m in view.memories if m.problem}
+    report = engine.import_claude_memory(dry_run=True, scope=Scope.PROJECT).value
+    reasons = {i.file: i.reason for i in report.items if i.action in ("duplicate", "skipped")}
+    assert set(problems) == {"latin1.md", "big.md", "linked.md", "folder.md"}
+    everything = {**reasons, **problems}
+    for file, reason in everything.items():
+        assert CLAUDE_MEMORY_FORMS.parse(reason) is not None, (file, reason)
+        assert claude_memory_reason(reason) == reason
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        shown = {file: claude_memory_reason(reason) for file, reason in everything.items()}
+        assert shown == {
+            "latin1.md": "不是 UTF-8 文本",
+            "big.md": "大于 256 KB",
+            "linked.md": "是一个链接（不跟随）",
+            "folder.md": "不是普通文件",
+            "empty.md": "这条记忆是空的",
+            "!!!.md": "没有可用的名称",
+            "token.md": "它包含敏感内容（GitHub 令牌）；请手动复制你需要的部分",
+            "flow.md": "项目范围中已有名为“flow”的事实",
+            "titled.md": "事实 project/flow.md 已经使用了标题“Release flow”",
+        }
+        unreadable = "unreadable (" + os.strerror(errno.EACCES) + ")"
+        assert claude_memory_reason(unreadable) == "无法读取（权限不足）"
+        assert claude_memory_reason("a brand new reason") == "a brand new reason"
+    finally:
+        i18n.uninstall()
+
+
+# -- recall's Why not ----------------------------------------------------------------------------
+
+
+def test_a_fact_that_did_not_fit_the_budget_in_chinese(qapp, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui.recall_text import why_not
+
+    for name, words in (("kubectl-deploy", "deploy"), ("kubectl-staging", "staging deploy")):
+        engine.create_fact(
+            name=name,
+            title=f"kubectl {words}",
+            description=f"kubectl rollout {words} steps",
+            type=FactType.PROJECT,
+            body=f"Run kubectl rollout for the {words}. " * 20,
+        )
+    trace = engine.recall("how do I kubectl rollout deploy", max_chars=400, persist=False).trace
+    dropped = [s for s in trace.suppressed if s.message != s.reason.text]
+    assert [(s.reason.value, s.message) for s in dropped] == [
+        ("over_budget", "did not fit in the character budget even when shortened")
+    ]
+    [s] = dropped
+    assert why_not(s.reason.value, s.message, s.reason.text) == s.message
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        assert why_not(s.reason.value, s.message, s.reason.text) == "即使缩短后也放不进字符预算"
+    finally:
+        i18n.uninstall()

@@ -1,5 +1,6 @@
-"""Diagnostics in the window's language: an instruction file's (the Instructions tab) and a fact
-file's (the Memory tab's broken-file banner).
+"""Diagnostics in the window's language: an instruction file's (the Instructions tab), a fact
+file's (the Memory tab's broken-file banner) and why a Claude Code memory file is not read or
+not imported (the Claude Code tab).
 
 Each diagnostic code is written in a few English forms (``engine/instructions/**`` and
 ``engine/store/**``); ``instruction_message`` and ``fact_message`` find the form a message was
@@ -344,3 +345,39 @@ def fact_problem(message: str) -> str:
     in any fact form, else an OS error; as written when in neither."""
     shown = FACT_FORMS.shown(message, _PROBLEM_KEYS, _FACT_PARTS)
     return shown if shown != message else OS_ERRORS.shown(message)
+
+
+# -- Claude Code's memory files (engine/claude_memory/reader.py, importer.py)
+
+CLAUDE_MEMORY_FORMS = Forms(
+    "DiagnosticText",
+    {
+        # why a file was not read
+        "not_utf8": QT_TRANSLATE_NOOP("DiagnosticText", "not UTF-8 text"),
+        "unreadable": QT_TRANSLATE_NOOP("DiagnosticText", "unreadable ({error})"),
+        "link": QT_TRANSLATE_NOOP("DiagnosticText", "a link (not followed)"),
+        "not_regular": QT_TRANSLATE_NOOP("DiagnosticText", "not a regular file"),
+        "too_large": QT_TRANSLATE_NOOP("DiagnosticText", "larger than {n} KB"),
+        # why a memory was skipped or is a duplicate
+        "no_name": QT_TRANSLATE_NOOP("DiagnosticText", "no usable name"),
+        "empty": QT_TRANSLATE_NOOP("DiagnosticText", "the memory is empty"),
+        "sensitive": QT_TRANSLATE_NOOP(
+            "DiagnosticText",
+            "it holds sensitive content ({labels}); copy what you need by hand",
+        ),
+        "name_taken": QT_TRANSLATE_NOOP(
+            "DiagnosticText", "a fact named '{name}' already exists in {scope}"
+        ),
+        "title_taken": QT_TRANSLATE_NOOP(
+            "DiagnosticText", "the fact {ref} already has the title '{title}'"
+        ),
+    },
+)
+
+_CLAUDE_MEMORY_PARTS = {"error": OS_ERRORS.part(), "labels": secret_labels, "scope": scope_label}
+
+
+def claude_memory_reason(reason: str) -> str:
+    """Why a Claude Code memory file was not read (``ClaudeMemoryFile.problem``), or why its
+    import was skipped or is a duplicate (``ImportItem.reason``), in the window's language."""
+    return CLAUDE_MEMORY_FORMS.shown(reason, parts=_CLAUDE_MEMORY_PARTS)

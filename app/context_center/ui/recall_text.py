@@ -72,6 +72,10 @@ TEXT = Texts(
             "its score",
         ),
         "over_budget": QT_TRANSLATE_NOOP("RecallText", "matched facts exceeded the recall budget"),
+        # over_budget for a fact chosen but not placed (engine/recall/pipeline.py)
+        "did_not_fit": QT_TRANSLATE_NOOP(
+            "RecallText", "did not fit in the character budget even when shortened"
+        ),
         "side_match": QT_TRANSLATE_NOOP(
             "RecallText",
             "matched only words frequent in this store, beside a distinctive match or more such "
@@ -148,6 +152,8 @@ def why_not(code: str, message: str, fixed: str) -> str:
 
 
 def _composite(message: str) -> str:
+    if message == TEXT.source["did_not_fit"]:
+        return TEXT["did_not_fit"]
     m = _FREQUENT.fullmatch(message)
     if m is not None and _english("frequent_unknown", words=m["words"]) == message:
         return TEXT["frequent_unknown"].format(words=TEXT["sep"].join(m["words"].split(", ")))

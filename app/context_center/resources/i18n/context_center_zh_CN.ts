@@ -1475,6 +1475,42 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <source>not a fact: the file has no frontmatter block (a first line &apos;---&apos;, &apos;key: value&apos; lines, a closing &apos;---&apos;)</source>
         <translation>不是事实：文件没有前置元数据块（首行 &apos;---&apos;、若干 &apos;key: value&apos; 行、结尾 &apos;---&apos;）</translation>
     </message>
+    <message>
+        <source>not UTF-8 text</source>
+        <translation>不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>unreadable ({error})</source>
+        <translation>无法读取（{error}）</translation>
+    </message>
+    <message>
+        <source>a link (not followed)</source>
+        <translation>是一个链接（不跟随）</translation>
+    </message>
+    <message>
+        <source>larger than {n} KB</source>
+        <translation>大于 {n} KB</translation>
+    </message>
+    <message>
+        <source>no usable name</source>
+        <translation>没有可用的名称</translation>
+    </message>
+    <message>
+        <source>the memory is empty</source>
+        <translation>这条记忆是空的</translation>
+    </message>
+    <message>
+        <source>it holds sensitive content ({labels}); copy what you need by hand</source>
+        <translation>它包含敏感内容（{labels}）；请手动复制你需要的部分</translation>
+    </message>
+    <message>
+        <source>a fact named &apos;{name}&apos; already exists in {scope}</source>
+        <translation>{scope}范围中已有名为“{name}”的事实</translation>
+    </message>
+    <message>
+        <source>the fact {ref} already has the title &apos;{title}&apos;</source>
+        <translation>事实 {ref} 已经使用了标题“{title}”</translation>
+    </message>
 </context>
 <context>
     <name>DiffView</name>
@@ -3007,6 +3043,10 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     <message>
         <source>matched facts exceeded the recall budget</source>
         <translation>匹配的事实超出了召回预算</translation>
+    </message>
+    <message>
+        <source>did not fit in the character budget even when shortened</source>
+        <translation>即使缩短后也放不进字符预算</translation>
     </message>
     <message>
         <source>matched only words frequent in this store, beside a distinctive match or more such facts</source>
