@@ -294,3 +294,23 @@ def test_memory_index_lines_are_reasonix_index_lines_tagged_or_not(reasonix: Eng
     text = (store / "MEMORY.md").read_text()
     assert "legacy-note" not in rx.index_files(text)
     assert "Hand-written note: keep this line." in text
+
+
+def test_a_crlf_file_comes_out_of_migration_with_one_kind_of_line_ending(
+    home: Path, workspace: Path
+) -> None:
+    store = home / "memory" / "global"
+    store.mkdir(parents=True)
+    path = store / "deploy-notes.md"
+    path.write_bytes(
+        b"---\r\nname: Deploy Notes\r\ndescription: how we deploy\r\ntype: project\r\n---\r\n"
+        b"Line one.\r\nLine two.\r\n\r\nLast line.\r\n"
+    )
+    engine = Engine(home=home, workspace=workspace)
+    (fact,) = engine.memory.load(persist_cache=False).facts
+    assert fact.body == "Line one.\nLine two.\n\nLast line."  # read as the lines it holds
+    engine.migrate()
+    data = path.read_bytes()
+    assert b"\r" not in data and data.endswith(b"Line one.\nLine two.\n\nLast line.\n")
+    (again,) = engine.memory.load(persist_cache=False).facts
+    assert again.body == fact.body and again.id == fact.id

@@ -95,7 +95,11 @@ _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t\r\f\v]*\n)+")
 
 def normalise_body(body: str) -> str:
     """Bodies carry no leading blank lines and no trailing whitespace (both are lost in a
-    frontmatter file anyway), so what is saved is exactly what reads back."""
+    frontmatter file anyway), and their lines end in LF as every file we (and Reasonix)
+    write does: a CRLF file that is rewritten does not come out with mixed line endings.
+    So what is saved is exactly what reads back."""
+    if "\r" in body:
+        body = body.replace("\r\n", "\n").replace("\r", "\n")
     return _LEADING_BLANK_LINES.sub("", body).rstrip()
 
 
