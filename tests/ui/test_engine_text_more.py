@@ -528,3 +528,46 @@ def test_a_fact_that_did_not_fit_the_budget_in_chinese(qapp, engine: Engine) -> 
         assert why_not(s.reason.value, s.message, s.reason.text) == "即使缩短后也放不进字符预算"
     finally:
         i18n.uninstall()
+
+
+# -- the queue's and the suggestions' own files --------------------------------------------------
+
+
+def test_unsafe_queue_files_in_chinese(zh, engine: Engine, tmp_path: Path, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    first, second, third = _create(engine, "one"), _create(engine, "two"), _create(engine, "three")
+    audit = engine.approvals.root / "audit.jsonl"
+    audit.unlink()
+    audit.symlink_to(tmp_path / "elsewhere.log")
+    assert zh(refused(lambda: engine.reject(first)), "audit_link") == (
+        "审批审计日志 audit.jsonl 是符号链接；拒绝跟随它"
+    )
+    audit.unlink()
+    audit.mkdir()
+    assert zh(refused(lambda: engine.reject(second)), "audit_open") == (
+        "无法打开审批审计日志 audit.jsonl：是一个目录"
+    )
+    audit.rmdir()
+    os.mkfifo(audit)
+    assert zh(refused(lambda: engine.reject(third)), "audit_not_regular") == (
+        "审批审计日志 audit.jsonl 不是普通文件"
+    )
+    home = tmp_path / "linked-home"
+    home.mkdir()
+    (tmp_path / "real-queue").mkdir()
+    (home / "approvals").symlink_to(tmp_path / "real-queue", target_is_directory=True)
+    linked = Engine(home=home, workspace=workspace)
+    assert zh(refused(lambda: _create(linked, "one")), "queue_link") == (
+        f"审批队列文件夹 {home / 'approvals'} 是符号链接，或不是文件夹；拒绝写入那里"
+    )
+
+
+def test_a_damaged_decisions_file_in_chinese(zh, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    from context_center.engine.suggestions.decisions import decisions_path
+
+    path = decisions_path(engine.layout)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"decisions": 5}')
+    exc = refused(lambda: engine.restore_suggestion("abc"))
+    assert zh(exc, "decisions_invalid") == (
+        f"{path} 不是有效的建议决定文件（no decisions list）；请修复或删除它，然后重试"
+    )

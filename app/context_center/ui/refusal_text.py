@@ -168,6 +168,24 @@ FORMS = Forms(
         "cannot_create_queue": QT_TRANSLATE_NOOP(
             "RefusalText", "cannot create the approval queue folder {folder}: {error}"
         ),
+        "queue_link": QT_TRANSLATE_NOOP(
+            "RefusalText",
+            "the approval queue folder {folder} is a symbolic link or not a folder; refusing to "
+            "write there",
+        ),
+        "audit_link": QT_TRANSLATE_NOOP(
+            "RefusalText", "the approval audit log {file} is a symbolic link; refusing to follow it"
+        ),
+        "audit_open": QT_TRANSLATE_NOOP(
+            "RefusalText", "cannot open the approval audit log {file}: {error}"
+        ),
+        "audit_not_regular": QT_TRANSLATE_NOOP(
+            "RefusalText", "the approval audit log {file} is not a regular file"
+        ),
+        "decisions_invalid": QT_TRANSLATE_NOOP(
+            "RefusalText",
+            "{path} is not a valid decisions file ({problem}); fix or remove it, then try again",
+        ),
         "cannot_create": QT_TRANSLATE_NOOP("RefusalText", "cannot create {path}: {error}"),
         # the approval queue (engine/gate)
         "approved_once": QT_TRANSLATE_NOOP(
@@ -329,6 +347,11 @@ _UNAVAILABLE = (
     "cannot_write_store",
     "cannot_lock",
     "cannot_create_queue",
+    "queue_link",
+    "audit_link",
+    "audit_open",
+    "audit_not_regular",
+    "decisions_invalid",
     "cannot_create",  # after the folder it would also read
 )
 _UNWRITABLE = ("not_regular", "cannot_use", "cannot_read")

@@ -3252,6 +3252,26 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>无法创建审批队列文件夹 {folder}：{error}</translation>
     </message>
     <message>
+        <source>the approval queue folder {folder} is a symbolic link or not a folder; refusing to write there</source>
+        <translation>审批队列文件夹 {folder} 是符号链接，或不是文件夹；拒绝写入那里</translation>
+    </message>
+    <message>
+        <source>the approval audit log {file} is a symbolic link; refusing to follow it</source>
+        <translation>审批审计日志 {file} 是符号链接；拒绝跟随它</translation>
+    </message>
+    <message>
+        <source>cannot open the approval audit log {file}: {error}</source>
+        <translation>无法打开审批审计日志 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>the approval audit log {file} is not a regular file</source>
+        <translation>审批审计日志 {file} 不是普通文件</translation>
+    </message>
+    <message>
+        <source>{path} is not a valid decisions file ({problem}); fix or remove it, then try again</source>
+        <translation>{path} 不是有效的建议决定文件（{problem}）；请修复或删除它，然后重试</translation>
+    </message>
+    <message>
         <source>cannot create {path}: {error}</source>
         <translation>无法创建 {path}：{error}</translation>
     </message>
