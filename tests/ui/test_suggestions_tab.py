@@ -320,3 +320,13 @@ def test_after_the_first_scan_with_turns_the_phrase_index_is_brought_up_to_date(
     wait_idle(qtbot, ctx)
     assert path.stat().st_mtime_ns == written  # once per workspace and window (the new
     # fact is cut in this process; the next window folds it into the file)
+
+
+def test_a_phrase_index_that_cannot_be_written_only_costs_speed(
+    tmp_path: Path, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("CONTEXT_CENTER_CACHE", str(blocker))
+    engine.memory.create(name="a", title="A", type=FactType.PROJECT, body="Use pnpm.")
+    assert suggestions_module.index_phrases(engine) == 0

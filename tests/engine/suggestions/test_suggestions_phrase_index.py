@@ -249,3 +249,19 @@ def test_the_rules_at_their_edges(
     assert _reference(facts, statement, "") == named  # what the rule says
     assert _agree(facts, [(statement, "")], path) == (named is not None)
     assert fresh.entries == {}
+
+
+def test_a_cache_folder_that_cannot_be_written_is_a_clear_refusal(
+    tmp_path: Path, fresh: FactTexts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from context_center.engine.errors import StoreUnavailable
+
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("CONTEXT_CENTER_CACHE", str(blocker))
+    (tmp_path / "ws").mkdir()
+    engine = Engine(home=tmp_path / "home", workspace=tmp_path / "ws")
+    engine.memory.create(name="a", title="A", type=FactType.PROJECT, body="Use pnpm.")
+    with pytest.raises(StoreUnavailable):
+        engine.index_fact_phrases()
+    assert blocker.read_text() == "not a folder"

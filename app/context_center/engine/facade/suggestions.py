@@ -71,15 +71,21 @@ class SuggestionsAPI(EngineCore):
         suggestions scan reads it, so that it cuts only the facts changed since): maintenance
         for a background thread, writing one private file in the cache folder and nothing
         else. Returns how many facts it had to add (0: it was current, nothing written). A
-        remote workspace (no local memory is read there) gets none. Raises OSError when the
-        cache folder cannot be written."""
+        remote workspace (no local memory is read there) gets none. Raises StoreUnavailable
+        when the stores cannot be read or the cache folder cannot be written (a missing index
+        only costs speed)."""
         from context_center.engine.suggestions import remote_reason
         from context_center.engine.suggestions.facttexts import refresh_phrase_index
 
         if remote_reason(self.workspace):
             return 0
+        from context_center.engine.errors import StoreUnavailable
+
         facts = self.memory.load(persist_cache=False).facts
-        return refresh_phrase_index(facts, self._phrase_index_path())
+        try:
+            return refresh_phrase_index(facts, self._phrase_index_path())
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot write the phrase index: {exc.strerror}") from exc
 
     def accept_suggestion(
         self,

@@ -41,6 +41,7 @@ from context_center.engine import (
     Decision,
     Engine,
     ScanResult,
+    StoreUnavailable,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, SUGGESTIONS, WORKSPACE, busy
 from context_center.ui.i18n import QT_TRANSLATE_NOOP
@@ -73,7 +74,7 @@ def index_phrases(engine: Engine) -> int:
     that cannot be written only costs speed."""
     try:
         return engine.index_fact_phrases()
-    except OSError:
+    except (OSError, StoreUnavailable):
         return 0
 
 
