@@ -571,3 +571,74 @@ def test_a_damaged_decisions_file_in_chinese(zh, engine: Engine) -> None:  # typ
     assert zh(exc, "decisions_invalid") == (
         f"{path} 不是有效的建议决定文件（no decisions list）；请修复或删除它，然后重试"
     )
+
+
+# -- the Instructions tab: Codex's config and a large prefix -------------------------------------
+
+
+def test_a_codex_config_problem_in_chinese(  # type: ignore[no-untyped-def]
+    qapp, engine: Engine, workspace: Path, tmp_path: Path, monkeypatch
+) -> None:
+    from context_center.ui.diagnostic_text import instruction_message
+
+    codex = tmp_path / "codex-home"
+    codex.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(codex))
+    (workspace / "AGENTS.md").write_text("- a rule\n")
+
+    def problems() -> list[tuple[str, str]]:
+        resolution = engine.instructions(workspace, agent="codex")
+        return [(d.code, d.message) for d in resolution.diagnostics]
+
+    (codex / "config.toml").write_text("project_doc_max_bytes = -1\nproject_root_markers = 5\n")
+    bad_values = problems()
+    (codex / "config.toml").write_text("project_doc_max_bytes = = 1\n")
+    [unparsed] = problems()
+    assert [code for code, _ in bad_values] == ["codex_config_invalid"] * 2
+    assert all(instruction_message(c, m) == m for c, m in [*bad_values, unparsed])
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        assert [instruction_message(c, m) for c, m in bad_values] == [
+            "config.toml：project_doc_max_bytes 必须是非负整数；使用默认值",
+            "config.toml：project_root_markers 必须是字符串列表；使用默认值",
+        ]
+        error = unparsed[1].removeprefix("config.toml: config.toml was not read: ")
+        error = error.removesuffix("; the default is used")
+        assert (
+            instruction_message(*unparsed)
+            == f"config.toml：未读取 config.toml：{error}；使用默认值"
+        )
+    finally:
+        i18n.uninstall()
+
+
+def test_a_large_prefix_warning_in_chinese(qapp, engine: Engine, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui.diagnostic_text import PREFIX_WARNINGS, prefix_warning
+
+    (workspace / "AGENTS.md").write_text("- keep it short\n" * 1100)
+    ours = list(engine.prefix(workspace, agent="reasonix").warnings)
+    theirs = list(engine.prefix(workspace, agent="codex").warnings)
+    found = [PREFIX_WARNINGS.parse(w) for w in [*ours, *theirs]]
+    assert [f and f[0] for f in found] == ["document_large", "instructions_large", "document_adds"]
+    assert [prefix_warning(w) for w in [*ours, *theirs]] == [*ours, *theirs]
+    (_, document), (_, instructions), (_, codex) = found  # type: ignore[misc]
+    assert document["label"] == codex["label"] == "workspace/AGENTS.md"
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        assert [prefix_warning(w) for w in [*ours, *theirs]] == [
+            f"workspace/AGENTS.md 为每个会话增加 {document['n']} 个字符（超过 "
+            f"{document['limit']}）；请把不属于规则的内容移到记忆中",
+            f"指令共 {instructions['n']} 个字符（超过 {instructions['limit']}）；每个会话都会带上全部指令",
+            f"workspace/AGENTS.md 为每个会话增加 {codex['n']} 个字符",
+        ]
+    finally:
+        i18n.uninstall()
+
+
+def test_a_rule_whose_folder_is_a_file_in_chinese(zh, workspace: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from context_center.engine.instructions.rules import add_rule
+
+    home = tmp_path / "home-file"
+    home.write_text("not a folder")
+    exc = refused(lambda: add_rule(home, workspace, "run the tests first", "user"))
+    assert zh(exc, "rule_no_folder") == "无法创建 AGENTS.md：home-file 不是文件夹"

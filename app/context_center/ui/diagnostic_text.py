@@ -64,6 +64,26 @@ RULE_PROBLEMS = Forms(
     },
 )
 
+# A Codex config.toml problem (engine/instructions/profiles/codex.py read_config); the
+# reason a config could not be read at all is the parser's own text, kept as written.
+CONFIG_PROBLEMS = Forms(
+    "DiagnosticText",
+    {
+        "max_bytes": QT_TRANSLATE_NOOP(
+            "DiagnosticText", "project_doc_max_bytes must be a non-negative integer"
+        ),
+        "string_list": QT_TRANSLATE_NOOP("DiagnosticText", "{key} must be a list of strings"),
+        "not_read": QT_TRANSLATE_NOOP("DiagnosticText", "config.toml was not read: {error}"),
+    },
+)
+
+
+def _problem(text: str) -> str:
+    """A rule's front matter problem or a config problem (both follow "…: ")."""
+    shown = RULE_PROBLEMS.shown(text)
+    return shown if shown != text else CONFIG_PROBLEMS.shown(text)
+
+
 INSTRUCTION_FORMS = Forms(
     "DiagnosticText",
     {
@@ -169,7 +189,7 @@ INSTRUCTION_CODES: dict[str, tuple[str, ...]] = {
 
 _INSTRUCTION_PARTS = {
     "reason": INSTRUCTION_REASONS.part(),
-    "problem": RULE_PROBLEMS.part(),
+    "problem": _problem,
     "what": secret_labels,
 }
 
@@ -177,6 +197,32 @@ _INSTRUCTION_PARTS = {
 def instruction_message(code: str, message: str) -> str:
     """An instruction diagnostic's message in the window's language."""
     return shown_by_code(code, message, INSTRUCTION_CODES, INSTRUCTION_FORMS, _INSTRUCTION_PARTS)
+
+
+# What the Instructions tab warns about a large prefix (engine/instructions/prefix.py).
+PREFIX_WARNINGS = Forms(
+    "DiagnosticText",
+    {
+        "document_large": QT_TRANSLATE_NOOP(
+            "DiagnosticText",
+            "{label} adds {n} characters to every session (more than {limit}); move what is not "
+            "a rule into memory",
+        ),
+        "document_adds": QT_TRANSLATE_NOOP(
+            "DiagnosticText", "{label} adds {n} characters to every session"
+        ),
+        "instructions_large": QT_TRANSLATE_NOOP(
+            "DiagnosticText",
+            "the instructions are {n} characters (more than {limit}); every session carries all "
+            "of them",
+        ),
+    },
+)
+
+
+def prefix_warning(warning: str) -> str:
+    """One of a prefix's warnings (``Prefix.warnings``) in the window's language."""
+    return PREFIX_WARNINGS.shown(warning)
 
 
 def instruction_text(message: str) -> str:

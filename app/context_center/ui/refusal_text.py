@@ -283,6 +283,9 @@ FORMS = Forms(
             "RefusalText", "{file} is a symbolic link leading outside {folder}"
         ),
         "cannot_use": QT_TRANSLATE_NOOP("RefusalText", "cannot use {file}: {error}"),
+        "rule_no_folder": QT_TRANSLATE_NOOP(
+            "RefusalText", "cannot create {file}: {folder} is not a folder"
+        ),
         "rule_busy": QT_TRANSLATE_NOOP(
             "RefusalText",
             "the instruction file kept changing while the rule was being added; try again",
@@ -354,7 +357,7 @@ _UNAVAILABLE = (
     "decisions_invalid",
     "cannot_create",  # after the folder it would also read
 )
-_UNWRITABLE = ("not_regular", "cannot_use", "cannot_read")
+_UNWRITABLE = ("not_regular", "cannot_use", "cannot_read", "rule_no_folder", "cannot_create")
 # A fact file's problem (its diagnostic's code) behind a refused read or write.
 _FACT_PROBLEM = ("cannot_be_used", "side_not_fact", "copy_not_fact", "archive_unreadable")
 CODES: dict[str, tuple[str, ...]] = {

@@ -1220,6 +1220,18 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>paths: 必须是一个通配模式或通配模式列表</translation>
     </message>
     <message>
+        <source>project_doc_max_bytes must be a non-negative integer</source>
+        <translation>project_doc_max_bytes 必须是非负整数</translation>
+    </message>
+    <message>
+        <source>{key} must be a list of strings</source>
+        <translation>{key} 必须是字符串列表</translation>
+    </message>
+    <message>
+        <source>config.toml was not read: {error}</source>
+        <translation>未读取 config.toml：{error}</translation>
+    </message>
+    <message>
         <source>{label} was not loaded: {reason}</source>
         <translation>未加载 {label}：{reason}</translation>
     </message>
@@ -1294,6 +1306,18 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>{label}: {problem}</source>
         <translation>{label}：{problem}</translation>
+    </message>
+    <message>
+        <source>{label} adds {n} characters to every session (more than {limit}); move what is not a rule into memory</source>
+        <translation>{label} 为每个会话增加 {n} 个字符（超过 {limit}）；请把不属于规则的内容移到记忆中</translation>
+    </message>
+    <message>
+        <source>{label} adds {n} characters to every session</source>
+        <translation>{label} 为每个会话增加 {n} 个字符</translation>
+    </message>
+    <message>
+        <source>the instructions are {n} characters (more than {limit}); every session carries all of them</source>
+        <translation>指令共 {n} 个字符（超过 {limit}）；每个会话都会带上全部指令</translation>
     </message>
     <message>
         <source>Permission denied</source>
@@ -3402,6 +3426,10 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     <message>
         <source>cannot use {file}: {error}</source>
         <translation>无法使用 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>cannot create {file}: {folder} is not a folder</source>
+        <translation>无法创建 {file}：{folder} 不是文件夹</translation>
     </message>
     <message>
         <source>the instruction file kept changing while the rule was being added; try again</source>
