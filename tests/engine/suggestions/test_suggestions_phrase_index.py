@@ -265,3 +265,15 @@ def test_a_cache_folder_that_cannot_be_written_is_a_clear_refusal(
     with pytest.raises(StoreUnavailable):
         engine.index_fact_phrases()
     assert blocker.read_text() == "not a folder"
+
+
+def test_a_process_keeps_only_the_last_few_indexes_read(tmp_path: Path, fresh: FactTexts) -> None:
+    rng = random.Random(16)
+    paths = []
+    for i in range(facttexts.LOADED_MAX + 2):
+        path = tmp_path / f"ws{i}" / FILE_NAME
+        refresh_phrase_index(_facts(rng, 3, start=10 * i), path)
+        paths.append(path)
+    assert list(facttexts._LOADED) == paths[-facttexts.LOADED_MAX :]
+    assert facttexts.phrase_index(paths[0]) is not None  # read again when asked
+    assert paths[0] in facttexts._LOADED and len(facttexts._LOADED) == facttexts.LOADED_MAX

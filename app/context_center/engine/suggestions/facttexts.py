@@ -50,6 +50,7 @@ __all__ = [
     "refresh_phrase_index",
 ]
 
+LOADED_MAX = 4  # phrase indexes kept read, one per workspace
 REBUILD_AFTER = 64  # facts gone at once: the token index is built again instead
 SLICE_S = 0.004  # cutting facts pauses this often, for PAUSE_S, to hand the GIL over
 PAUSE_S = 0.002
@@ -254,8 +255,17 @@ def phrase_index(path: Path | None) -> PhraseIndex | None:
     if index is None:
         _LOADED.pop(path, None)
         return None
-    _LOADED[path] = (identity, index)
+    _remember(path, identity, index)
     return index
+
+
+def _remember(path: Path, identity: tuple[int, int, int], index: PhraseIndex) -> None:
+    """Keep the index read from ``path``; a window that switched workspaces many times holds
+    the last ``LOADED_MAX`` of them, not every one."""
+    _LOADED.pop(path, None)
+    while len(_LOADED) >= LOADED_MAX:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[path] = (identity, index)
 
 
 def _paced(entries: list[Entry]) -> Iterator[Entry]:
@@ -285,7 +295,7 @@ def refresh_phrase_index(facts: Sequence[Fact], path: Path) -> int:
         index.save(path)
         identity = _identity(path)
         if identity is not None:
-            _LOADED[path] = (identity, index)
+            _remember(path, identity, index)
             _CACHE.update(facts, order, index)
         return len(added)
 
