@@ -642,3 +642,31 @@ def test_a_rule_whose_folder_is_a_file_in_chinese(zh, workspace: Path, tmp_path:
     home.write_text("not a folder")
     exc = refused(lambda: add_rule(home, workspace, "run the tests first", "user"))
     assert zh(exc, "rule_no_folder") == "无法创建 AGENTS.md：home-file 不是文件夹"
+
+
+def test_an_unreadable_archive_entry_in_chinese(qapp, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui.diagnostic_text import fact_problem
+
+    for name in ("empty", "typed"):
+        fact = engine.create_fact(name=name, type=FactType.PROJECT, body="a").value
+        engine.forget_fact(fact.ref)
+    by_name = {a.path.name.rsplit("-", 1)[-1]: a.path for a in engine.archived()}
+    by_name["empty.md"].write_text("")
+    by_name["typed.md"].write_text("---\nname: typed\ntype: opinion\n---\nbody\n")
+    errors = sorted(a.error for a in engine.archived() if a.error)
+    assert errors == [
+        "the file is empty",
+        "type 'opinion' is not one of user, feedback, project, reference",
+    ]
+    assert [fact_problem(e) for e in errors] == errors
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        assert [fact_problem(e) for e in errors] == [
+            "文件为空",
+            "type“opinion”不是 user、feedback、project、reference 之一",
+        ]
+        assert fact_problem("[Errno 5] Input/output error: 'x.md'") == (
+            "[Errno 5] Input/output error: 'x.md'"
+        )
+    finally:
+        i18n.uninstall()
