@@ -670,3 +670,34 @@ def test_an_unreadable_archive_entry_in_chinese(qapp, engine: Engine) -> None:  
         )
     finally:
         i18n.uninstall()
+
+
+def test_a_project_store_the_gate_cannot_use_in_chinese(qapp, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    from context_center.engine.gate.decision import assess
+    from context_center.ui.gate_text import reason_text
+
+    root = engine.layout.project_store
+    root.parent.parent.mkdir(parents=True, exist_ok=True)
+    root.parent.write_text("not a folder")
+    request = {
+        "controller": "interactive",
+        "owns_store": True,
+        "agent": "claude-code",
+        "operation": "create",
+        "name": "notes",
+        "title": "Notes",
+        "description": "d",
+        "type": "project",
+        "body": "x",
+    }
+    [why] = assess(request, engine.memory).reasons
+    assert (why.code, why.message) == (
+        "store_unavailable",
+        "the project store is unavailable: " + os.strerror(errno.ENOTDIR),
+    )
+    assert reason_text(why) == why.message
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        assert reason_text(why) == "现在无法检查存储 — 项目存储不可用：不是目录"
+    finally:
+        i18n.uninstall()

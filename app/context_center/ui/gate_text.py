@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from context_center.ui.diagnostic_text import OS_ERRORS
 from context_center.ui.engine_text import Forms, shown_by_code
 from context_center.ui.i18n import ENGLISH, QT_TRANSLATE_NOOP, Texts, current_language
 from context_center.ui.secret_text import secret_labels
@@ -120,6 +121,7 @@ _PARTS = {
     "type": type_label,
     "field": lambda text: FIELDS[text] if text in FIELDS.source else text,
     "labels": secret_labels,
+    "error": OS_ERRORS.part(),
 }
 
 
