@@ -150,6 +150,16 @@ def test_a_damaged_approval_queue_in_chinese(zh, engine: Engine, tmp_path: Path)
     assert zh(refused(lambda: engine.approve(item)), "record_other_id") == (
         f"审批记录 {item}.json 写的是另一个 ID（{other}）"
     )
+    fact = engine.create_fact(name="flow", type=FactType.PROJECT, body="a").value
+    update = _propose(
+        engine, operation="update", ref=fact.ref, expected_revision=1, body="b", description="d"
+    )
+    record = json.loads(_pending_file(engine, update).read_text())
+    record["expected_revision"] = None  # outside the content hash
+    _pending_file(engine, update).write_text(json.dumps(record))
+    assert zh(refused(lambda: engine.approve(update)), "record_no_target") == (
+        f"审批条目 {update} 没有目标或基准修订版"
+    )
     path.unlink()
     (tmp_path / "elsewhere.json").write_text("{}")
     path.symlink_to(tmp_path / "elsewhere.json")

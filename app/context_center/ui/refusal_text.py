@@ -214,6 +214,9 @@ FORMS = Forms(
         "record_other_id": QT_TRANSLATE_NOOP(
             "RefusalText", "approval record {file} names another id ({id})"
         ),
+        "record_no_target": QT_TRANSLATE_NOOP(
+            "RefusalText", "approval item {id} has no target or base revision"
+        ),
         "record_unreadable": QT_TRANSLATE_NOOP(
             "RefusalText", "approval file {file} cannot be read: {problem}"
         ),
@@ -385,6 +388,7 @@ CODES: dict[str, tuple[str, ...]] = {
         "record_damaged",
         "record_other_id",
         "record_unreadable",
+        "record_no_target",
         "edited_no_body",
         "edited_no_name",
         "forget_no_edit",

@@ -3328,6 +3328,10 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>审批记录 {file} 写的是另一个 ID（{id}）</translation>
     </message>
     <message>
+        <source>approval item {id} has no target or base revision</source>
+        <translation>审批条目 {id} 没有目标或基准修订版</translation>
+    </message>
+    <message>
         <source>approval file {file} cannot be read: {problem}</source>
         <translation>无法读取审批文件 {file}：{problem}</translation>
     </message>
