@@ -10,6 +10,7 @@ the row's own strings, so hash collisions cannot mislead them.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -21,15 +22,22 @@ from context_center.engine.store.keys import name_key
 if TYPE_CHECKING:
     from context_center.engine.recall.ordinals import DocKey, Ordinals
 
-__all__ = ["ordinal_by_hash", "ordinals_of_stems"]
+__all__ = ["key_hash", "ordinal_by_hash", "ordinals_of_stems"]
 
 _CODES = {Scope.PROJECT.value: 0, Scope.GLOBAL.value: 1}  # ordinals.SCOPE_CODES by value
 
 
+def key_hash(text: str) -> int:
+    """A 64-bit key (0 for the empty text: no key): the ``idh``, ``nameh`` and ``titleh``
+    columns hold these."""
+    if not text:
+        return 0
+    h = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(h, "little") or 1
+
+
 def ordinal_by_hash(rows: Ordinals, key: DocKey) -> int | None:
     """What ``rows._ords().get(key)`` would answer: the live row of ``(scope, id)``."""
-    from context_center.engine.recall.ordinals import key_hash
-
     scope, fact_id = key
     code = _CODES.get(scope)
     if code is None or not fact_id:
@@ -60,8 +68,6 @@ def ordinals_of_stems(rows: Ordinals, code: int, stems: Iterable[str]) -> dict[s
     """``{stem: ordinal}`` of the live rows of scope ``code`` among ``stems`` — what
     ``rows.stems_of_scope(code)`` holds for them. Legacy files (a stem that is not the name)
     make it fall back to that full map."""
-    from context_center.engine.recall.ordinals import key_hash
-
     wanted = list(stems)
     if not _stems_are_names(rows):
         full = rows.stems_of_scope(code)

@@ -14,7 +14,6 @@ for it (``lazyfact.py``). Nothing here tokenises; ``postings.py`` holds the post
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
@@ -23,6 +22,7 @@ import numpy as np
 
 from context_center.engine.model import Fact, FactType, Scope
 from context_center.engine.recall.digest import content_digest, index_text
+from context_center.engine.recall.keylookup import key_hash, ordinal_by_hash
 from context_center.engine.recall.lazyfact import LazyFact, PackedFacts, StaleIndex
 from context_center.engine.store.keys import name_key, title_key
 
@@ -69,14 +69,6 @@ def time_s(value: datetime | None) -> float:
 
 def from_us(us: int) -> datetime | None:
     return None if us == NO_TIME else _EPOCH + timedelta(microseconds=us)
-
-
-def key_hash(text: str) -> int:
-    """A 64-bit key (0 for the empty text: no key)."""
-    if not text:
-        return 0
-    h = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-    return int.from_bytes(h, "little") or 1
 
 
 def conflict_hashes(fact: Fact) -> tuple[int, int, int]:
@@ -253,8 +245,6 @@ class Ordinals:
         ``HASH_LOOKUPS`` asked before the map exists search the id-hash column instead (a
         cold process asks for a few; the map of 50,000 rows costs more than all of them)."""
         if self._ordmap is None and self._hash_lookups < HASH_LOOKUPS:
-            from context_center.engine.recall.keylookup import ordinal_by_hash
-
             self._hash_lookups += 1
             return ordinal_by_hash(self, key)
         return self._ords().get(key)
