@@ -166,3 +166,28 @@ def test_refused_recover_offers_a_new_name(qtbot, ctx, archived: Engine, wait_id
     assert archived.memory.resolve("project/ticket-board.md").fact.body == "new"
     assert not tab.refusal.isVisible()
     qtbot.waitUntil(lambda: all(r.fact.name != "ticket-board" for r in tab.model.rows if r.fact))
+
+
+def test_an_unreadable_archive_entry_says_why_in_chinese(
+    qtbot, ctx, engine: Engine, wait_idle
+) -> None:  # type: ignore[no-untyped-def]
+    from context_center.ui import i18n
+
+    fact = engine.create_fact(name="empty", type=FactType.PROJECT, body="a").value
+    engine.forget_fact(fact.ref)
+    (entry,) = engine.archived()
+    entry.path.write_text("")
+    assert [a.error for a in engine.archived()] == ["the file is empty"]
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        tab = ArchiveTab(ctx)
+        qtbot.addWidget(tab)
+        tab.resize(1100, 700)
+        tab.show()
+        wait_idle()
+        (row,) = tab.model.rows
+        assert row.fact is None and "文件为空" in row.title and "empty" not in row.title
+        tab.table.selectRow(0)
+        qtbot.waitUntil(lambda: "文件为空" in tab.preview.toPlainText())
+    finally:
+        i18n.uninstall()

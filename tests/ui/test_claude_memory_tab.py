@@ -139,3 +139,28 @@ def test_no_memory_folder(qtbot, ctx, wait_idle, claude: Path) -> None:  # type:
     tab = _tab(qtbot, ctx, wait_idle)
     assert tab.model.rows == [] and "no memory for this workspace" in tab.empty.text()
     assert not tab.btn_import.isEnabled() and not tab.btn_preview.isEnabled()
+
+
+def test_why_a_memory_is_not_read_or_imported_is_shown_in_chinese(  # type: ignore[no-untyped-def]
+    qtbot, ctx, wait_idle, engine: Engine, claude: Path
+) -> None:
+    from context_center.ui import i18n
+    from context_center.ui.diagnostic_text import claude_memory_reason
+
+    (claude / "latin1.md").write_bytes(b"caf\xe9")
+    engine.import_claude_memory(dry_run=False, scope=Scope.PROJECT)  # the second is a duplicate
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        tab = _tab(qtbot, ctx, wait_idle)
+        row = next(i for i, m in enumerate(tab.view.memories) if m.file == "latin1.md")
+        tab.table.selectRow(row)
+        qtbot.waitUntil(lambda: "不是 UTF-8 文本" in tab.memory_body.toPlainText())
+        tab.btn_preview.click()
+        wait_idle()
+        assert tab.last_report is not None
+        (pnpm,) = [i for i in tab.last_report.items if i.file == "feedback_pnpm.md"]
+        assert pnpm.action == "duplicate" and pnpm.reason.isascii()  # the engine's English
+        shown = claude_memory_reason(pnpm.reason)
+        assert shown != pnpm.reason and f"feedback_pnpm.md: 重复, {shown}" in tab.result.text()
+    finally:
+        i18n.uninstall()

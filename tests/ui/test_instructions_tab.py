@@ -229,3 +229,23 @@ def test_a_large_instruction_file_raises_the_warning_banner(  # type: ignore[no-
     qtbot.waitUntil(lambda: not tab.prefix_warning.isHidden())
     assert "workspace/AGENTS.local.md adds" in tab.prefix_warning.text()
     assert "index" in tab.prefix_length.text()
+
+
+def test_the_warning_banner_speaks_chinese(  # type: ignore[no-untyped-def]
+    qtbot, ctx, tree, workspace: Path, wait_idle
+) -> None:
+    from context_center.ui import i18n
+
+    (workspace / "AGENTS.local.md").write_text("- a long local rule that repeats\n" * 400)
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        widget = InstructionsTab(ctx)
+        qtbot.addWidget(widget)
+        widget.resize(1200, 760)
+        widget.show()
+        wait_idle()
+        qtbot.waitUntil(lambda: not widget.prefix_warning.isHidden())
+        text = widget.prefix_warning.text()
+        assert "workspace/AGENTS.local.md 为每个会话增加" in text and " adds " not in text
+    finally:
+        i18n.uninstall()

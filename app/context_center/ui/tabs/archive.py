@@ -32,6 +32,7 @@ from context_center.engine import (
     format_time,
 )
 from context_center.ui.context import ARCHIVE, FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.diagnostic_text import fact_problem
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, translate
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
@@ -57,7 +58,8 @@ class ArchiveRow:
     @property
     def title(self) -> str:
         if self.fact is None:
-            return translate("ArchiveTab", "(unreadable: {error})").format(error=self.error)
+            error = fact_problem(self.error) if self.error else ""
+            return translate("ArchiveTab", "(unreadable: {error})").format(error=error)
         return self.fact.display_title
 
 
@@ -293,7 +295,8 @@ class ArchiveTab(Tab):
                 translate("ArchiveTab", "Archived {when}").format(when=row.archived)
             )
             self.preview_ref.set_full_text(row.archive_ref)
-            self.preview.setHtml(f"<p style='color:{tone('danger')}'>{escape(row.error or '')}</p>")
+            error = fact_problem(row.error) if row.error else ""
+            self.preview.setHtml(f"<p style='color:{tone('danger')}'>{escape(error)}</p>")
             return
         f = row.fact
         self.preview_meta.setText(

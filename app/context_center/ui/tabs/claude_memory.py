@@ -35,6 +35,7 @@ from context_center.engine import (
     Scope,
 )
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.diagnostic_text import claude_memory_reason
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
@@ -289,7 +290,8 @@ class ClaudeMemoryTab(Tab):
             self.memory_meta.setText(
                 translate("ClaudeMemoryTab", "{file}: not read").format(file=m.file)
             )
-            self.memory_body.setHtml(f"<p style='color:#cf222e'>{escape(m.problem)}</p>")
+            problem = claude_memory_reason(m.problem)
+            self.memory_body.setHtml(f"<p style='color:#cf222e'>{escape(problem)}</p>")
             return
         kind = type_label(m.type) if m.type else translate("ClaudeMemoryTab", "no type")
         self.memory_meta.setText(f"{m.file} · {kind} · {_index_state(m)} · {m.description}")
@@ -312,7 +314,8 @@ class ClaudeMemoryTab(Tab):
                     if item.action == "duplicate"
                     else translate("ClaudeMemoryTab", "skipped")
                 )
-                lines.append(f"{escape(item.file)}: {action}, {escape(item.reason)}")
+                reason = claude_memory_reason(item.reason)
+                lines.append(f"{escape(item.file)}: {action}, {escape(reason)}")
         self.result.setText("<br>".join(lines))
         self.result.show()
         if not dry_run:

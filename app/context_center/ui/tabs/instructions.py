@@ -41,6 +41,7 @@ from context_center.engine import (
     RuleScope,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, WORKSPACE, AppContext, busy
+from context_center.ui.diagnostic_text import prefix_warning
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup
 from context_center.ui.models.row_table import RowTableModel
 from context_center.ui.tabs.base import Tab
@@ -274,7 +275,9 @@ class InstructionsTab(UnsavedDocument, Tab):
         )
         if prefix.warnings:
             self.prefix_warning.setText(
-                TEXT["a_large_prefix_warnings"].format(warnings="; ".join(prefix.warnings))
+                TEXT["a_large_prefix_warnings"].format(
+                    warnings="; ".join(prefix_warning(w) for w in prefix.warnings)
+                )
             )
             self.prefix_warning.show()
         else:
