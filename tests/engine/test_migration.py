@@ -314,3 +314,24 @@ def test_a_crlf_file_comes_out_of_migration_with_one_kind_of_line_ending(
     assert b"\r" not in data and data.endswith(b"Line one.\nLine two.\n\nLast line.\n")
     (again,) = engine.memory.load(persist_cache=False).facts
     assert again.body == fact.body and again.id == fact.id
+
+
+def test_a_body_cached_by_a_build_that_kept_cr_reads_as_lf() -> None:
+    """The parsed-facts cache of an earlier build holds bodies with CR line ends; the facts
+    it gives are the facts the files parse to now (else the recall index sees a change on
+    every cold turn)."""
+    from context_center.engine.store.factcache import fact_from_values
+
+    values = {
+        "id": "mem-" + "0" * 32,
+        "revision": 1,
+        "created_at": None,
+        "updated_at": None,
+        "name": "crlf",
+        "title": "CRLF",
+        "description": "",
+        "type": "project",
+        "body": "line one\r\nline two",
+    }
+    fact = fact_from_values(values, Scope.PROJECT)
+    assert fact.body == "line one\nline two"

@@ -164,3 +164,25 @@ def test_why_a_memory_is_not_read_or_imported_is_shown_in_chinese(  # type: igno
         assert shown != pnpm.reason and f"feedback_pnpm.md: 重复, {shown}" in tab.result.text()
     finally:
         i18n.uninstall()
+
+
+def test_a_duplicate_title_with_an_apostrophe_is_said_in_chinese_too(  # type: ignore[no-untyped-def]
+    qapp, engine: Engine, claude: Path
+) -> None:
+    from context_center.engine.model import FactType
+    from context_center.ui import i18n
+    from context_center.ui.diagnostic_text import claude_memory_reason
+
+    engine.create_fact(name="no-force", title="Don't push", type=FactType.PROJECT, body="x")
+    (claude / "push.md").write_text("---\nname: Don't push\ntype: feedback\n---\nNever.\n")
+    report = engine.import_claude_memory(dry_run=True, scope=Scope.PROJECT).value
+    (item,) = [i for i in report.items if i.file == "push.md"]
+    assert item.reason == 'the fact project/no-force.md already has the title "Don\'t push"'
+    assert i18n.install("zh_CN") == "zh_CN"
+    try:
+        assert (
+            claude_memory_reason(item.reason)
+            == "事实 project/no-force.md 已经使用了标题“Don't push”"
+        )
+    finally:
+        i18n.uninstall()

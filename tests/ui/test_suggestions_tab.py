@@ -242,9 +242,10 @@ def test_scan_runs_off_the_gui_thread(qtbot, ctx, history, monkeypatch) -> None:
     assert threads[0] != threading.main_thread().name
     release.set()
     qtbot.waitUntil(lambda: tab.scan_count == 1, timeout=5000)
+    assert tab.model.rowCount() == 3  # shown at once; the phrase index is brought up to date
+    qtbot.waitUntil(lambda: not tab.is_refreshing, timeout=5000)  # then Scan again is back
     assert not tab.progress.isVisible()
     assert tab.scan_button.isEnabled()
-    assert tab.model.rowCount() == 3
 
 
 def test_facts_changed_elsewhere_rescans(qtbot, ctx, engine, history) -> None:  # type: ignore[no-untyped-def]

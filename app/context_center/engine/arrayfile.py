@@ -79,17 +79,27 @@ def unpack_with_header(
     hlen = int.from_bytes(data[len(magic) : head].tobytes(), "little")
     if head + hlen > len(data):
         return None
-    header = json.loads(data[head : head + hlen].tobytes().decode())
+    try:
+        header = json.loads(data[head : head + hlen].tobytes().decode())
+    except RecursionError:  # a header nested deeper than the parser goes: not one of ours
+        return None
     if not isinstance(header, dict) or any(header.get(k) != v for k, v in stamp.items()):
+        return None
+    sections = header.get("sections")
+    if not isinstance(sections, dict):
         return None
     start = head + hlen
     out: dict[str, np.ndarray] = {}
-    for name, sec in header["sections"].items():
+    for name, sec in sections.items():
+        if not isinstance(sec, dict):
+            return None
         dtype, shape = str(sec["dtype"]), [int(x) for x in sec["shape"]]
+        if dtype not in _DTYPES or any(x < 0 for x in shape):  # checked before numpy parses it
+            return None
         off, nbytes = start + int(sec["offset"]), int(sec["nbytes"])
         dt = np.dtype(dtype)
         if (
-            dtype not in _DTYPES
+            off < start
             or off + nbytes > len(data)
             or nbytes != dt.itemsize * int(np.prod(shape, dtype=np.int64))
         ):

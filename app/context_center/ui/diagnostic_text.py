@@ -417,6 +417,10 @@ CLAUDE_MEMORY_FORMS = Forms(
         "title_taken": QT_TRANSLATE_NOOP(
             "DiagnosticText", "the fact {ref} already has the title '{title}'"
         ),
+        # the importer writes the title as Python's repr: in double quotes when it holds a '
+        "title_taken_quoted": QT_TRANSLATE_NOOP(
+            "DiagnosticText", 'the fact {ref} already has the title "{title}"'
+        ),
     },
 )
 

@@ -4,10 +4,13 @@ maintenance keeps it current; a damaged file only costs speed."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sugg_env import Env
@@ -277,3 +280,65 @@ def test_a_process_keeps_only_the_last_few_indexes_read(tmp_path: Path, fresh: F
     assert list(facttexts._LOADED) == paths[-facttexts.LOADED_MAX :]
     assert facttexts.phrase_index(paths[0]) is not None  # read again when asked
     assert paths[0] in facttexts._LOADED and len(facttexts._LOADED) == facttexts.LOADED_MAX
+
+
+def test_a_fact_listed_twice_is_one_row(tmp_path: Path, fresh: FactTexts) -> None:
+    f = _fact(1, "Package manager", "By default use pnpm, not npm.")
+    g = _fact(2, "Other", "Something else entirely.")
+    path = tmp_path / FILE_NAME
+    assert refresh_phrase_index([f, f], path) == 1
+    index = PhraseIndex.load(path)
+    assert index is not None and index.rows == 1
+    _agree([f, f], [("Use pnpm, not npm", ""), ("nothing like it", "")], path)
+    _agree([g, f], [("Use pnpm, not npm", ""), ("something else entirely", "")], path)
+
+
+def _crafted(path: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Rewrite the header of the index file at ``path`` through ``edit``."""
+    data = path.read_bytes()
+    head = len(b"CCPHRASE") + 8
+    size = int.from_bytes(data[len(b"CCPHRASE") : head], "little")
+    header = json.loads(data[head : head + size])
+    edit(header)
+    text = json.dumps(header).encode()
+    text += b" " * (size - len(text)) if len(text) <= size else b""
+    assert len(text) == size, "the edit must not grow the header"
+    path.write_bytes(data[:head] + text + data[head + size :])
+
+
+@pytest.mark.parametrize(
+    "case", ["two-dimensional", "repeated digest", "sections not a mapping", "a bad dtype"]
+)
+def test_a_crafted_header_is_refused_not_raised(
+    tmp_path: Path, fresh: FactTexts, case: str
+) -> None:
+    facts = [_fact(i, f"T{i}", f"Body number {i} says w{i} twice.") for i in range(1, 5)]
+    path = tmp_path / FILE_NAME
+    refresh_phrase_index(facts, path)
+
+    def edit(header: dict[str, Any]) -> None:
+        sections = header["sections"]
+        if case == "two-dimensional":
+            sections["piece_ntok"]["shape"] = [sections["piece_ntok"]["shape"][0], 1]
+        elif case == "sections not a mapping":
+            header["sections"] = []
+        else:
+            sections["piece_row"]["dtype"] = ",i4"
+
+    if case != "repeated digest":
+        _crafted(path, edit)
+    else:  # the second row's digest made equal to the first one's
+        data = bytearray(path.read_bytes())
+        first = data.index(facttexts.digest_of(facttexts._fact_key(facts[0])))
+        data[first + 16 : first + 32] = data[first : first + 16]
+        path.write_bytes(bytes(data))
+    facttexts._LOADED.clear()
+    assert PhraseIndex.load(path) is None
+    _agree(facts, [("body number 2 says w2 twice", ""), ("nothing", "")], path)
+
+
+def test_a_header_nested_too_deep_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    header = b"[" * 200_000 + b"]" * 200_000
+    path.write_bytes(b"CCPHRASE" + len(header).to_bytes(8, "little") + header)
+    assert PhraseIndex.load(path) is None

@@ -164,9 +164,9 @@ def add_rule(home: Path, workspace: Path, note: str, scope: RuleScope | str) -> 
             try:
                 atomic.create_exclusive(target, f"- {text}\n".encode())
             except FileExistsError:
-                if os.path.lexists(target):
+                if os.path.isdir(directory):
                     continue  # someone created it a moment ago: append to it instead
-                raise _uncreatable(target, directory, None) from None
+                raise _uncreatable(target, directory, None) from None  # a file holds its place
             except OSError as exc:
                 raise _uncreatable(target, directory, exc) from exc
             return target

@@ -20,7 +20,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.model import Fact, FactType, Scope, normalise_body
 from context_center.engine.store import atomic, factpack
 from context_center.engine.store.cachedirs import (
     FILE_MODE,
@@ -105,6 +105,9 @@ def fact_from_values(values: dict[str, Any], scope: Scope) -> Fact:
     """
     values["type"] = _TYPES[values["type"]]
     values["scope"] = scope
+    body = values.get("body")
+    if isinstance(body, str) and "\r" in body:  # cached by a build that kept CR line ends
+        values["body"] = normalise_body(body)
     fact = Fact.__new__(Fact)
     object.__setattr__(fact, "__dict__", values)
     object.__setattr__(fact, "__pydantic_fields_set__", _FIELDS_SET)

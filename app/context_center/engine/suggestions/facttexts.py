@@ -142,7 +142,7 @@ class FactTexts:
             return dict(zip(order, facts, strict=True))
         known = self.digests
         digests: dict[FactKey, bytes] = {}
-        row_pos = [-1] * len(rows)
+        row_pos = [-1] * (self.phrases.rows if self.phrases is not None else 0)
         rest: dict[FactKey, Fact] = {}
         for i, (key, fact) in enumerate(zip(order, facts, strict=True)):
             digest = known.get(key) or digest_of(key)
@@ -207,15 +207,12 @@ class FactTexts:
 
     def unindexed(self) -> list[Entry]:
         """The facts the phrase index does not describe, as index entries, in order."""
-        return [
-            (
-                self.digests.get(key) or digest_of(key),
-                self.entries[key].keys,
-                self.entries[key].pieces,
-            )
-            for key in self.order
-            if key in self.entries
-        ]
+        out: list[Entry] = []
+        for key in dict.fromkeys(self.order):  # a fact listed twice is one row
+            entry = self.entries.get(key)
+            if entry is not None:
+                out.append((self.digests.get(key) or digest_of(key), entry.keys, entry.pieces))
+        return out
 
 
 _CACHE = FactTexts()

@@ -50,8 +50,9 @@ _URL_RE = re.compile(
 )
 _URL_TRAIL = ".,;:!?'\""
 MIN_PIECE_CHARS = 6
-SLICE_S = 0.004  # cutting facts pauses this often, for PAUSE_S, to hand the GIL over
-PAUSE_S = 0.002
+# Bump when how a text is cut into phrases changes (splitting, bullets, URLs, tokens, the
+# minimum length): phrase index files written by other rules are then not read.
+CUT_RULES = 1
 
 
 @dataclass(frozen=True, slots=True)

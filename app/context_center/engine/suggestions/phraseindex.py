@@ -25,6 +25,7 @@ shorter phrases one by one (phrase inside the statement).
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,12 +40,15 @@ from context_center.engine.gate.overlap import (
     MIN_SHARED,
     MIN_TOKENS,
 )
+from context_center.engine.suggestions.known import CUT_RULES
 
 __all__ = ["FILE_NAME", "PhraseIndex", "digest_of"]
 
 FILE_NAME = "phrases-v1.bin"
 MAGIC = b"CCPHRASE"
-STAMP = {"format": 1}
+# The file describes facts as this build cuts them: a change to the cutting (``known.CUT_RULES``)
+# or to Python's Unicode tables (NFKC, ``isalnum``) makes older files unread.
+STAMP = {"format": 1, "cut": CUT_RULES, "unicode": unicodedata.unidata_version}
 NOWHERE = np.iinfo(np.int64).max  # "no position": larger than any fact's
 
 Piece = tuple[str, tuple[str, ...]]  # a phrase's normalised form and its distinct tokens
@@ -361,6 +365,8 @@ def _checked(cls: type[PhraseIndex], z: dict[str, np.ndarray]) -> PhraseIndex | 
     if digests.dtype != np.uint8 or digests.ndim != 2 or digests.shape[1] != 16:
         return None
     rows = len(digests)
+    if rows and len(np.unique(digests.view(np.dtype((np.void, 16))).ravel())) != rows:
+        return None  # a fact's row twice: one of them could never be placed
     norms, keys = _text(z["norms"]), _text(z["keys"])
     blob = _text(z["tokens"])
     tokens = blob.split("\x00") if blob else []
@@ -368,6 +374,9 @@ def _checked(cls: type[PhraseIndex], z: dict[str, np.ndarray]) -> PhraseIndex | 
     norm_start, key_start, key_row = z["norm_start"], z["key_start"], z["key_row"]
     tok_off, tok_pieces = z["tok_off"], z["tok_pieces"]
     pieces = len(piece_row)
+    columns = (piece_row, piece_ntok, norm_start, key_start, key_row, tok_off, tok_pieces)
+    if any(c.ndim != 1 for c in columns):
+        return None
     if not (
         piece_row.dtype == piece_ntok.dtype == key_row.dtype == tok_pieces.dtype == np.int32
         and norm_start.dtype == key_start.dtype == tok_off.dtype == np.int64

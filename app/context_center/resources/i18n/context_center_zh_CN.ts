@@ -1535,6 +1535,10 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <source>the fact {ref} already has the title &apos;{title}&apos;</source>
         <translation>事实 {ref} 已经使用了标题“{title}”</translation>
     </message>
+    <message>
+        <source>the fact {ref} already has the title &quot;{title}&quot;</source>
+        <translation>事实 {ref} 已经使用了标题“{title}”</translation>
+    </message>
 </context>
 <context>
     <name>DiffView</name>

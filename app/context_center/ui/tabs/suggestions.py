@@ -40,8 +40,8 @@ from context_center.engine import (
     Changes,
     Decision,
     Engine,
+    EngineError,
     ScanResult,
-    StoreUnavailable,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, SUGGESTIONS, WORKSPACE, busy
 from context_center.ui.i18n import QT_TRANSLATE_NOOP
@@ -70,11 +70,12 @@ def scan_workspace(engine: Engine) -> ScanResult:
 
 def index_phrases(engine: Engine) -> int:
     """Keep the workspace's phrase index current, so the next window's first scan cuts only
-    the facts changed since (maintenance; the scan itself writes nothing). A cache folder
-    that cannot be written only costs speed."""
+    the facts changed since (maintenance; the scan itself writes nothing). It reads the
+    stores through ``engine`` (the reader engine) and writes only that private cache file;
+    a store or cache folder it cannot use only costs speed."""
     try:
         return engine.index_fact_phrases()
-    except (OSError, StoreUnavailable):
+    except (OSError, EngineError):
         return 0
 
 
@@ -296,20 +297,21 @@ class SuggestionsTab(Tab):
         self.progress.show()
         self.scan_button.setEnabled(False)
         self.ctx.status(TEXT["scanning_your_recent_sessions"])
+        engine = self.ctx.reader_engine()
         try:
             # Not the engine worker: a scan may take seconds, and saves must not wait for it.
-            result = await self.ctx.run_background(scan_workspace, self.ctx.reader_engine())
+            result = await self.ctx.run_background(scan_workspace, engine)
+            self.scan_count += 1
+            self._apply(result)
+            if result.turns_scanned and engine is not self._indexed:
+                # once per workspace and window: later changes are cut in this process, and
+                # a 20,000-fact index is tens of megabytes to write. Scan again stays off
+                # meanwhile: a second scan would read the stores through the same engine.
+                self._indexed = engine
+                await self.ctx.run_background(index_phrases, engine)
         finally:
             self.progress.hide()
             self.scan_button.setEnabled(True)
-        self.scan_count += 1
-        self._apply(result)
-        engine = self.ctx.reader_engine()
-        if result.turns_scanned and engine is not self._indexed:
-            # once per workspace and window: later changes are cut in this process, and a
-            # 20,000-fact index is tens of megabytes to write
-            self._indexed = engine
-            await self.ctx.run_background(index_phrases, engine)
 
     def _apply(self, result: ScanResult) -> None:
         previous = self.current.id if self.current is not None else None
