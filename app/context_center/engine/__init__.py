@@ -77,12 +77,6 @@ if TYPE_CHECKING:
     )
     from context_center.engine.facade.history import HistoryRow as HistoryRow
     from context_center.engine.gate.approvals import (
-        CREATE_FIELDS as CREATE_FIELDS,
-    )
-    from context_center.engine.gate.approvals import (
-        UPDATE_FIELDS as UPDATE_FIELDS,
-    )
-    from context_center.engine.gate.approvals import (
         ApprovalQueue as ApprovalQueue,
     )
     from context_center.engine.gate.approvals import (
@@ -239,6 +233,12 @@ if TYPE_CHECKING:
         normalize_note as normalize_note,
     )
     from context_center.engine.model import (
+        CREATE_FIELDS as CREATE_FIELDS,
+    )
+    from context_center.engine.model import (
+        UPDATE_FIELDS as UPDATE_FIELDS,
+    )
+    from context_center.engine.model import (
         Conflict as Conflict,
     )
     from context_center.engine.model import (
@@ -379,9 +379,9 @@ _EXPORTS: dict[str, str] = {
     "ApprovalQueue": "context_center.engine.gate.approvals",
     "ApprovalRecord": "context_center.engine.gate.approvals",
     "ApprovalResult": "context_center.engine.gate.approvals",
-    "CREATE_FIELDS": "context_center.engine.gate.approvals",
+    "CREATE_FIELDS": "context_center.engine.model",  # the fields; not the gate's import cost
     "Status": "context_center.engine.gate.approvals",
-    "UPDATE_FIELDS": "context_center.engine.gate.approvals",
+    "UPDATE_FIELDS": "context_center.engine.model",
     "final_content": "context_center.engine.gate.approvals",
     "Controller": "context_center.engine.gate.decision",
     "DEFAULT_TYPE": "context_center.engine.gate.decision",
