@@ -74,13 +74,12 @@ class SuggestionsAPI(EngineCore):
         remote workspace (no local memory is read there) gets none. Raises StoreUnavailable
         when the stores cannot be read or the cache folder cannot be written (a missing index
         only costs speed)."""
+        from context_center.engine.errors import StoreUnavailable
         from context_center.engine.suggestions import remote_reason
         from context_center.engine.suggestions.facttexts import refresh_phrase_index
 
         if remote_reason(self.workspace):
             return 0
-        from context_center.engine.errors import StoreUnavailable
-
         facts = self.memory.load(persist_cache=False).facts
         try:
             return refresh_phrase_index(facts, self._phrase_index_path())

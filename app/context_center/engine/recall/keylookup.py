@@ -11,7 +11,8 @@ the row's own strings, so hash collisions cannot mislead them.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -22,9 +23,11 @@ from context_center.engine.store.keys import name_key
 if TYPE_CHECKING:
     from context_center.engine.recall.ordinals import DocKey, Ordinals
 
-__all__ = ["key_hash", "ordinal_by_hash", "ordinals_of_stems"]
+__all__ = ["SCOPE_CODES", "key_hash", "ordinal_by_hash", "ordinals_of_stems"]
 
-_CODES = {Scope.PROJECT.value: 0, Scope.GLOBAL.value: 1}  # ordinals.SCOPE_CODES by value
+# The ``scope`` column's codes (``ordinals`` re-exports them); a scope's value finds its code
+# too (``Scope`` is a ``StrEnum``).
+SCOPE_CODES = {Scope.PROJECT: 0, Scope.GLOBAL: 1}
 
 
 def key_hash(text: str) -> int:
@@ -36,22 +39,32 @@ def key_hash(text: str) -> int:
     return int.from_bytes(h, "little") or 1
 
 
-def ordinal_by_hash(rows: Ordinals, key: DocKey) -> int | None:
-    """What ``rows._ords().get(key)`` would answer: the live row of ``(scope, id)``."""
-    scope, fact_id = key
-    code = _CODES.get(scope)
-    if code is None or not fact_id:
-        return None
+def _last_live(
+    rows: Ordinals, candidates: np.ndarray, code: int, same: Callable[[int], bool]
+) -> int | None:
+    """Among ``candidates`` (rows whose key hash matches), the live row of scope ``code`` that
+    ``same`` confirms — the one the full maps hold: they list the rows still read from the
+    cache first, then the others, so a later row of the second kind wins."""
     c = rows.c
     alive, scopes, src = c["alive"].data, c["scope"].data, c["src"].data
     cached = fresh = None
-    for o in np.flatnonzero(c["idh"].view() == key_hash(fact_id)).tolist():
-        if alive[o] and int(scopes[o]) == code and rows.key_of(o) == key:
+    for o in candidates.tolist():
+        if alive[o] and int(scopes[o]) == code and same(o):
             if int(src[o]) >= 0:
                 cached = o
             else:
-                fresh = o  # the map lists rows read from the cache first, then the others
+                fresh = o
     return fresh if fresh is not None else cached
+
+
+def ordinal_by_hash(rows: Ordinals, key: DocKey) -> int | None:
+    """What ``rows._ords().get(key)`` would answer: the live row of ``(scope, id)``."""
+    scope, fact_id = key
+    code = SCOPE_CODES.get(scope)  # type: ignore[call-overload]  # a value finds its member
+    if code is None or not fact_id:
+        return None
+    candidates = np.flatnonzero(rows.c["idh"].view() == key_hash(fact_id))
+    return _last_live(rows, candidates, code, lambda o: rows.key_of(o) == key)
 
 
 def _stems_are_names(rows: Ordinals) -> bool:
@@ -64,6 +77,10 @@ def _stems_are_names(rows: Ordinals) -> bool:
     return bool(packed.stems.raw() == packed.names.raw())
 
 
+def _has_stem(rows: Ordinals, stem: str, o: int) -> bool:
+    return rows.stem_of(o) == stem
+
+
 def ordinals_of_stems(rows: Ordinals, code: int, stems: Iterable[str]) -> dict[str, int]:
     """``{stem: ordinal}`` of the live rows of scope ``code`` among ``stems`` — what
     ``rows.stems_of_scope(code)`` holds for them. Legacy files (a stem that is not the name)
@@ -72,18 +89,11 @@ def ordinals_of_stems(rows: Ordinals, code: int, stems: Iterable[str]) -> dict[s
     if not _stems_are_names(rows):
         full = rows.stems_of_scope(code)
         return {s: full[s] for s in wanted if s in full}
-    c = rows.c
-    alive, scopes, src, nameh = c["alive"].data, c["scope"].data, c["src"].data, c["nameh"].view()
+    nameh = rows.c["nameh"].view()
     out: dict[str, int] = {}
     for stem in wanted:
-        cached = fresh = None
-        for o in np.flatnonzero(nameh == key_hash(name_key(stem))).tolist():
-            if alive[o] and int(scopes[o]) == code and rows.stem_of(o) == stem:
-                if int(src[o]) >= 0:
-                    cached = o
-                else:
-                    fresh = o  # the full map lists cached rows first, then the others
-        found = fresh if fresh is not None else cached
+        candidates = np.flatnonzero(nameh == key_hash(name_key(stem)))
+        found = _last_live(rows, candidates, code, partial(_has_stem, rows, stem))
         if found is not None:
             out[stem] = found
     return out

@@ -22,11 +22,10 @@ import numpy as np
 
 from context_center.engine.model import Fact, FactType, Scope
 from context_center.engine.recall.digest import content_digest, index_text
-from context_center.engine.recall.keylookup import key_hash, ordinal_by_hash
+from context_center.engine.recall.keylookup import SCOPE_CODES, key_hash, ordinal_by_hash
 from context_center.engine.recall.lazyfact import LazyFact, PackedFacts, StaleIndex
 from context_center.engine.store.keys import name_key, title_key
 
-SCOPE_CODES = {Scope.PROJECT: 0, Scope.GLOBAL: 1}
 TYPE_CODES = {FactType.USER: 0, FactType.FEEDBACK: 1, FactType.PROJECT: 2, FactType.REFERENCE: 3}
 SCOPES = tuple(SCOPE_CODES)
 TYPES = tuple(TYPE_CODES)

@@ -16,12 +16,14 @@ first is named.
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import time
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -51,6 +53,7 @@ __all__ = [
 ]
 
 LOADED_MAX = 4  # phrase indexes kept read, one per workspace
+T = TypeVar("T")
 REBUILD_AFTER = 64  # facts gone at once: the token index is built again instead
 SLICE_S = 0.004  # cutting facts pauses this often, for PAUSE_S, to hand the GIL over
 PAUSE_S = 0.002
@@ -100,8 +103,6 @@ class FactTexts:
             self._rows = phrases.row_of() if phrases is not None else {}
         self.phrases, self.facts = phrases, facts
         wanted = self._place(facts, order)
-        shared = threading.active_count() > 1  # alone (the CLI), it never pauses
-        resume = time.perf_counter() + SLICE_S
         gone = self.entries.keys() - wanted.keys()
         new = len(wanted) - (len(self.entries) - len(gone))
         if self.index is None or len(gone) > REBUILD_AFTER or new > REBUILD_AFTER:
@@ -117,14 +118,9 @@ class FactTexts:
                     holders.remove(key)
                     if not holders:
                         del self.index[token]
-        for key, fact in wanted.items():
-            if key in self.entries:
-                continue
+        for key, fact in _paced([(k, f) for k, f in wanted.items() if k not in self.entries]):
             entry = self.entries[key] = _entry(fact)
             self.cuts += 1
-            if shared and time.perf_counter() >= resume:  # let other threads run (docstring)
-                time.sleep(PAUSE_S)
-                resume = time.perf_counter() + SLICE_S
             if self.index is not None:
                 _hold(self.index, key, entry)
         self.order = order
@@ -230,11 +226,7 @@ def _identity(path: Path) -> tuple[int, int, int] | None:
         st = os.stat(path, follow_symlinks=False)
     except OSError:
         return None
-    return (
-        (st.st_size, st.st_mtime_ns, st.st_ino)
-        if os.path.isfile(path) and not os.path.islink(path)
-        else None
-    )
+    return (st.st_size, st.st_mtime_ns, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
 def phrase_index(path: Path | None) -> PhraseIndex | None:
@@ -265,12 +257,13 @@ def _remember(path: Path, identity: tuple[int, int, int], index: PhraseIndex) ->
     _LOADED[path] = (identity, index)
 
 
-def _paced(entries: list[Entry]) -> Iterator[Entry]:
-    """``entries``, pausing as ``FactTexts.update`` does when other threads run."""
+def _paced(items: list[T]) -> Iterator[T]:
+    """``items`` one by one, pausing ``PAUSE_S`` every ``SLICE_S`` of the consumer's work when
+    other threads run (the window scans on a thread of its own); alone (the CLI), never."""
     shared = threading.active_count() > 1
     resume = time.perf_counter() + SLICE_S
-    for entry in entries:
-        yield entry
+    for item in items:
+        yield item
         if shared and time.perf_counter() >= resume:
             time.sleep(PAUSE_S)
             resume = time.perf_counter() + SLICE_S
