@@ -86,10 +86,13 @@ def child(home: str, workspace: str, n: int, measure_ops: bool) -> None:
             )
         )
 
+        first_paint = asyncio.Event()
+
         class FirstPaint(QObject):
             def eventFilter(self, obj: QObject, event: QEvent) -> bool:
                 if filled and not painted and event.type() == QEvent.Type.Paint:
                     painted.append(time.perf_counter())
+                    first_paint.set()
                 return False
 
         watcher = FirstPaint(window)
@@ -98,8 +101,9 @@ def child(home: str, workspace: str, n: int, measure_ops: bool) -> None:
         window.show()
         t_shown = time.perf_counter()
         tab = window.memory_tab
-        while not painted:
-            await asyncio.sleep(0.002)
+        # woken by the paint itself: polling the loop every few ms would take the GIL from
+        # the thread that reads the stores, hundreds of times a second
+        await first_paint.wait()
         t_rows = filled[0]
         t_usable = painted[0]
         out.update(

@@ -22,6 +22,7 @@ MAGIC = b"CCFACTS\x00"
 _INTS = ("size", "mtime", "ino", "revision", "created", "updated", "flags")
 _STRS = ("file", "sha", "id", "name", "title", "description", "body", "dcode", "dmsg")
 _LEGACY, _FACT, _DIAG, _SHA = 1, 2, 4, 8
+FACT_ROW, DIAG_ROW = _FACT, _DIAG  # flags: the row holds a fact / a diagnostic
 _TYPE_SHIFT = 8
 _TYPES = ("user", "feedback", "project", "reference")
 NO_TIME = -(2**63)
@@ -185,6 +186,34 @@ class Packed:
             "type": _TYPES[f >> _TYPE_SHIFT & 15],
             "body": s["body"][i],
         }
+
+    def fact_fields(self, rows: list[int]) -> list[dict[str, Any]]:
+        """``fact_values`` of each of ``rows`` (rows holding a fact), in one pass: opening a
+        50,000-fact store builds every one of them."""
+        s, c = self.strs, self.ints
+        ids, names, titles = s["id"], s["name"], s["title"]
+        descriptions, bodies = s["description"], s["body"]
+        revisions, created, updated, flags = c["revision"], c["created"], c["updated"], c["flags"]
+        times: dict[int, datetime | None] = {NO_TIME: None}  # many facts share a moment
+        out = []
+        for i in rows:
+            made, changed = created[i], updated[i]
+            created_at = times.get(made) or times.setdefault(made, _time(made))
+            updated_at = times.get(changed) or times.setdefault(changed, _time(changed))
+            out.append(
+                {
+                    "id": ids[i],
+                    "revision": revisions[i],
+                    "created_at": created_at,
+                    "updated_at": updated_at,
+                    "name": names[i],
+                    "title": titles[i],
+                    "description": descriptions[i],
+                    "type": _TYPES[flags[i] >> _TYPE_SHIFT & 15],
+                    "body": bodies[i],
+                }
+            )
+        return out
 
 
 EMPTY = Packed({k: [] for k in _INTS}, {k: [] for k in _STRS})

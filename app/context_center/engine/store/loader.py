@@ -20,20 +20,20 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from context_center.engine.model import Diagnostic, Scope
 from context_center.engine.store import atomic, legacy, memory_index
-from context_center.engine.store.entries import Entry, Snapshot
+from context_center.engine.store.entries import Entry, Snapshot, make_entry
 from context_center.engine.store.factcache import (
-    fact_from_values,
+    cached_facts,
     fact_to_cache,
     load_cache,
     read_fact_file,
     write_cache,
 )
 from context_center.engine.store.factfile import FactFileError
-from context_center.engine.store.factpack import Packed
+from context_center.engine.store.factpack import DIAG_ROW, FACT_ROW, Packed
 from context_center.engine.store.guarded import UnsafeStoreFile, is_link, read_regular
 
 REVISIONS_DIR = ".revisions"
@@ -123,8 +123,8 @@ def scan_store(root: Path, scope: Scope, *, persist_cache: bool) -> Scan:
     new_cache: dict[str, Any] = {}  # a row, or the index of an unchanged row of ``cache``
     inodes: dict[str, tuple[int, int]] = {}
     dirty = False
-    for de in dir_entries:
-        if _scan_one(de, root, scope, cache, new_cache, snap, scan, inodes):
+    for de, st in _take_cached(dir_entries, cache, new_cache, snap, scan, inodes):
+        if _scan_one(de, st, root, scope, new_cache, snap, inodes):
             dirty = True
     if len(cache) != len(new_cache) or cache.index.keys() != new_cache.keys():
         dirty = True
@@ -135,58 +135,121 @@ def scan_store(root: Path, scope: Scope, *, persist_cache: bool) -> Scan:
     return scan
 
 
-def _scan_one(
-    de: os.DirEntry[str],
-    root: Path,
-    scope: Scope,
+Stat = os.stat_result | OSError
+
+
+def _take_cached(
+    dir_entries: list[os.DirEntry[str]],
     cache: Packed,
     new_cache: dict[str, Any],
     snap: Snapshot,
     scan: Scan,
     inodes: dict[str, tuple[int, int]],
+) -> list[tuple[os.DirEntry[str], Stat]]:
+    """Stat every file; add those the cache describes unchanged to ``snap`` (their facts
+    built in one pass), and return the others with their stat (or the error) to be read.
+
+    This is the whole cost of opening a large store whose files did not change, so it is one
+    tight loop: ``snap.entries`` gets a place for every file in directory order first (files
+    read afterwards keep their place; one that yields no fact is removed again)."""
+    scope = snap.scope
+    get = cache.index.get
+    sizes, mtimes, inos, flags = (cache.ints[k] for k in ("size", "mtime", "ino", "flags"))
+    files, entries, linked = snap.files, snap.entries, scan.linked
+    placeholder = cast(Entry, None)
+    rest: list[tuple[os.DirEntry[str], Stat]] = []
+    hits: list[tuple[str, str, int]] = []  # stem, path, cache row
+    for de in dir_entries:
+        name = de.name
+        stem = name[:-3]
+        entries[stem] = placeholder
+        try:
+            st = de.stat(follow_symlinks=False)
+        except OSError as exc:
+            rest.append((de, exc))
+            continue
+        size, mtime, ino = st.st_size, st.st_mtime_ns, st.st_ino
+        if st.st_nlink > 1 and stat.S_ISREG(st.st_mode):
+            linked.add((st.st_dev, ino))
+        inodes[stem] = (st.st_dev, ino)
+        files[stem] = (size, mtime, ino)
+        i = get(name)
+        if i is None or sizes[i] != size or mtimes[i] != mtime or inos[i] != ino:
+            rest.append((de, st))
+            continue
+        new_cache[name] = i
+        if flags[i] & FACT_ROW and not flags[i] & DIAG_ROW:
+            hits.append((stem, de.path, i))
+            continue
+        code, message = cache.diag(i) or ("unreadable", "")
+        snap.diagnostics.append(_diag(scope, code, name, message))
+        del entries[stem]
+    facts = cached_facts(cache, [i for _, _, i in hits], scope)
+    for (stem, path, i), fact in zip(hits, facts, strict=True):
+        entries[stem] = make_entry(fact, path, cache.sha(i) or "", cache.legacy(i))
+    return rest
+
+
+def _scan_one(
+    de: os.DirEntry[str],
+    st: Stat,
+    root: Path,
+    scope: Scope,
+    new_cache: dict[str, Any],
+    snap: Snapshot,
+    inodes: dict[str, tuple[int, int]],
 ) -> bool:
-    """Add one directory entry to ``snap``; True when the cache must be written again."""
+    """Read one file the cache does not describe (``st``: its stat, or why it failed) into
+    ``snap``; True when the cache must be written again."""
     name = de.name
     stem = name[:-3]
-    try:
-        st = de.stat(follow_symlinks=False)
-    except OSError as exc:
-        snap.diagnostics.append(_diag(scope, "unreadable", name, str(exc.strerror)))
-        return True
-    if st.st_nlink > 1 and stat.S_ISREG(st.st_mode):
-        scan.linked.add((st.st_dev, st.st_ino))
-    inodes[stem] = (st.st_dev, st.st_ino)
-    size, mtime, ino = st.st_size, st.st_mtime_ns, st.st_ino
-    snap.files[stem] = (size, mtime, ino)
-    i = cache.get(name)
-    if i is not None and cache.same_file(i, size, mtime, ino):
-        diag = cache.diag(i)
-        values = cache.fact_values(i)
-        if diag is not None or values is None:
-            code, message = diag or ("unreadable", "")
-            snap.diagnostics.append(_diag(scope, code, name, message))
-        else:
-            fact = fact_from_values(values, scope)
-            snap.entries[stem] = Entry(fact, de.path, cache.sha(i) or "", cache.legacy(i))
-        new_cache[name] = i
-        return False
+    found = _read_one(de, st, root, scope, new_cache, snap, inodes)
+    if found is None:
+        del snap.entries[stem]
+    else:
+        snap.entries[stem] = found
+    return True
+
+
+def _read_one(
+    de: os.DirEntry[str],
+    st: Stat,
+    root: Path,
+    scope: Scope,
+    new_cache: dict[str, Any],
+    snap: Snapshot,
+    inodes: dict[str, tuple[int, int]],
+) -> Entry | None:
+    name = de.name
+    stem = name[:-3]
+    if isinstance(st, OSError):
+        snap.diagnostics.append(_diag(scope, "unreadable", name, str(st.strerror)))
+        return None
     if stat.S_ISLNK(st.st_mode):
         snap.diagnostics.append(
             _diag(scope, "symlink", name, "a symlink stands in place of a fact file")
         )
-        return True
+        return None
     if not stat.S_ISREG(st.st_mode):
         snap.diagnostics.append(_diag(scope, "not_regular_file", name, "not a regular file"))
-        return True
+        return None
     try:
         parsed, _, fst = read_fact_file(root / name, stem=stem, scope=scope)
     except FactFileError as exc:
         snap.diagnostics.append(_diag(scope, exc.code, name, str(exc)))
-        new_cache[name] = [size, mtime, ino, None, False, None, [exc.code, str(exc)]]
-        return True
+        new_cache[name] = [
+            st.st_size,
+            st.st_mtime_ns,
+            st.st_ino,
+            None,
+            False,
+            None,
+            [exc.code, str(exc)],
+        ]
+        return None
     except OSError as exc:
         snap.diagnostics.append(_diag(scope, "unreadable", name, str(exc.strerror)))
-        return True
+        return None
     new_cache[name] = [
         fst.st_size,
         fst.st_mtime_ns,
@@ -198,8 +261,7 @@ def _scan_one(
     ]
     inodes[stem] = (fst.st_dev, fst.st_ino)
     snap.files[stem] = (fst.st_size, fst.st_mtime_ns, fst.st_ino)
-    snap.entries[stem] = Entry(parsed.fact, de.path, parsed.sha256, parsed.legacy)
-    return True
+    return Entry(parsed.fact, de.path, parsed.sha256, parsed.legacy)
 
 
 # -- two files, one id ---------------------------------------------------------------------------

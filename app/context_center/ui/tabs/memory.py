@@ -48,7 +48,13 @@ from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
 from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
 from context_center.ui.dialogs.sync_conflict import open_sync_conflicts
 from context_center.ui.i18n import QT_TRANSLATE_NOOP
-from context_center.ui.models.facts import FactFilter, FactRow, FactTableModel, build_rows
+from context_center.ui.models.facts import (
+    FactFilter,
+    FactRow,
+    FactTableModel,
+    build_rows,
+    fill_haystacks,
+)
 from context_center.ui.refusal_text import error_message
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.memory_actions import build_actions, install_table_menu
@@ -254,6 +260,8 @@ class MemoryTab(Tab):
         current = self.current_row()
         if current is not None:
             self._show_fact(current)
+        # the search box's text last: a search typed before this builds what it needs itself
+        await self.ctx.run(fill_haystacks, data.rows)
 
     async def _refresh_rows(self, edited: set[tuple[str, str]]) -> bool:
         """Read only the files edited in place (50,000 facts need not be read again for

@@ -43,7 +43,8 @@ def load_memory(engine: Engine) -> MemoryData:
     # survivors out of it is a process-wide decision, the window's to make (never the engine's).
     with gc_paused(freeze=True):
         loaded = engine.load_entries()
-        rows = build_rows([*loaded.project, *loaded.global_], datetime.now(UTC))
+        # the search text is built after the table is shown (``MemoryTab.refresh``)
+        rows = build_rows([*loaded.project, *loaded.global_], datetime.now(UTC), haystacks=False)
     diagnostics = sorted(loaded.diagnostics, key=lambda d: (str(d.scope), d.path))
     return MemoryData(rows, diagnostics, len(loaded.project), len(loaded.global_))
 
