@@ -12,6 +12,7 @@ import os
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 from context_center.engine.model import Scope
 from context_center.engine.store.factcache import cache_path
@@ -37,7 +38,10 @@ def _fact(i: int, body: str = "") -> str:
     )
 
 
-def _snapshot(root: Path) -> tuple[object, ...]:
+Read = tuple[list[tuple[Any, ...]], dict[str, Any], list[tuple[str, str, str]]]
+
+
+def _snapshot(root: Path) -> Read:
     snap = scan_store(root, Scope.PROJECT, persist_cache=True).snapshot
     entries = [
         (stem, e.fact.model_dump(), str(e.location), e.sha256, e.legacy)
@@ -47,7 +51,7 @@ def _snapshot(root: Path) -> tuple[object, ...]:
     return entries, dict(snap.files), diagnostics
 
 
-def _fresh(root: Path) -> tuple[object, ...]:
+def _fresh(root: Path) -> Read:
     """The same store read with no cache at all."""
     saved = cache_path(root).read_bytes() if cache_path(root).exists() else None
     cache_path(root).unlink(missing_ok=True)
@@ -112,6 +116,6 @@ def test_a_cached_duplicate_and_a_cached_diagnostic_stay_what_they_were(tmp_path
     (root / "ok.md").write_text(_fact(2).replace("name: fact-2", "name: ok"))
     first = _snapshot(root)
     entries, _, diagnostics = first
-    assert [e[0] for e in entries] == ["ok"]  # type: ignore[index]
-    assert {d[0] for d in diagnostics} == {"duplicate_id", "invalid_field"}  # type: ignore[union-attr]
+    assert [e[0] for e in entries] == ["ok"]
+    assert {d[0] for d in diagnostics} == {"duplicate_id", "invalid_field"}
     assert _snapshot(root) == first == _fresh(root)
