@@ -38,6 +38,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
@@ -55,7 +56,13 @@ WITHHELD = "[withheld: {label}]"
 KEPT_KINDS = frozenset({"email"})
 
 PathArg = str | os.PathLike[str]
-_MEMO_SIZE = 512
+# Texts a Visibility remembers, least recently used first out: a recall turn shows each fact's
+# title and snippet, and the same facts come back turn after turn (a fact's text is scanned for
+# secrets once while it stays recent). The result is a pure function of the text and the
+# Visibility's paths, so a remembered answer is never stale. At most _MEMO_CHARS characters of
+# texts and results are kept (a few megabytes).
+_MEMO_SIZE = 4096
+_MEMO_CHARS = 4 << 20
 
 _USER_CHARS = r"[^\\/\s\"'`<>|:;,()\[\]{}%]+"
 # macOS and Windows user names may contain spaces ("Bob Smith"): such a segment is taken whole
@@ -162,7 +169,8 @@ class Visibility:
         # separators vary), so a text holding none of the longest names holds no such path.
         self._needles = _needles(exact)
         users = sorted({Path(p).name for p in user_homes if Path(p).name})
-        self._memo: dict[str, str] = {}  # recent texts (recall shows the same facts again)
+        self._memo: OrderedDict[str, str] = OrderedDict()  # recent texts, see _MEMO_SIZE
+        self._memo_chars = 0
         self._memo_lock = threading.Lock()
         self._bare_user = re.compile(
             rf"(?<![\w~])~(?:{'|'.join(re.escape(u) for u in users)}){_END}" if users else r"(?!)"
@@ -182,13 +190,22 @@ class Visibility:
     def __call__(self, text: str) -> str:
         if not text:
             return text
-        done = self._memo.get(text)
-        if done is None:
-            done = escape_controls(self.paths(withhold_secrets(text)))
-            with self._memo_lock:
-                if len(self._memo) >= _MEMO_SIZE:
-                    self._memo.pop(next(iter(self._memo)))
-                self._memo[text] = done
+        memo = self._memo
+        with self._memo_lock:
+            done = memo.get(text)
+            if done is not None:
+                memo.move_to_end(text)
+                return done
+        done = escape_controls(self.paths(withhold_secrets(text)))
+        with self._memo_lock:
+            if text not in memo:
+                memo[text] = done
+                self._memo_chars += len(text) + len(done)
+                while len(memo) > 1 and (
+                    len(memo) > _MEMO_SIZE or self._memo_chars > _MEMO_CHARS
+                ):
+                    old, gone = memo.popitem(last=False)
+                    self._memo_chars -= len(old) + len(gone)
         return done
 
 

@@ -189,8 +189,12 @@ class CurrentRecall:
         if self._disk is not None and self._disk.matches(now):
             self.last_source = "index"
             return self._masked()
-        path = self.cache_path
-        if self.use_cache and not self._cache_tried and self.index.size == 0 and path:
+        if (
+            self.use_cache
+            and not self._cache_tried
+            and self.index.size == 0
+            and (path := self.cache_path)
+        ):
             self._cache_tried = True
             meta = self.index.open(path, source.roots)
             if meta is not None:

@@ -13,6 +13,7 @@ bumps ``RecallIndex.generation``), never per turn.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Sequence
@@ -57,6 +58,8 @@ CACHE_FILE = "recall-index.cache"
 SAVE_AFTER_CHANGES = 64
 SAVE_AFTER_SHARE = 0.01
 _GLOBAL = Scope.GLOBAL.value
+# What ``Path.home()`` (and so ``gate.visible``'s OS home) is read from, on every platform.
+_HOME_VARIABLES = ("HOME", "USERPROFILE", "HOMEDRIVE", "HOMEPATH")
 
 
 class Hit(BaseModel):
@@ -116,6 +119,7 @@ class Recaller(CurrentRecall):
     ) -> None:
         self.layout = layout
         self._store_paths: tuple[Path, Path, Path] | None = None  # visibility's, once
+        self._visibility: tuple[Layout, tuple[str | None, ...], Visibility] | None = None
         self.use_cache = use_cache and layout is not None
         self.persist_trace = persist_trace and layout is not None
         self.index = index if index is not None else RecallIndex()
@@ -145,8 +149,13 @@ class Recaller(CurrentRecall):
         with self._lock:
             if facts is not self.index._last_synced:
                 self._disk = None  # what the caller passed, not necessarily the disk now
-            path = self.cache_path
-            if self.use_cache and not self._cache_tried and self.index.size == 0 and path:
+            # the cache file's path costs a realpath and a hash: only when it is read
+            if (
+                self.use_cache
+                and not self._cache_tried
+                and self.index.size == 0
+                and (path := self.cache_path)
+            ):
                 self._cache_tried = True
                 stats = self.index.load(path, facts)
                 if stats is not None:
@@ -186,8 +195,10 @@ class Recaller(CurrentRecall):
     def save_cache(self) -> bool:
         """Write the on-disk cache now if anything changed since the last save."""
         with self._lock:
+            if not self.use_cache or not self.index.dirty():
+                return False
             path = self.cache_path
-            if path is None or not self.use_cache or not self.index.dirty():
+            if path is None:
                 return False
             return self._save(path, self._disk)
 
@@ -349,9 +360,17 @@ class Recaller(CurrentRecall):
         lay = self.layout
         if lay is None:
             return visibility()
+        # The same layout gives the same Visibility while the OS home does not move (it is
+        # read from these variables): one dict lookup a turn instead of building its key.
+        homes = tuple(map(os.environ.get, _HOME_VARIABLES))
+        known = self._visibility
+        if known is not None and known[0] is lay and known[1] == homes:
+            return known[2]
         if self._store_paths is None:  # the cache folder's name costs a realpath and a hash
             self._store_paths = (lay.project_store, lay.global_store, lay.cache_dir)
-        return visibility(workspace=lay.workspace, cc_home=lay.home, store_paths=self._store_paths)
+        vis = visibility(workspace=lay.workspace, cc_home=lay.home, store_paths=self._store_paths)
+        self._visibility = (lay, homes, vis)
+        return vis
 
     def last_trace(self) -> RecallTrace | None:
         return load_trace(self.layout) if self.layout is not None else None

@@ -177,16 +177,34 @@ def _specific(c: Concept) -> bool:
     return c.direct and c.word and not (c.common or c.number or c.distinctive or c.literal)
 
 
-def _counted(c: Concept, docs: np.ndarray, hits: list[ConceptHits | None]) -> np.ndarray:
+# Above this many postings, "which of these ordinals are in that list" is answered by marking
+# the list in a per-ordinal array (two linear passes), not by a binary search per ordinal.
+_MARK_FROM = 512
+
+
+def _counted(
+    c: Concept, docs: np.ndarray, hits: list[ConceptHits | None], size: int
+) -> np.ndarray:
     """The facts for which this concept adds a matched term: not those already matched by
     the previous character pair of the same Chinese run, nor by one of the phrase's own
-    words."""
+    words (``size``: the index's ordinals)."""
     for j in (c.follows, *c.covers):
         prev = hits[j] if 0 <= j < len(hits) else None
         if prev is not None and len(docs) and len(prev.docs):
-            pos = np.minimum(np.searchsorted(prev.docs, docs), len(prev.docs) - 1)
-            docs = docs[prev.docs[pos] != docs]  # both ascending and unique
+            docs = docs[~_member(docs, prev.docs, size)]
     return docs
+
+
+def _member(docs: np.ndarray, of: np.ndarray, size: int) -> np.ndarray:
+    """Per element of ``docs``: is it in ``of`` (both ascending and unique, under ``size``)."""
+    if len(docs) + len(of) < _MARK_FROM:
+        pos = np.minimum(np.searchsorted(of, docs), len(of) - 1)
+        same: np.ndarray = of[pos] == docs
+        return same
+    marked = np.zeros(size, dtype=np.bool_)
+    marked[of] = True
+    out: np.ndarray = marked[docs]
+    return out
 
 
 def _code_pair_docs(
@@ -207,12 +225,15 @@ def _code_pair_docs(
 
 
 class _Tally:
-    """Per-ordinal arrays filled concept by concept."""
+    """Per-ordinal arrays filled concept by concept. The sums (raw score, counts) are taken
+    once at the end, each ordinal's terms added in concept order as ``raw[docs] += best``
+    per concept would (``np.bincount`` adds its weights in input order): the same floats."""
 
     def __init__(self, n: int) -> None:
-        self.raw = np.zeros(n, dtype=np.float64)
-        self.count = np.zeros(n, dtype=np.int32)
-        self.specific = np.zeros(n, dtype=np.int32)  # matched concepts not frequent in store
+        self.n = n
+        self._raw: list[tuple[np.ndarray, np.ndarray]] = []
+        self._count: list[np.ndarray] = []
+        self._specific: list[np.ndarray] = []  # matched concepts not frequent in store
         self.head = np.zeros(n, dtype=np.bool_)
         self.sure = np.zeros(n, dtype=np.bool_)
         self.strong = np.zeros(n, dtype=np.bool_)
@@ -227,12 +248,12 @@ class _Tally:
         direct_docs: np.ndarray,
     ) -> None:
         docs, named = m.docs, m.named
-        self.raw[docs] += m.best
+        self._raw.append((docs, m.best))
         if c.number:
             return
-        self.count[counted] += 1
+        self._count.append(counted)
         if not h.frequent:
-            self.specific[counted] += 1
+            self._specific.append(counted)
         self.head[docs[named]] = True
         if h.strong:
             self.sure[direct_docs] = True
@@ -242,6 +263,23 @@ class _Tally:
                 return
         if h.grants:
             self.strong[docs[named]] = True
+
+    def sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(raw score, matched concepts, of them not frequent in the store) per ordinal."""
+        n = self.n
+        if self._raw:
+            docs = np.concatenate([d for d, _ in self._raw])
+            raw = np.bincount(docs, np.concatenate([b for _, b in self._raw]), minlength=n)
+        else:
+            raw = np.zeros(n, dtype=np.float64)
+        return raw, _tally(self._count, n), _tally(self._specific, n)
+
+
+def _tally(parts: list[np.ndarray], n: int) -> np.ndarray:
+    """How many of ``parts`` (each unique ordinals under ``n``) hold each ordinal (int32)."""
+    if not parts:
+        return np.zeros(n, dtype=np.int32)
+    return np.bincount(np.concatenate(parts), minlength=n).astype(np.int32)
 
 
 def score(index: RecallIndex, plan: Plan) -> Scored:
@@ -261,19 +299,18 @@ def score(index: RecallIndex, plan: Plan) -> Scored:
         strong = _short_strong(c, plan)
         grants = not strong and _rare_eligible(c) and rare(df, tc.n)
         h = ConceptHits(docs, m.which, df, strong, frequent(df, tc.n), grants or strong)
-        t.add(c, m, h, _counted(c, docs, hits), direct_docs)
+        t.add(c, m, h, _counted(c, docs, hits, n_ord), direct_docs)
         hits.append(h)
     for pair in plan.pairs:
         cmd = _code_pair_docs(tc, plan, hits, pair)
         t.sure[cmd] = t.strong[cmd] = t.ident[cmd] = True
-    about = t.ident | (t.specific >= ABOUT_SPECIFIC) | (t.count >= ABOUT_COUNT)
+    raw, count, specific = t.sums()
+    about = t.ident | (specific >= ABOUT_SPECIFIC) | (count >= ABOUT_COUNT)
     unknown = tuple(
         c.text for c, h in zip(plan.concepts, hits, strict=True) if h is None and _specific(c)
     )
-    frequent_only = (t.count > 0) & (t.specific == 0)
-    return Scored(
-        plan, t.raw, t.count, t.strong, frequent_only, hits, t.head, t.sure, about, unknown
-    )
+    frequent_only = (count > 0) & (specific == 0)
+    return Scored(plan, raw, count, t.strong, frequent_only, hits, t.head, t.sure, about, unknown)
 
 
 def _refine_head(index: RecallIndex, sc: Scored, ords: np.ndarray) -> None:
