@@ -128,7 +128,7 @@ class Pool:
         if not mask.any():
             return
         listed = ranked(self.index, self.ords[mask], self.scores[mask], LIST_CAP)
-        self.more += int(mask.sum()) - len(listed)
+        self.more += int(np.count_nonzero(mask)) - len(listed)
         self.suppressed.extend(
             suppression(reason, r, messages.get(r.ordinal) if messages else message) for r in listed
         )

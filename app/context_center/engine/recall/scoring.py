@@ -267,19 +267,35 @@ class _Tally:
     def sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(raw score, matched concepts, of them not frequent in the store) per ordinal."""
         n = self.n
-        if self._raw:
-            docs = np.concatenate([d for d, _ in self._raw])
-            raw = np.bincount(docs, np.concatenate([b for _, b in self._raw]), minlength=n)
-        else:
-            raw = np.zeros(n, dtype=np.float64)
-        return raw, _tally(self._count, n), _tally(self._specific, n)
+        if not self._raw:
+            zero = np.zeros(n, dtype=np.int32)
+            return np.zeros(n, dtype=np.float64), zero, zero
+        parts = [d for d, _ in self._raw]
+        docs = _joined(parts)
+        raw = np.bincount(docs, _joined([b for _, b in self._raw]), minlength=n)
+        # the counted ordinals are most often exactly the scored ones (no number, no phrase)
+        count = _tally(docs if _same(self._count, parts) else self._count, n)
+        if _same(self._specific, self._count):  # no concept frequent in the store
+            return raw, count, count
+        return raw, count, _tally(self._specific, n)
 
 
-def _tally(parts: list[np.ndarray], n: int) -> np.ndarray:
-    """How many of ``parts`` (each unique ordinals under ``n``) hold each ordinal (int32)."""
-    if not parts:
-        return np.zeros(n, dtype=np.int32)
-    return np.bincount(np.concatenate(parts), minlength=n).astype(np.int32)
+def _same(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def _tally(parts: list[np.ndarray] | np.ndarray, n: int) -> np.ndarray:
+    """How many of ``parts`` (each unique ordinals under ``n``; or their concatenation) hold
+    each ordinal, as int32."""
+    if isinstance(parts, list):
+        if not parts:
+            return np.zeros(n, dtype=np.int32)
+        parts = _joined(parts)
+    return np.bincount(parts, minlength=n).astype(np.int32)
 
 
 def score(index: RecallIndex, plan: Plan) -> Scored:
@@ -324,15 +340,25 @@ def _refine_head(index: RecallIndex, sc: Scored, ords: np.ndarray) -> None:
     named = np.zeros(len(ords), dtype=np.bool_)
     granted = np.zeros(len(ords), dtype=np.bool_)
     settled = sc.about[ords]
-    heads = [head_terms(f) if (f := index.fact_at(o)) is not None else None for o in ords.tolist()]
+    at = ords.tolist()
+    heads: dict[int, frozenset[str] | None] = {}  # a fact's head terms once it needs them
+
+    def head(i: int) -> frozenset[str] | None:
+        if i not in heads:
+            f = index.fact_at(at[i])
+            heads[i] = head_terms(f) if f is not None else None
+        return heads[i]
+
     for c, h in zip(sc.plan.concepts, sc.hits, strict=True):
         if h is None or c.number or not len(h.docs):
             continue
         forms = HeadForms(c)
         pos = np.minimum(np.searchsorted(h.docs, ords), len(h.docs) - 1)
         for i in np.flatnonzero(h.docs[pos] == ords).tolist():
-            ht = heads[i]
-            if ht is None or ((granted[i] or not h.grants) and (named[i] or settled[i])):
+            if (granted[i] or not h.grants) and (named[i] or settled[i]):
+                continue
+            ht = head(i)
+            if ht is None:
                 continue
             if forms.named(ht):
                 named[i] = True
@@ -391,11 +417,15 @@ def adjusted(
     facts matched only on frequent words x BROAD_FACTOR (a missing or future time is never
     stale)."""
     _, scope, type_, upd = index.columns()
-    s = sc.raw[ords] * np.where(scope[ords] == _PROJECT, PROJECT_BOOST, 1.0)
+    # Each factor multiplies only where it is not 1 (x * 1.0 is x): the same floats as
+    # multiplying every score by np.where(cond, factor, 1.0), in the same order.
+    s = sc.raw[ords]
+    s[scope[ords] == _PROJECT] *= PROJECT_BOOST
     with np.errstate(invalid="ignore"):
         stale = (now.timestamp() - upd[ords]) > _STALE_AFTER[type_[ords]]
-    s = s * np.where(stale, STALE_FACTOR, 1.0)
+    s[stale] *= STALE_FACTOR
     if broad is None:
         return s, np.zeros(len(ords), dtype=np.bool_)
     hit = broad[ords] & sc.frequent_only[ords]
-    return s * np.where(hit, BROAD_FACTOR, 1.0), hit
+    s[hit] *= BROAD_FACTOR
+    return s, hit
