@@ -201,9 +201,7 @@ class Visibility:
             if text not in memo:
                 memo[text] = done
                 self._memo_chars += len(text) + len(done)
-                while len(memo) > 1 and (
-                    len(memo) > _MEMO_SIZE or self._memo_chars > _MEMO_CHARS
-                ):
+                while len(memo) > 1 and (len(memo) > _MEMO_SIZE or self._memo_chars > _MEMO_CHARS):
                     old, gone = memo.popitem(last=False)
                     self._memo_chars -= len(old) + len(gone)
         return done

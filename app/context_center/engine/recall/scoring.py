@@ -182,9 +182,7 @@ def _specific(c: Concept) -> bool:
 _MARK_FROM = 512
 
 
-def _counted(
-    c: Concept, docs: np.ndarray, hits: list[ConceptHits | None], size: int
-) -> np.ndarray:
+def _counted(c: Concept, docs: np.ndarray, hits: list[ConceptHits | None], size: int) -> np.ndarray:
     """The facts for which this concept adds a matched term: not those already matched by
     the previous character pair of the same Chinese run, nor by one of the phrase's own
     words (``size``: the index's ordinals)."""

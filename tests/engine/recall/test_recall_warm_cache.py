@@ -1,0 +1,279 @@
+"""The warm turn's caches and shortcuts give exactly what the plain computation gives (issue 13).
+
+Each test here fails when a cache serves a stale answer (a changed text, a moved home, a new
+facts tuple) or when a shortcut's floats, counts or flags differ from the straightforward
+per-concept computation they replace.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+from recall_env import NOW, MakeFact
+
+from context_center.engine.gate import visible
+from context_center.engine.model import Scope
+from context_center.engine.recall import scoring
+from context_center.engine.recall.index import RecallIndex
+from context_center.engine.recall.matching import HeadForms, TermCache, head_terms
+from context_center.engine.recall.policy import (
+    ABOUT_COUNT,
+    ABOUT_SPECIFIC,
+    BROAD_FACTOR,
+    HEAD_CHECK,
+    PROJECT_BOOST,
+    STALE_FACTOR,
+)
+from context_center.engine.recall.recaller import Recaller
+from context_center.engine.recall.terms import plan
+from context_center.engine.store.paths import Layout
+
+SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+OTHER_SECRET = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+
+# -- the Visibility memo ------------------------------------------------------------------------
+
+
+def test_visibility_memo_answers_as_a_fresh_visibility_and_rescans_a_changed_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scans: list[str] = []
+    real = visible.withhold_secrets
+
+    def counting(text: str, keep: frozenset[str] = visible.KEPT_KINDS) -> str:
+        scans.append(text)
+        return real(text, keep)
+
+    monkeypatch.setattr(visible, "withhold_secrets", counting)
+    vis = visible.Visibility(workspace="/srv/work/proj")
+    one = f"token {SECRET} for /srv/work/proj/app"
+    two = f"token {OTHER_SECRET} for /srv/work/proj/app"
+    first = vis(one)
+    assert SECRET not in first and "[withheld:" in first and "<workspace>" in first
+    assert vis(one) == first and scans == [one]  # remembered: not scanned again
+    second = vis(two)  # another text is never answered from the memo
+    assert scans == [one, two]
+    assert OTHER_SECRET not in second
+    fresh = visible.Visibility(workspace="/srv/work/proj")
+    assert (fresh(one), fresh(two)) == (first, second)
+
+
+def test_visibility_memo_is_bounded_and_keeps_the_recently_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(visible, "_MEMO_SIZE", 3)
+    vis = visible.Visibility()
+    for i in range(3):
+        vis(f"text {i}")
+    vis("text 0")  # used again: now the most recent
+    vis("text 3")  # evicts the least recently used, "text 1"
+    assert list(vis._memo) == ["text 2", "text 0", "text 3"]
+    monkeypatch.setattr(visible, "_MEMO_CHARS", 40)
+    vis("x" * 15)  # 30 characters with its result: the older ones go until it fits
+    assert sum(len(k) + len(v) for k, v in vis._memo.items()) <= 40
+    assert vis._memo_chars == sum(len(k) + len(v) for k, v in vis._memo.items())
+    assert "x" * 15 in vis._memo
+
+
+# -- the recaller's Visibility and sync ---------------------------------------------------------
+
+
+def test_recallers_visibility_follows_a_moved_os_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recaller = Recaller(Layout(tmp_path / "cc", tmp_path / "ws"))
+    monkeypatch.setenv("HOME", "/home/first-user")
+    assert recaller.visibility()("see /home/first-user/notes") == "see <local-home>/notes"
+    assert recaller.visibility() is recaller.visibility()  # kept while the home stays
+    monkeypatch.setenv("HOME", "/srv/second-home")
+    assert recaller.visibility()("see /srv/second-home/notes") == "see <local-home>/notes"
+
+
+def test_a_new_facts_tuple_is_synced_and_the_same_one_is_not(make_fact: MakeFact) -> None:
+    recaller = Recaller(None)
+    old = make_fact(
+        "ci-cache",
+        "The cache is warmed nightly.",
+        description="zeppelinfoo warm-up",
+        id="mem-" + "1" * 32,
+    )
+    facts = (old, make_fact("other", "Nothing about caches here at all."))
+    first = recaller.recall("zeppelinfoo", facts, now=NOW, persist=False)
+    assert [s.id for s in first.trace.selected] == [old.id]
+    assert recaller.sync(facts).unchanged == 2  # the same tuple: nothing re-read
+    new = old.model_copy(update={"description": "quuxbarrel warm-up"})
+    changed = (new, facts[1])
+    assert recaller.recall("zeppelinfoo", changed, now=NOW, persist=False).trace.selected == ()
+    again = recaller.recall("quuxbarrel", changed, now=NOW, persist=False)
+    assert [s.id for s in again.trace.selected] == [old.id]
+
+
+# -- scoring: sums, membership, adjusted scores, head checks -------------------------------------
+
+_WORDS = [
+    "deploy", "release", "cache", "pipeline", "staging", "database", "token", "rotate",
+    "nightly", "unit", "test", "local", "development", "browser", "queue", "worker",
+]  # fmt: skip
+_CJK = ["部署", "上线", "单元测试", "生产环境", "浏览器", "缓存", "数据库", "队列"]
+_MESSAGES = [
+    "how do we deploy the release after the nightly cache run",
+    "unit test the local development pipeline 单元测试",
+    "部署 生产环境 的 数据库 缓存 token 42",
+    "rotate the staging database token before release 7",
+    "浏览器 队列 worker queue browser",
+    "deploy deploy cache 上线",
+]
+
+
+def _big_index(make_fact: MakeFact, n: int = 1200) -> RecallIndex:
+    rng = random.Random(13)
+    facts = []
+    for i in range(n):
+        words = rng.choices(_WORDS, k=rng.randint(3, 12)) + rng.choices(_CJK, k=rng.randint(0, 3))
+        facts.append(
+            make_fact(
+                f"fact-{i}-{rng.choice(_WORDS)}",
+                " ".join(words) + f" number {rng.randint(1, 50)}",
+                description=" ".join(rng.choices(_WORDS + _CJK, k=rng.randint(0, 3))),
+                scope=Scope.PROJECT if i % 3 else Scope.GLOBAL,
+                age_days=rng.choice([1.0, 40.0, 400.0]),
+            )
+        )
+    index = RecallIndex()
+    index.sync(tuple(facts))
+    return index
+
+
+def _reference_sums(index: RecallIndex, sc: scoring.Scored) -> tuple[np.ndarray, ...]:
+    """Raw score, count and specific as ``raw[docs] += best`` concept by concept."""
+    n = index.size
+    raw = np.zeros(n, dtype=np.float64)
+    count = np.zeros(n, dtype=np.int32)
+    specific = np.zeros(n, dtype=np.int32)
+    tc = TermCache(index)
+    for i, (c, h) in enumerate(zip(sc.plan.concepts, sc.hits, strict=True)):
+        if h is None:
+            continue
+        m = tc.concept(c)
+        assert m is not None
+        raw[m.docs] += m.best
+        if c.number:
+            continue
+        counted = m.docs
+        for j in (c.follows, *c.covers):
+            prev = sc.hits[j] if 0 <= j < i else None
+            if prev is not None and len(counted) and len(prev.docs):
+                pos = np.minimum(np.searchsorted(prev.docs, counted), len(prev.docs) - 1)
+                counted = counted[prev.docs[pos] != counted]
+        count[counted] += 1
+        if not h.frequent:
+            specific[counted] += 1
+    return raw, count, specific
+
+
+def test_summed_scores_and_counts_equal_the_per_concept_sums_bit_for_bit(
+    make_fact: MakeFact,
+) -> None:
+    index = _big_index(make_fact)
+    seen_chain = False
+    for message in _MESSAGES:
+        p = plan(message)
+        seen_chain |= any(c.follows >= 0 or c.covers for c in p.concepts)
+        sc = scoring.score(index, p)
+        raw, count, specific = _reference_sums(index, sc)
+        assert sc.raw.dtype == raw.dtype and sc.count.dtype == count.dtype
+        assert np.array_equal(sc.raw.view(np.uint64), raw.view(np.uint64)), message
+        assert np.array_equal(sc.count, count), message
+        frequent_only = (count > 0) & (specific == 0)
+        assert np.array_equal(sc.frequent_only, frequent_only), message
+        by_counts = (count >= ABOUT_COUNT) | (specific >= ABOUT_SPECIFIC)
+        assert np.array_equal(sc.about | by_counts, sc.about), message
+        assert not (sc.about & ~by_counts & ~sc.sure).any(), message  # else: an identifier
+    assert seen_chain, "some message chains Chinese pairs or covers a phrase's words"
+
+
+@pytest.mark.parametrize("sizes", [(5, 9), (300, 400), (2000, 30), (3, 3000)])
+def test_membership_by_marks_equals_a_binary_search(sizes: tuple[int, int]) -> None:
+    rng = np.random.default_rng(sum(sizes))
+    n = 6000
+    docs = np.sort(rng.choice(n, sizes[0], replace=False)).astype(np.uint32)
+    of = np.sort(rng.choice(n, sizes[1], replace=False))
+    assert np.array_equal(scoring._member(docs, of, n), np.isin(docs, of))
+
+
+def test_adjusted_scores_equal_multiplying_every_score_by_its_factors(
+    make_fact: MakeFact,
+) -> None:
+    index = _big_index(make_fact)
+    sc = scoring.score(index, plan("deploy the release cache pipeline 部署"))
+    ords = np.flatnonzero(sc.raw > 0)
+    broad = np.zeros(index.size, dtype=np.bool_)
+    broad[::2] = True
+    sc.frequent_only[::3] = True
+    now = datetime(2026, 7, 27, 12, 0, tzinfo=UTC)
+    _, scope, type_, upd = index.columns()
+    want = sc.raw[ords] * np.where(scope[ords] == scoring._PROJECT, PROJECT_BOOST, 1.0)
+    stale = (now.timestamp() - upd[ords]) > scoring._STALE_AFTER[type_[ords]]
+    want = want * np.where(stale, STALE_FACTOR, 1.0)
+    assert stale.any() and not stale.all(), "the index has stale and fresh facts"
+    got, hit = scoring.adjusted(index, sc, ords, now)
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64)) and not hit.any()
+    raw_before = sc.raw.copy()
+    got, hit = scoring.adjusted(index, sc, ords, now, broad)
+    want_hit = broad[ords] & sc.frequent_only[ords]
+    want = want * np.where(want_hit, BROAD_FACTOR, 1.0)
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
+    assert np.array_equal(hit, want_hit) and hit.any()
+    assert np.array_equal(sc.raw, raw_before), "the raw scores are never changed in place"
+
+
+def _eager_refine_head(index: RecallIndex, sc: scoring.Scored, ords: np.ndarray) -> None:
+    """``scoring._refine_head`` as it was: every head read first."""
+    if len(ords) > HEAD_CHECK:
+        ords = ords[np.argpartition(-sc.raw[ords], HEAD_CHECK)[:HEAD_CHECK]]
+    if not len(ords):
+        return
+    named = np.zeros(len(ords), dtype=np.bool_)
+    granted = np.zeros(len(ords), dtype=np.bool_)
+    settled = sc.about[ords]
+    heads = [head_terms(f) if (f := index.fact_at(o)) is not None else None for o in ords.tolist()]
+    for c, h in zip(sc.plan.concepts, sc.hits, strict=True):
+        if h is None or c.number or not len(h.docs):
+            continue
+        forms = HeadForms(c)
+        pos = np.minimum(np.searchsorted(h.docs, ords), len(h.docs) - 1)
+        for i in np.flatnonzero(h.docs[pos] == ords).tolist():
+            ht = heads[i]
+            if ht is None or ((granted[i] or not h.grants) and (named[i] or settled[i])):
+                continue
+            if forms.named(ht):
+                named[i] = True
+                granted[i] = granted[i] or h.grants
+    sc.head[ords] = named | (sc.head[ords] & settled)
+    sc.strong[ords] = sc.sure[ords] | granted
+
+
+def test_head_checks_read_only_the_heads_they_need_and_decide_the_same(
+    make_fact: MakeFact, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = _big_index(make_fact, 400)
+    read: list[str] = []
+    real = scoring.head_terms
+    monkeypatch.setattr(scoring, "head_terms", lambda f: read.append(f.id) or real(f))
+    fewer = False
+    for message in _MESSAGES:
+        p = plan(message)
+        lazy, eager = scoring.score(index, p), scoring.score(index, p)
+        ords = np.flatnonzero(lazy.raw > 0)[::3]
+        read.clear()
+        scoring._refine_head(index, lazy, ords)
+        lazy_reads = len(read)
+        _eager_refine_head(index, eager, ords)
+        fewer |= lazy_reads < min(len(ords), HEAD_CHECK)
+        assert np.array_equal(lazy.head, eager.head), message
+        assert np.array_equal(lazy.strong, eager.strong), message
+    assert fewer, "some fact's head was never needed, so never read"
