@@ -119,7 +119,11 @@ _WORDS = [
     "nightly", "unit", "test", "local", "development", "browser", "queue", "worker",
 ]  # fmt: skip
 _CJK = ["部署", "上线", "单元测试", "生产环境", "浏览器", "缓存", "数据库", "队列"]
+_RARE = ["zeppelin", "quasar", "obsidian", "marmalade", "tundra", "kestrel"]
 _MESSAGES = [
+    "zeppelin deploy the release",
+    "quasar obsidian cache 部署",
+    "marmalade tundra kestrel pipeline",
     "how do we deploy the release after the nightly cache run",
     "unit test the local development pipeline 单元测试",
     "部署 生产环境 的 数据库 缓存 token 42",
@@ -134,11 +138,17 @@ def _big_index(make_fact: MakeFact, n: int = 1200) -> RecallIndex:
     facts = []
     for i in range(n):
         words = rng.choices(_WORDS, k=rng.randint(3, 12)) + rng.choices(_CJK, k=rng.randint(0, 3))
+        head = rng.choices(_WORDS + _CJK, k=rng.randint(0, 3))
+        rare = _RARE[i % len(_RARE)]
+        if i % 37 == 0:  # each rare word in a few facts' head fields, a few others' bodies
+            head.append(rare)
+        elif i % 41 == 0:
+            words.append(rare)
         facts.append(
             make_fact(
                 f"fact-{i}-{rng.choice(_WORDS)}",
                 " ".join(words) + f" number {rng.randint(1, 50)}",
-                description=" ".join(rng.choices(_WORDS + _CJK, k=rng.randint(0, 3))),
+                description=" ".join(head),
                 scope=Scope.PROJECT if i % 3 else Scope.GLOBAL,
                 age_days=rng.choice([1.0, 40.0, 400.0]),
             )
@@ -201,8 +211,11 @@ def test_membership_by_marks_equals_a_binary_search(sizes: tuple[int, int]) -> N
     rng = np.random.default_rng(sum(sizes))
     n = 6000
     docs = np.sort(rng.choice(n, sizes[0], replace=False)).astype(np.uint32)
-    of = np.sort(rng.choice(n, sizes[1], replace=False))
-    assert np.array_equal(scoring._member(docs, of, n), np.isin(docs, of))
+    shared = rng.choice(docs, min(len(docs), sizes[1]) // 2 + 1, replace=False)
+    of = np.union1d(rng.choice(n, sizes[1], replace=False), shared)  # both ends included
+    of = np.union1d(of, [int(docs[0]), int(docs[-1])])
+    got = scoring._member(docs, of, n)
+    assert got.any() and np.array_equal(got, np.isin(docs, of))
 
 
 def test_adjusted_scores_equal_multiplying_every_score_by_its_factors(
@@ -264,16 +277,28 @@ def test_head_checks_read_only_the_heads_they_need_and_decide_the_same(
     read: list[str] = []
     real = scoring.head_terms
     monkeypatch.setattr(scoring, "head_terms", lambda f: read.append(f.id) or real(f))
-    fewer = False
+    fewer = changed = False
     for message in _MESSAGES:
         p = plan(message)
-        lazy, eager = scoring.score(index, p), scoring.score(index, p)
-        ords = np.flatnonzero(lazy.raw > 0)[::3]
-        read.clear()
-        scoring._refine_head(index, lazy, ords)
-        lazy_reads = len(read)
-        _eager_refine_head(index, eager, ords)
-        fewer |= lazy_reads < min(len(ords), HEAD_CHECK)
-        assert np.array_equal(lazy.head, eager.head), message
-        assert np.array_equal(lazy.strong, eager.strong), message
+        base = scoring.score(index, p)
+        matched = base.raw > 0
+        granting = [h.docs for h in base.hits if h is not None and h.grants]
+        picks = [
+            np.flatnonzero(matched)[::3],  # mostly facts already about the message
+            np.flatnonzero(matched & ~base.about),  # facts whose head decides
+            *granting,  # facts a rare word may make strong through their head
+        ]
+        for ords in picks:
+            lazy, eager = scoring.score(index, p), scoring.score(index, p)
+            ords = np.asarray(ords, dtype=np.int64)
+            read.clear()
+            scoring._refine_head(index, lazy, ords)
+            fewer |= len(read) < min(len(ords), HEAD_CHECK)
+            _eager_refine_head(index, eager, ords)
+            assert np.array_equal(lazy.head, eager.head), message
+            assert np.array_equal(lazy.strong, eager.strong), message
+            changed |= not np.array_equal(lazy.head, base.head) or not np.array_equal(
+                lazy.strong, base.strong
+            )
     assert fewer, "some fact's head was never needed, so never read"
+    assert changed, "the head checks changed some estimate (they were exercised)"
