@@ -459,3 +459,62 @@ def test_agent_sessions_redaction_and_duplicate_notes(
     assert "(taken out: email address)" in out
     assert "1 session(s) an agent started not read" in out
     assert "note: Left out “Always run ruff before committing”" in out
+
+
+def test_index_writes_the_phrase_index_only_where_a_scan_would_read_facts(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    workspace: Path,
+    tmp_path: Path,
+    claude: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``suggestions index``: the maintenance the window runs in a child process."""
+    from context_center.engine import Engine
+
+    engine = Engine(home=home, workspace=workspace)
+    path = engine._phrase_index_path()
+    for i, body in enumerate(["Prefer small pull requests.", "提交前先跑测试。"]):
+        code, _ = cli(
+            capsys,
+            home,
+            workspace,
+            "memory",
+            "save",
+            "--name",
+            f"f{i}",
+            "--type",
+            "user",
+            "--body",
+            body,
+        )
+        assert code == 0
+    code, data = cli(capsys, home, workspace, "suggestions", "index")  # no turns anywhere
+    assert (code, data) == (0, {"action": "indexed", "facts_added": 0})
+    assert not path.exists()
+    code, data = cli(capsys, home, workspace, "suggestions", "index", *roots(tmp_path))
+    assert (code, data) == (0, {"action": "indexed", "facts_added": 2})
+    written = path.stat().st_mtime_ns
+    code, data = cli(capsys, home, workspace, "suggestions", *roots(tmp_path), "index")
+    assert (code, data["facts_added"]) == (0, 0)
+    assert path.stat().st_mtime_ns == written  # current: nothing written
+    assert (
+        main(
+            [
+                "--home",
+                str(home),
+                "--workspace",
+                str(workspace),
+                "suggestions",
+                "index",
+                *roots(tmp_path),
+            ]
+        )
+        == 0
+    )
+    assert "nothing to add" in capsys.readouterr().out
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("x")
+    monkeypatch.setenv("CONTEXT_CENTER_CACHE", str(blocker))
+    code, data = cli(capsys, home, workspace, "suggestions", "index", *roots(tmp_path))
+    assert code == 1 and data["error"]["code"] == "store_unavailable"

@@ -297,11 +297,13 @@ def test_a_long_scan_never_holds_up_other_engine_work(
     qtbot.waitUntil(lambda: tab.scan_count == 1, timeout=5000)
 
 
-def test_after_the_first_scan_with_turns_the_phrase_index_is_brought_up_to_date(
+def test_before_the_first_scan_a_child_process_brings_the_phrase_index_up_to_date(
     qtbot, ctx, engine: Engine, history
 ) -> None:  # type: ignore[no-untyped-def]
-    """Maintenance after the scan, not the scan: the next window's first scan reads the
-    facts' phrases from the index instead of cutting every fact again (issue 19)."""
+    """The window's threads never cut every fact: a ``suggestions index`` child writes the
+    phrase index first (issue 19), once per workspace and window, and the scan then reads the
+    facts' phrases from it."""
+    from context_center.engine.suggestions.facttexts import fact_texts_cache
     from context_center.engine.suggestions.phraseindex import PhraseIndex
 
     engine.memory.create(
@@ -309,25 +311,46 @@ def test_after_the_first_scan_with_turns_the_phrase_index_is_brought_up_to_date(
     )
     path = engine._phrase_index_path()
     assert not path.exists()
+    cuts = fact_texts_cache().cuts
     tab = shown_tab(qtbot, ctx)
-    qtbot.waitUntil(path.exists, timeout=5000)
-    wait_idle(qtbot, ctx)
+    assert ctx.phrase_index.started == 1
     index = PhraseIndex.load(path)
     assert index is not None and index.rows == 1
+    assert fact_texts_cache().cuts == cuts  # the scan cut no fact: the index said it all
+    assert any("Lint" in note for note in tab.result.notes)  # and it still found the repeat
     written = path.stat().st_mtime_ns
     engine.memory.create(name="npm", title="Pkg", type=FactType.PROJECT, body="Use pnpm.")
     tab._on_scan_clicked()
     qtbot.waitUntil(lambda: tab.scan_count >= 2 and not tab.is_refreshing, timeout=10000)
     wait_idle(qtbot, ctx)
-    assert path.stat().st_mtime_ns == written  # once per workspace and window (the new
-    # fact is cut in this process; the next window folds it into the file)
+    assert ctx.phrase_index.started == 1  # once per workspace and window (the new fact is
+    assert path.stat().st_mtime_ns == written  # cut in this process; the next window's
+    # child folds it into the file)
+
+
+def test_a_workspace_without_turns_gets_no_index(qtbot, ctx, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    engine.memory.create(name="a", title="A", type=FactType.PROJECT, body="Use pnpm.")
+    shown_tab(qtbot, ctx)
+    assert ctx.phrase_index.started == 1
+    assert not engine._phrase_index_path().exists()
+    assert engine.index_fact_phrases() == 0
 
 
 def test_a_phrase_index_that_cannot_be_written_only_costs_speed(
-    tmp_path: Path, engine: Engine, monkeypatch: pytest.MonkeyPatch
-) -> None:
+    qtbot, ctx, tmp_path: Path, engine: Engine, history, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from context_center.engine import EngineError
+
     blocker = tmp_path / "cache-is-a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("CONTEXT_CENTER_CACHE", str(blocker))
-    engine.memory.create(name="a", title="A", type=FactType.PROJECT, body="Use pnpm.")
-    assert suggestions_module.index_phrases(engine) == 0
+    engine.memory.create(
+        name="ruff", title="Lint", type=FactType.PROJECT, body="Always run ruff first."
+    )
+    with pytest.raises(EngineError) as refused:
+        engine.index_fact_phrases()
+    assert refused.value.code == "store_unavailable"
+    tab = shown_tab(qtbot, ctx)  # the child fails; the scan cuts in this process instead
+    assert ctx.phrase_index.started == 1
+    assert tab.result is not None and tab.result.turns_scanned
+    assert any("Lint" in note for note in tab.result.notes)

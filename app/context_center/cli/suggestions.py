@@ -158,6 +158,12 @@ def cmd_dismiss(args: argparse.Namespace, engine: Engine) -> Output:
     return Output(data, f"dismissed {decision.id}; it will not be proposed again")
 
 
+def cmd_index(args: argparse.Namespace, engine: Engine) -> Output:
+    added = engine.index_fact_phrases(**_roots(args))
+    text = f"phrase index: {added} facts added" if added else "phrase index: nothing to add"
+    return Output({"action": "indexed", "facts_added": added}, text)
+
+
 def cmd_history_append(args: argparse.Namespace, engine: Engine) -> Output:
     text = read_text_arg("-").rstrip("\n") if args.text == "-" else text_arg(args.text, "TEXT")
     # the log is JSON in UTF-8 and each line names the workspace: a path that is not UTF-8
@@ -218,6 +224,13 @@ def register(subparsers: Any) -> None:
     d = add_command(actions, "dismiss", cmd_dismiss, "never propose this candidate again")
     d.add_argument("id")
     _add_roots(d, action=True)
+    i = add_command(
+        actions,
+        "index",
+        cmd_index,
+        "bring the phrase index scans read up to date (maintenance; the window runs it)",
+    )
+    _add_roots(i, action=True)
 
     h = subparsers.add_parser(
         "history", help="this workspace's own session log", parents=[json_parent()]

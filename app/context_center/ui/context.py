@@ -50,6 +50,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from context_center.engine import Area, Changes, Engine, EngineError
 from context_center.ui.error_text import BUG, error_explanation, error_title
+from context_center.ui.index_child import IndexChildren
 from context_center.ui.refusal_text import refusal_message
 
 log = logging.getLogger(__name__)
@@ -139,6 +140,8 @@ class AppContext(QObject):
         self.dialog_parent: QWidget | None = None
         self._last_dialog: QDialog | None = None
         self.show_dialogs = True  # tests may turn dialogs off and watch sig_error instead
+        # the Suggestions scan's phrase index, written by child processes (``index_child.py``)
+        self.phrase_index = IndexChildren()
 
     @property
     def last_dialog(self) -> QDialog | None:
@@ -248,6 +251,7 @@ class AppContext(QObject):
     def shutdown(self) -> None:
         """Wait for the worker to finish; call once when the window closes."""
         self._closed = True
+        self.phrase_index.stop()
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     # -- change notification --------------------------------------------------------------

@@ -176,6 +176,8 @@ async def _run(
 
     window.show()
     warm = _WarmServer(home, start_after_ms=None if smoke else WARM_SERVER_DELAY_MS)
+    if not smoke:  # the Suggestions scan's phrase index, by a child (``ui/index_child.py``)
+        loop.call_later(PHRASE_INDEX_DELAY_S, lambda: ctx.phrase_index.ensure(ctx.reader_engine()))
     try:
         await done
     finally:
@@ -193,6 +195,7 @@ async def _run(
 
 
 WARM_SERVER_DELAY_MS = 3000
+PHRASE_INDEX_DELAY_S = 5.0  # after the warm server, once the window has settled
 
 
 class _WarmServer:

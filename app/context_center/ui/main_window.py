@@ -408,5 +408,6 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.sync()
         self.watcher.stop()
+        self.ctx.phrase_index.stop()
         super().closeEvent(event)
         self.sig_closed.emit()

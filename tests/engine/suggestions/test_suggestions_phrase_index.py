@@ -265,6 +265,8 @@ def test_a_cache_folder_that_cannot_be_written_is_a_clear_refusal(
     (tmp_path / "ws").mkdir()
     engine = Engine(home=tmp_path / "home", workspace=tmp_path / "ws")
     engine.memory.create(name="a", title="A", type=FactType.PROJECT, body="Use pnpm.")
+    assert engine.index_fact_phrases() == 0  # no turns: no scan reads the facts, no index
+    engine.append_history("By default use pnpm, not npm.", session="s1")
     with pytest.raises(StoreUnavailable):
         engine.index_fact_phrases()
     assert blocker.read_text() == "not a folder"

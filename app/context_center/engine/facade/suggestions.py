@@ -66,19 +66,24 @@ class SuggestionsAPI(EngineCore):
 
         return workspace_cache_dir(self.layout) / FILE_NAME
 
-    def index_fact_phrases(self) -> int:
+    def index_fact_phrases(
+        self, *, claude_root: Path | None = None, codex_root: Path | None = None
+    ) -> int:
         """Bring the workspace's phrase index up to date with the facts of both scopes (the
-        suggestions scan reads it, so that it cuts only the facts changed since): maintenance
-        for a background thread, writing one private file in the cache folder and nothing
-        else. Returns how many facts it had to add (0: it was current, nothing written). A
-        remote workspace (no local memory is read there) gets none. Raises StoreUnavailable
-        when the stores cannot be read or the cache folder cannot be written (a missing index
-        only costs speed)."""
+        suggestions scan reads it, so that it cuts only the facts changed since): maintenance,
+        writing one private file in the cache folder and nothing else. Returns how many facts
+        it had to add (0: it was current, nothing written). A workspace whose scan would read
+        no user turn (so never the facts) and a remote workspace (no local memory is read
+        there) get none. Raises StoreUnavailable when the stores cannot be read or the cache
+        folder cannot be written (a missing index only costs speed)."""
         from context_center.engine.errors import StoreUnavailable
         from context_center.engine.suggestions import remote_reason
         from context_center.engine.suggestions.facttexts import refresh_phrase_index
+        from context_center.engine.suggestions.service import has_turns
 
         if remote_reason(self.workspace):
+            return 0
+        if not has_turns(self.layout, claude_root=claude_root, codex_root=codex_root):
             return 0
         facts = self.memory.load(persist_cache=False).facts
         try:

@@ -288,6 +288,28 @@ def scan(
     )
 
 
+def has_turns(
+    layout: Layout,
+    *,
+    claude_root: Path | None = None,
+    codex_root: Path | None = None,
+    mounts: Mounts = read_mount_table,
+) -> bool:
+    """Whether a scan of ``layout.workspace`` would read any user turn (a scan that reads
+    none never looks at the facts). Writes nothing."""
+    if remote_reason(layout.workspace, mounts):
+        return False
+    default_claude, default_codex = default_roots()
+    reads = read_sources(
+        layout,
+        claude_root=claude_root or default_claude,
+        codex_root=codex_root or default_codex,
+        session_limit=SESSION_LIMIT,
+        mounts=mounts,
+    )
+    return any(r.turns for r in reads)
+
+
 def _count(report: SourceReport) -> SourceCount:
     return SourceCount.model_validate(report.public_dict())
 

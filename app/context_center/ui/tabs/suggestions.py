@@ -5,9 +5,9 @@ while it is visible). The scan never writes and runs on the background thread
 (``ctx.run_background`` with an engine of its own), so it never holds up a save or a reload
 waiting for the engine worker. Ctrl+S accepts the candidate in the editor; edits made but not
 accepted are unsaved text: closing the window or switching workspace asks first.
-After the first scan that read turns, the tab brings the workspace's phrase index up to date
-in the background (``index_phrases``), so the next window's first scan need not cut every
-fact again.
+Before its first scan of a workspace the tab waits for the workspace's phrase index to be
+brought up to date by a child process (``index_child.py``; the window starts it a few seconds
+after it settles), so no scan on the window's threads cuts every fact.
 A person may edit a candidate, accept it (their click is the approval: a memory becomes a
 fact, a skill becomes ``.agents/skills/<name>/SKILL.md``) or dismiss it (remembered, never
 proposed again). A remote workspace shows the engine's fail-closed explanation instead of
@@ -40,7 +40,6 @@ from context_center.engine import (
     Changes,
     Decision,
     Engine,
-    EngineError,
     ScanResult,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, SUGGESTIONS, WORKSPACE, busy
@@ -66,17 +65,6 @@ SUMMARY_MIN_HEIGHT = 560  # tab height (px) below which the introduction is fold
 def scan_workspace(engine: Engine) -> ScanResult:
     """Scan this workspace's user turns, deduplicated against its facts and instructions."""
     return engine.scan_suggestions()
-
-
-def index_phrases(engine: Engine) -> int:
-    """Keep the workspace's phrase index current, so the next window's first scan cuts only
-    the facts changed since (maintenance; the scan itself writes nothing). It reads the
-    stores through ``engine`` (the reader engine) and writes only that private cache file;
-    a store or cache folder it cannot use only costs speed."""
-    try:
-        return engine.index_fact_phrases()
-    except (OSError, EngineError):
-        return 0
 
 
 def accept_candidate(
@@ -105,7 +93,6 @@ class SuggestionsTab(Tab):
         self.result: ScanResult | None = None
         self._drafts: dict[str, CandidateEdit] = {}
         self.scan_count = 0
-        self._indexed: Engine | None = None  # the engine whose phrase index was refreshed
 
         heading = tab_heading(TEXT["suggestions_from_your_past"])
         self.progress = QProgressBar()
@@ -299,16 +286,15 @@ class SuggestionsTab(Tab):
         self.ctx.status(TEXT["scanning_your_recent_sessions"])
         engine = self.ctx.reader_engine()
         try:
+            # The phrase index first, by a child process (once per workspace and window; the
+            # window may have started it already): then the scan cuts only the facts changed
+            # since, instead of every fact on this process's threads. A failed child only
+            # costs speed.
+            await self.ctx.phrase_index.ensure(engine)
             # Not the engine worker: a scan may take seconds, and saves must not wait for it.
             result = await self.ctx.run_background(scan_workspace, engine)
             self.scan_count += 1
             self._apply(result)
-            if result.turns_scanned and engine is not self._indexed:
-                # once per workspace and window: later changes are cut in this process, and
-                # a 20,000-fact index is tens of megabytes to write. Scan again stays off
-                # meanwhile: a second scan would read the stores through the same engine.
-                self._indexed = engine
-                await self.ctx.run_background(index_phrases, engine)
         finally:
             self.progress.hide()
             self.scan_button.setEnabled(True)
