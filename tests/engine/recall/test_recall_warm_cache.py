@@ -16,7 +16,7 @@ import pytest
 from recall_env import NOW, MakeFact
 
 from context_center.engine.gate import visible
-from context_center.engine.model import Scope
+from context_center.engine.model import FactType, Scope
 from context_center.engine.recall import scoring
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.matching import HeadForms, TermCache, head_terms
@@ -218,12 +218,14 @@ def test_membership_by_marks_equals_a_binary_search(sizes: tuple[int, int]) -> N
     assert got.any() and np.array_equal(got, np.isin(docs, of))
 
 
+@pytest.mark.parametrize("step", [1, 7])  # most ordinals (whole columns) or a few (gathered)
 def test_adjusted_scores_equal_multiplying_every_score_by_its_factors(
-    make_fact: MakeFact,
+    make_fact: MakeFact, step: int
 ) -> None:
     index = _big_index(make_fact)
     sc = scoring.score(index, plan("deploy the release cache pipeline 部署"))
-    ords = np.flatnonzero(sc.raw > 0)
+    ords = np.flatnonzero(sc.raw > 0)[::step]
+    assert (len(ords) >= scoring._WHOLE_SHARE * index.size) == (step == 1)
     broad = np.zeros(index.size, dtype=np.bool_)
     broad[::2] = True
     sc.frequent_only[::3] = True
@@ -242,6 +244,24 @@ def test_adjusted_scores_equal_multiplying_every_score_by_its_factors(
     assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
     assert np.array_equal(hit, want_hit) and hit.any()
     assert np.array_equal(sc.raw, raw_before), "the raw scores are never changed in place"
+
+
+def test_adjusted_scores_follow_a_changed_type_or_time(make_fact: MakeFact) -> None:
+    """The per-state factor columns are never stale: a fact re-typed or re-dated counts."""
+    index = RecallIndex()
+    old = make_fact("deploy-notes", "deploy the release", age_days=100.0)  # a project fact
+    index.sync((old,))
+    sc = scoring.score(index, plan("deploy release"))
+    ords = np.flatnonzero(sc.raw > 0)
+    fresh, _ = scoring.adjusted(index, sc, ords, NOW)
+    # a reference fact is stale after 45 days: the same time, another type
+    index.upsert(old.model_copy(update={"type": FactType.REFERENCE, "revision": 2}))
+    sc = scoring.score(index, plan("deploy release"))
+    stale, _ = scoring.adjusted(index, sc, ords, NOW)
+    assert float(stale[0]) == float(fresh[0]) * STALE_FACTOR
+    index.upsert(old.model_copy(update={"updated_at": NOW, "revision": 3}))  # fresh again
+    sc = scoring.score(index, plan("deploy release"))
+    assert float(scoring.adjusted(index, sc, ords, NOW)[0][0]) == float(fresh[0])
 
 
 def _eager_refine_head(index: RecallIndex, sc: scoring.Scored, ords: np.ndarray) -> None:

@@ -38,7 +38,13 @@ import numpy as np
 from context_center.engine.model import FRESHNESS_DAYS
 from context_center.engine.recall.compounds import LITERAL_CHECK, CodePair
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex
-from context_center.engine.recall.matching import HeadForms, Matched, TermCache, head_terms
+from context_center.engine.recall.matching import (
+    HeadForms,
+    Matched,
+    TermCache,
+    head_terms,
+    state_cache,
+)
 from context_center.engine.recall.policy import (
     ABOUT_COUNT,
     ABOUT_SPECIFIC,
@@ -404,6 +410,27 @@ def broad_mask(width: np.ndarray, alive: np.ndarray) -> np.ndarray:
     return alive & (width >= floor)
 
 
+def _factor_columns(index: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
+    """(project factor, seconds after which the fact is stale) per ordinal: what ``adjusted``
+    would gather per turn from the scope and type columns, once per index state (a fact's
+    scope and type change only with the state)."""
+    _, scope, type_, _ = index.columns()
+    cache = state_cache(index)
+    found, cols = cache.get(_FACTORS)
+    if not found or len(cols[0]) != len(scope):  # type: ignore[index]
+        boost = np.where(scope == _PROJECT, PROJECT_BOOST, 1.0)
+        stale_after = _STALE_AFTER[type_]
+        cols = (boost, stale_after)
+        cache.put(_FACTORS, cols, boost.nbytes + stale_after.nbytes)
+    return cols  # type: ignore[return-value]
+
+
+_FACTORS = ("scoring.adjusted", "factor columns")
+# With at least this share of the ordinals, adjusted scores are computed for every ordinal
+# and then picked (whole columns, no gathers) -- the same products, element by element.
+_WHOLE_SHARE = 0.5
+
+
 def adjusted(
     index: RecallIndex,
     sc: Scored,
@@ -414,16 +441,17 @@ def adjusted(
     """(adjusted scores, broad-penalised?) for ``ords``: project x1.08, stale x0.92, broad
     facts matched only on frequent words x BROAD_FACTOR (a missing or future time is never
     stale)."""
-    _, scope, type_, upd = index.columns()
-    # Each factor multiplies only where it is not 1 (x * 1.0 is x): the same floats as
-    # multiplying every score by np.where(cond, factor, 1.0), in the same order.
-    s = sc.raw[ords]
-    s[scope[ords] == _PROJECT] *= PROJECT_BOOST
+    boost, stale_after = _factor_columns(index)
+    upd = index.columns()[3]
+    whole = len(ords) >= _WHOLE_SHARE * len(boost)
+    at = slice(None) if whole else ords
+    s = sc.raw[at] * boost[at]
     with np.errstate(invalid="ignore"):
-        stale = (now.timestamp() - upd[ords]) > _STALE_AFTER[type_[ords]]
-    s[stale] *= STALE_FACTOR
+        stale = (now.timestamp() - upd[at]) > stale_after[at]
+    s = s * np.where(stale, STALE_FACTOR, 1.0)
     if broad is None:
-        return s, np.zeros(len(ords), dtype=np.bool_)
-    hit = broad[ords] & sc.frequent_only[ords]
-    s[hit] *= BROAD_FACTOR
-    return s, hit
+        return (s[ords] if whole else s), np.zeros(len(ords), dtype=np.bool_)
+    hit = broad[at] & sc.frequent_only[at]
+    if whole:
+        s, hit = s[ords], hit[ords]
+    return s * np.where(hit, BROAD_FACTOR, 1.0), hit
