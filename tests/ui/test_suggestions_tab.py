@@ -354,3 +354,36 @@ def test_a_phrase_index_that_cannot_be_written_only_costs_speed(
     assert ctx.phrase_index.started == 1
     assert tab.result is not None and tab.result.turns_scanned
     assert any("Lint" in note for note in tab.result.notes)
+
+
+def test_the_window_prewarms_the_index_and_stops_a_child_when_it_closes(
+    qtbot, ctx, engine: Engine, history, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """``launch.py`` asks for the index a few seconds after the window opens (no tab needed);
+    closing the window stops a child still running, and no later run starts."""
+    import sys
+
+    from context_center.ui import index_child
+
+    engine.memory.create(name="ruff", title="Lint", type=FactType.PROJECT, body="Run ruff.")
+    path = engine._phrase_index_path()
+    ctx.phrase_index.prewarm(ctx.reader_engine, 0.01)
+    qtbot.waitUntil(lambda: ctx.phrase_index.started == 1, timeout=5000)
+    wait_idle(qtbot, ctx, timeout=15000)
+    assert path.exists()
+
+    slow = index_child.IndexChildren()
+    monkeypatch.setattr(
+        index_child, "index_argv", lambda _e: [sys.executable, "-c", "import time; time.sleep(60)"]
+    )
+    task = slow.ensure(engine)
+    qtbot.waitUntil(lambda: slow.started == 1 and bool(slow._children), timeout=5000)
+    [child] = slow._children
+    started = time.perf_counter()
+    slow.stop()
+    assert child.poll() is not None and time.perf_counter() - started < 3
+    qtbot.waitUntil(task.done, timeout=2000)
+    assert task.cancelled()
+    slow.prewarm(lambda: engine, 0.0)  # after stop: nothing more starts
+    qtbot.wait(100)
+    assert slow.started == 1

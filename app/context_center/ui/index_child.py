@@ -22,6 +22,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 
 from context_center import NO_SERVER_ENV
 from context_center.engine import Engine
@@ -58,6 +59,7 @@ class IndexChildren:
         self._runs: dict[tuple[str, str], asyncio.Task[bool]] = {}
         self._children: set[subprocess.Popen[bytes]] = set()
         self.started = 0  # children started so far (tests count them)
+        self._stopped = False
 
     def ensure(self, engine: Engine) -> asyncio.Task[bool]:
         """The run for ``engine``'s workspace: started now unless one was already (running or
@@ -96,9 +98,16 @@ class IndexChildren:
             self._children.discard(child)
         return child.returncode == 0
 
+    def prewarm(self, engine: Callable[[], Engine], delay_s: float) -> None:
+        """In ``delay_s`` seconds, start the run for the workspace current then (``engine``
+        is asked at that moment: the person may have switched workspace)."""
+        loop = asyncio.get_running_loop()
+        loop.call_later(delay_s, lambda: None if self._stopped else self.ensure(engine()))
+
     def stop(self) -> None:
         """The window is closing: stop the children (an index half written is never seen:
         the file is replaced whole) and cancel their runs."""
+        self._stopped = True
         for task in self._runs.values():
             task.cancel()
         for child in list(self._children):

@@ -177,7 +177,7 @@ async def _run(
     window.show()
     warm = _WarmServer(home, start_after_ms=None if smoke else WARM_SERVER_DELAY_MS)
     if not smoke:  # the Suggestions scan's phrase index, by a child (``ui/index_child.py``)
-        loop.call_later(PHRASE_INDEX_DELAY_S, lambda: ctx.phrase_index.ensure(ctx.reader_engine()))
+        ctx.phrase_index.prewarm(ctx.reader_engine, PHRASE_INDEX_DELAY_S)
     try:
         await done
     finally:
