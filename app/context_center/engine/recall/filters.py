@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.recall import masks
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex
+from context_center.engine.recall.matching import state_cache
 from context_center.engine.recall.policy import (
     BROAD_FACTOR,
     RELATIVE_CUT,
@@ -82,7 +84,7 @@ def ranked(index: RecallIndex, ords: np.ndarray, scores: np.ndarray, k: int) -> 
         return []
     if len(ords) > k:
         pick = scores >= kth_largest(scores, k)
-        ords, scores = ords[pick], scores[pick]
+        ords, scores = masks.where(pick, ords, scores)
     items = [
         Ranked(o, index.fact(o), float(v))
         for o, v in zip(ords.tolist(), scores.tolist(), strict=True)
@@ -127,33 +129,48 @@ class Pool:
         ``messages``, or ``message`` for all of them)."""
         if not mask.any():
             return
-        listed = ranked(self.index, self.ords[mask], self.scores[mask], LIST_CAP)
+        listed = ranked(self.index, *masks.where(mask, self.ords, self.scores), LIST_CAP)
         self.more += int(np.count_nonzero(mask)) - len(listed)
         self.suppressed.extend(
             suppression(reason, r, messages.get(r.ordinal) if messages else message) for r in listed
         )
-        keep = ~mask
-        self.ords, self.scores, self.broad = self.ords[keep], self.scores[keep], self.broad[keep]
+        self.ords, self.scores, self.broad = masks.where(~mask, self.ords, self.scores, self.broad)
 
 
-def member(ords: np.ndarray, members: np.ndarray, size: int) -> np.ndarray:
-    """``np.isin(ords, members)`` for ordinals under ``size`` (the overridden ones): one mark
-    per ordinal and a gather, no sort of both arrays."""
-    marked = np.zeros(size, dtype=np.bool_)
-    marked[members] = True
-    out: np.ndarray = marked[ords]
+_KINDS = ("filters", "kinds")
+
+
+def _kinds(index: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
+    """(global fact?, global user or feedback fact?) per ordinal, once per index state (a
+    fact's scope and type change only with the state)."""
+    _, scope, type_, _ = index.columns()
+    cache = state_cache(index)
+    found, kinds = cache.get(_KINDS)
+    if not found or len(kinds[0]) != len(scope):  # type: ignore[index]
+        g = scope == _GLOBAL
+        kinds = (g, g & ((type_ == _GUIDANCE[0]) | (type_ == _GUIDANCE[1])))
+        cache.put(_KINDS, kinds, 2 * len(scope) + 64)
+    return kinds  # type: ignore[return-value]
+
+
+def overridden_marks(index: RecallIndex, overridden: np.ndarray) -> np.ndarray | None:
+    """Per ordinal: a global fact that a project twin overrides (``overridden``: their
+    ordinals); None when there is none. Made once per turn for the filters that ask."""
+    if not len(overridden):
+        return None
+    marks = np.zeros(index.size, dtype=np.bool_)
+    marks[overridden] = True
+    out: np.ndarray = marks & _kinds(index)[0]
     return out
 
 
-def policy_mask(pool: Pool, overridden: np.ndarray, subjects: SubjectMap) -> np.ndarray:
+def policy_mask(pool: Pool, overridden: np.ndarray | None, subjects: SubjectMap) -> np.ndarray:
     """Candidates the policy filters (project override, stable guidance, superseded) may
-    remove or replace (a superset: every fact in a same-subject group)."""
-    _, scope, type_, _ = pool.index.columns()
-    g = scope[pool.ords] == _GLOBAL
-    t = type_[pool.ords]
-    mask: np.ndarray = g & ((t == _GUIDANCE[0]) | (t == _GUIDANCE[1]))
-    if len(overridden):
-        mask |= g & member(pool.ords, overridden, pool.index.size)
+    remove or replace (a superset: every fact in a same-subject group). ``overridden``:
+    ``overridden_marks``."""
+    mask: np.ndarray = _kinds(pool.index)[1][pool.ords]
+    if overridden is not None:
+        mask |= overridden[pool.ords]
     mask |= subjects.maybe_superseded(pool.ords)
     return mask
 
@@ -166,29 +183,25 @@ def pre_cut(pool: Pool, policy: np.ndarray) -> None:
     sure = ~policy
     if len(pool.ords) <= LIST_CAP or not sure.any():
         return
-    floor = RELATIVE_CUT * float(pool.scores[sure].max())
+    floor = RELATIVE_CUT * float(masks.one(sure, pool.scores).max())
     s = pool.scores
     below = sure & (s < floor) & (~pool.broad | (s / BROAD_FACTOR < floor))
     if not below.any():
         return
-    pool.weak = (pool.ords[below], s[below])
-    keep = ~below
-    pool.ords, pool.scores, pool.broad = pool.ords[keep], s[keep], pool.broad[keep]
+    weak_ords, weak_scores = masks.where(below, pool.ords, s)
+    pool.weak = (weak_ords, weak_scores)
+    pool.ords, pool.scores, pool.broad = masks.where(~below, pool.ords, s, pool.broad)
 
 
-def project_override(pool: Pool, overridden: np.ndarray) -> None:
-    if not len(overridden):
+def project_override(pool: Pool, overridden: np.ndarray | None) -> None:
+    """``overridden``: ``overridden_marks``."""
+    if overridden is None:
         return
-    _, scope, _, _ = pool.index.columns()
-    mask = member(pool.ords, overridden, pool.index.size) & (scope[pool.ords] == _GLOBAL)
-    pool.drop(Reason.PROJECT_OVERRIDE, mask)
+    pool.drop(Reason.PROJECT_OVERRIDE, overridden[pool.ords])
 
 
 def stable_guidance(pool: Pool) -> None:
-    _, scope, type_, _ = pool.index.columns()
-    t = type_[pool.ords]
-    mask = (scope[pool.ords] == _GLOBAL) & ((t == _GUIDANCE[0]) | (t == _GUIDANCE[1]))
-    pool.drop(Reason.STABLE_GUIDANCE, mask)
+    pool.drop(Reason.STABLE_GUIDANCE, _kinds(pool.index)[1][pool.ords])
 
 
 def superseded(
@@ -264,13 +277,13 @@ def relative_cut(pool: Pool) -> None:
     if pool.weak is None:
         pool.drop(Reason.WEAK_MATCH, weak)
         return
-    ords = np.concatenate([pool.ords[weak], pool.weak[0]])
-    scores = np.concatenate([pool.scores[weak], pool.weak[1]])
+    weak_ords, weak_scores = masks.where(weak, pool.ords, pool.scores)
+    ords = np.concatenate([weak_ords, pool.weak[0]])
+    scores = np.concatenate([weak_scores, pool.weak[1]])
     listed = ranked(pool.index, ords, scores, LIST_CAP)
     pool.more += len(ords) - len(listed)
     pool.suppressed.extend(suppression(Reason.WEAK_MATCH, r) for r in listed)
-    keep = ~weak
-    pool.ords, pool.scores, pool.broad = pool.ords[keep], pool.scores[keep], pool.broad[keep]
+    pool.ords, pool.scores, pool.broad = masks.where(~weak, pool.ords, pool.scores, pool.broad)
     pool.weak = None
 
 

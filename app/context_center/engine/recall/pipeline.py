@@ -21,7 +21,7 @@ import numpy as np
 
 from context_center.engine.gate.visible import provider_visible
 from context_center.engine.recall import block as blk
-from context_center.engine.recall import filters, scoring
+from context_center.engine.recall import filters, masks, scoring
 from context_center.engine.recall.filters import LIST_CAP, Pool, Ranked, ranked, suppression
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.policy import PROJECT_BOOST, STALE_FACTOR, Reason, reason_text
@@ -231,7 +231,7 @@ def _blocked(index: RecallIndex, cand: np.ndarray, pool: Pool) -> np.ndarray:
     kept[pool.ords] = True
     if pool.weak is not None:
         kept[pool.weak[0]] = True
-    out: np.ndarray = cand[~kept[cand]]
+    out: np.ndarray = masks.one(~kept[cand], cand)
     return out
 
 
@@ -256,8 +256,9 @@ def run(message: str, turn: Turn) -> RecallResult:
     broad = ~sc.head if sc.frequent_only[cand].any() else None  # see scoring.adjusted
     s, b = scoring.adjusted(index, sc, cand, turn.now, broad)
     pool = Pool(index, cand, s, b)  # stage 3
-    filters.pre_cut(pool, filters.policy_mask(pool, turn.overridden, turn.subjects()))
-    filters.project_override(pool, turn.overridden)
+    overridden = filters.overridden_marks(index, turn.overridden)
+    filters.pre_cut(pool, filters.policy_mask(pool, overridden, turn.subjects()))
+    filters.project_override(pool, overridden)
     filters.stable_guidance(pool)
     if len(pool.ords):
         filters.superseded(pool, turn.subjects(), _blocked(index, cand, pool), sc.head)

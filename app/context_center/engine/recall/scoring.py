@@ -36,6 +36,7 @@ from datetime import datetime
 import numpy as np
 
 from context_center.engine.model import FRESHNESS_DAYS
+from context_center.engine.recall import masks
 from context_center.engine.recall.compounds import LITERAL_CHECK, CodePair
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex
 from context_center.engine.recall.matching import (
@@ -195,7 +196,7 @@ def _counted(c: Concept, docs: np.ndarray, hits: list[ConceptHits | None], size:
     for j in (c.follows, *c.covers):
         prev = hits[j] if 0 <= j < len(hits) else None
         if prev is not None and len(docs) and len(prev.docs):
-            docs = docs[~_member(docs, prev.docs, size)]
+            docs = masks.one(~_member(docs, prev.docs, size), docs)
     return docs
 
 
