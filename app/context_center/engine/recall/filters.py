@@ -137,6 +137,15 @@ class Pool:
         self.ords, self.scores, self.broad = masks.where(~mask, self.ords, self.scores, self.broad)
 
 
+def member(ords: np.ndarray, members: np.ndarray, size: int) -> np.ndarray:
+    """``np.isin(ords, members)`` for ordinals under ``size`` (the overridden ones): one mark
+    per ordinal and a gather, no sort of both arrays."""
+    marked = np.zeros(size, dtype=np.bool_)
+    marked[members] = True
+    out: np.ndarray = marked[ords]
+    return out
+
+
 _KINDS = ("filters", "kinds")
 
 
