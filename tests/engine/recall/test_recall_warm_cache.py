@@ -17,7 +17,7 @@ from recall_env import NOW, MakeFact
 
 from context_center.engine.gate import visible
 from context_center.engine.model import FactType, Scope
-from context_center.engine.recall import scoring
+from context_center.engine.recall import filters, masks, scoring
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.matching import HeadForms, TermCache, head_terms
 from context_center.engine.recall.policy import (
@@ -322,3 +322,38 @@ def test_head_checks_read_only_the_heads_they_need_and_decide_the_same(
             )
     assert fewer, "some fact's head was never needed, so never read"
     assert changed, "the head checks changed some estimate (they were exercised)"
+
+
+# -- boolean selections and the policy filters' per-state kinds ----------------------------------
+
+
+@pytest.mark.parametrize("density", [0.0, 0.03, 0.5, 0.97, 1.0])
+def test_mask_takes_equal_boolean_indexing(density: float) -> None:
+    rng = np.random.default_rng(int(density * 100))
+    n = 3000
+    mask = rng.random(n) < density
+    arrays = (rng.random(n), np.arange(n, dtype=np.int64), rng.random(n) < 0.3)
+    for got, a in zip(masks.where(mask, *arrays), arrays, strict=True):
+        assert got.dtype == a.dtype and np.array_equal(got, a[mask])
+    assert np.array_equal(masks.one(~mask, arrays[1]), arrays[1][~mask])
+
+
+def test_policy_kinds_and_override_marks_follow_the_index_state(make_fact: MakeFact) -> None:
+    index = RecallIndex()
+    rule = make_fact("deploy-rule", "deploy on fridays", scope=Scope.GLOBAL)
+    twin = make_fact("deploy-rule", "deploy on mondays", scope=Scope.PROJECT)
+    other = make_fact("deploy-other", "deploy notes", scope=Scope.GLOBAL)
+    index.sync((rule, twin, other))
+    g, guidance = filters._kinds(index)
+    assert g.tolist() == [True, False, True] and not guidance.any()
+    every = np.arange(index.size)
+    marks = filters.overridden_marks(index, np.array([0, 1]))
+    assert marks is not None and marks.tolist() == [True, False, False]  # a global fact only
+    assert np.array_equal(marks, filters.member(every, np.array([0, 1]), 3) & g)
+    assert filters.overridden_marks(index, np.zeros(0, dtype=np.int64)) is None
+    # the same fact re-typed as user guidance: the kinds of the new state say so
+    index.upsert(rule.model_copy(update={"type": FactType.USER, "revision": 2}))
+    assert filters._kinds(index)[1].tolist() == [True, False, False]
+    pool = filters.Pool(index, every, np.ones(3), np.zeros(3, dtype=np.bool_))
+    filters.stable_guidance(pool)
+    assert pool.ords.tolist() == [1, 2] and [s.id for s in pool.suppressed] == [rule.id]
