@@ -147,6 +147,7 @@ def build(n: int, work: Path) -> None:
 
 
 def stamp_racy_s() -> float:
+    """The longest racy window (a folder whose times are whole seconds)."""
     from context_center.engine.store.stamp import RACY_NS
 
     return RACY_NS / 1e9

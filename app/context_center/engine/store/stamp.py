@@ -9,7 +9,8 @@ the stamp ``(0, 0, counter)``.
 
 What a stamp does not see: a file edited *in place* (opened and rewritten without a rename).
 Readers that trust a stamp therefore still check the files they actually read (size, mtime and
-inode), and a stamp taken within ``RACY_NS`` of the folder's last change is *racy*: a foreign
+inode), and a stamp taken within ``racy_window`` of the folder's last change (two seconds on a
+file system that keeps whole seconds, 50 ms on one with finer times) is *racy*: a foreign
 rename later in the same clock tick would not move the mtime, so a racy stamp is never trusted
 on its own (``is_racy``).
 
@@ -42,8 +43,12 @@ from context_center.engine.store.paths import store_cache_dir
 GENERATION_FILE = "generation"
 JOURNAL_FILE = "journal"
 JOURNAL_MAX_BYTES = 256 * 1024
-# A stamp observed this close to the folder's last change may miss a same-tick rename.
+# A stamp observed this close to the folder's last change may miss a same-tick rename: on a
+# file system whose times are whole seconds (FAT keeps two), and on one with finer times (ext4,
+# xfs, btrfs, tmpfs, APFS: nanoseconds), whose clock for file times moves at least once per
+# kernel tick (10 ms at most; every change since Linux 6.13) -- see ``racy_window``.
 RACY_NS = 2_000_000_000
+FINE_RACY_NS = 50_000_000
 INDEX_NAME = "MEMORY.md"
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -192,9 +197,25 @@ def store_stamp(root: Path) -> Stamp:
     return (mtime, ino, read_counter(root))
 
 
+def racy_window(mtime_ns: int) -> int:
+    """How long after a folder's change (its mtime) a stamp of it may miss a rename made in
+    the same tick of the file system's clock. The time itself tells the clock's grain: whole
+    seconds (FAT, HFS+, many network shares) keep ``RACY_NS``; a time with sub-second digits
+    gets ``FINE_RACY_NS``, or twice its grain when that is coarser (exFAT: 10 ms units; a time
+    ending in zeros by chance only makes the window longer, never shorter)."""
+    sub = mtime_ns % 1_000_000_000
+    if sub == 0:
+        return RACY_NS
+    grain = 1
+    while sub % (grain * 10) == 0:
+        grain *= 10
+    return min(RACY_NS, max(FINE_RACY_NS, 2 * grain))
+
+
 def is_racy(stamp: Stamp, observed_ns: int) -> bool:
-    """True when the folder changed less than ``RACY_NS`` before the stamp was observed."""
-    return stamp[0] != 0 and observed_ns - stamp[0] < RACY_NS
+    """True when the folder changed less than its ``racy_window`` before the stamp was
+    observed (or after it: a clock set back)."""
+    return stamp[0] != 0 and observed_ns - stamp[0] < racy_window(stamp[0])
 
 
 def now_ns() -> int:
