@@ -25,6 +25,7 @@ from context_center.engine.suggestions.known import (
     comparable,
 )
 from context_center.engine.suggestions.phrases import (
+    cut_at_least,
     distinct_tokens,
     fast_normalise,
     key_of,
@@ -114,6 +115,22 @@ def test_tokens_and_normalisation_are_gate_overlaps_on_every_code_point() -> Non
         assert set(tokens(text)) == set(distinct_tokens(text)), hex(ord(chunk[0]))
         assert normalise(text) == fast_normalise(text), hex(ord(chunk[0]))
         assert normalize_key(text) == key_of(text), hex(ord(chunk[0]))
+        for piece in (text, text[:40], text.encode("ascii", "ignore").decode()):
+            cut = cut_at_least(piece, MIN_PIECE_CHARS)
+            if len(normalise(piece)) < MIN_PIECE_CHARS:
+                assert cut is None, hex(ord(chunk[0]))
+            else:
+                assert cut is not None and cut[0] == normalise(piece), hex(ord(chunk[0]))
+                assert set(cut[1]) == set(tokens(piece)), hex(ord(chunk[0]))
+    ascii_texts = ["Run ruff_check on PR-12 now", "A-b_C d", "   ", "", "x" * 5, "UPPER lower 123"]
+    for text in ascii_texts:  # every ASCII shape the plain-ASCII patterns take
+        for size in (0, 1, 5, 6, 30):
+            cut = cut_at_least(text, size)
+            if len(normalise(text)) < size:
+                assert cut is None, (text, size)
+            else:
+                assert cut is not None and cut[0] == normalise(text), (text, size)
+                assert set(cut[1]) == set(tokens(text)), (text, size)
 
 
 def test_the_overlap_rule_is_gate_overlaps() -> None:

@@ -35,7 +35,7 @@ from typing import Protocol
 
 from context_center.engine.model import Fact
 from context_center.engine.suggestions.phrases import (
-    cut,
+    cut_at_least,
     distinct_tokens,
     fast_normalise,
     key_of,
@@ -92,9 +92,9 @@ def pieces_of(text: str) -> list[Piece]:
     """The phrases of ``text`` worth comparing (at least ``MIN_PIECE_CHARS`` letters)."""
     out: list[Piece] = []
     for raw in _PIECE_SPLIT_RE.split(comparable(text)):
-        norm, tokens = cut(_BULLET_RE.sub("", raw).strip())
-        if len(norm) >= MIN_PIECE_CHARS:
-            out.append((norm, tokens))
+        piece = cut_at_least(_BULLET_RE.sub("", raw).strip(), MIN_PIECE_CHARS)
+        if piece is not None:
+            out.append(piece)
     return out
 
 

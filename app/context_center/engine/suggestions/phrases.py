@@ -27,7 +27,7 @@ from context_center.engine.gate.overlap import (
     MIN_TOKENS,
 )
 
-__all__ = ["cut", "distinct_tokens", "fast_normalise", "key_of", "overlap"]
+__all__ = ["cut", "cut_at_least", "distinct_tokens", "fast_normalise", "key_of", "overlap"]
 
 _NOT_ALNUM_RE = re.compile(r"[\W_]+")
 
@@ -77,6 +77,27 @@ def cut(text: str) -> tuple[str, tuple[str, ...]]:
     """``(fast_normalise(text), distinct_tokens(text))``, folding ``text`` once."""
     folded = _fold(text)
     return _NOT_ALNUM_RE.sub("", folded), _distinct(folded)
+
+
+_ASCII_WORD_RE = re.compile(r"[a-z0-9_]+")  # ``\\w`` on lowercased ASCII, a simpler class
+_ASCII_NOT_ALNUM_RE = re.compile(r"[^a-z0-9]+")  # ``[\\W_]`` on lowercased ASCII
+
+
+def cut_at_least(text: str, min_chars: int) -> tuple[str, tuple[str, ...]] | None:
+    """``cut(text)`` when its normalised form has at least ``min_chars`` characters, else
+    None (without cutting the tokens). The suggestions scan cuts every phrase of every fact
+    once, half of them plain ASCII: those take simpler patterns with the same matches."""
+    if text.isascii():
+        folded = text.lower()
+        norm = _ASCII_NOT_ALNUM_RE.sub("", folded)
+        if len(norm) < min_chars:
+            return None
+        return norm, tuple(map(sys.intern, set(_ASCII_WORD_RE.findall(folded))))
+    folded = unicodedata.normalize("NFKC", text).lower()
+    norm = _NOT_ALNUM_RE.sub("", folded)
+    if len(norm) < min_chars:
+        return None
+    return norm, _distinct(folded)
 
 
 def _distinct(folded: str) -> tuple[str, ...]:
