@@ -28,6 +28,7 @@ from typing import TypeVar
 import numpy as np
 
 from context_center.engine.model import Fact
+from context_center.engine.suggestions.forkcut import can_fork, cut_in_two
 from context_center.engine.suggestions.known import (
     FactKey,
     KnownTexts,
@@ -118,8 +119,10 @@ class FactTexts:
                     holders.remove(key)
                     if not holders:
                         del self.index[token]
-        for key, fact in _paced([(k, f) for k, f in wanted.items() if k not in self.entries]):
-            entry = self.entries[key] = _entry(fact)
+        todo = [(k, f) for k, f in wanted.items() if k not in self.entries]
+        cuts = cut_in_two(todo, _cut_paced) if can_fork(len(todo)) else _cut_paced(todo)
+        for key, entry in cuts:
+            self.entries[key] = entry
             self.cuts += 1
             if self.index is not None:
                 _hold(self.index, key, entry)
@@ -267,6 +270,11 @@ def _paced(items: list[T]) -> Iterator[T]:
         if shared and time.perf_counter() >= resume:
             time.sleep(PAUSE_S)
             resume = time.perf_counter() + SLICE_S
+
+
+def _cut_paced(items: Sequence[tuple[FactKey, Fact]]) -> Iterator[tuple[FactKey, _FactEntry]]:
+    for key, fact in _paced(list(items)):
+        yield key, _entry(fact)
 
 
 def refresh_phrase_index(facts: Sequence[Fact], path: Path) -> int:
