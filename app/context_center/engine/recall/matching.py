@@ -23,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from context_center.engine.model import Fact
+from context_center.engine.recall import masks
 from context_center.engine.recall.compounds import code_docs, literal_docs
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.policy import HEAD_TF, K1, B
@@ -165,7 +166,12 @@ class TermCache:
         found, m = self.state.get(key)
         if not found:
             m = self._concept(c)
-            size = _nbytes(m.docs, m.best, m.which, m.named, m.first) if m is not None else 64
+            size = (
+                _nbytes(m.docs, m.best, m.which, m.named, m.head_docs)
+                + (m.first.nbytes if m.first is not m.docs else 0)
+                if m is not None
+                else 64
+            )
             self.state.put(key, m, size)
         return m  # type: ignore[return-value]
 
@@ -183,9 +189,10 @@ class TermCache:
         df = len(docs)
         best = best * math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
         first = parts[0][1][0] if parts[0][0] == 0 else docs[:0]
-        for a in (docs, best, which, named, first):
+        head_docs = masks.one(named, docs)
+        for a in (docs, best, which, named, first, head_docs):
             a.flags.writeable = False  # shared by every turn of this index state
-        return Matched(docs, best, which, named, first)
+        return Matched(docs, best, which, named, first, head_docs)
 
     def code_docs(self, docs: np.ndarray, order: np.ndarray, text: str) -> np.ndarray:
         return code_docs(docs, order, text, self.index.fact_at)
@@ -194,13 +201,15 @@ class TermCache:
 @dataclass(frozen=True, slots=True)
 class Matched:
     """How one concept matched: ordinals ascending, best score, which alternative, whether in
-    the head fields (estimated), and the ordinals its first alternative matched."""
+    the head fields (estimated), the ordinals its first alternative matched, and the ordinals
+    in the head fields (estimated)."""
 
     docs: np.ndarray
     best: np.ndarray
     which: np.ndarray
     named: np.ndarray
     first: np.ndarray
+    head_docs: np.ndarray  # docs[named]
 
 
 def _best_per_doc(parts: list[Part], size: int) -> tuple[np.ndarray, ...]:
@@ -216,11 +225,10 @@ def _best_per_doc(parts: list[Part], size: int) -> tuple[np.ndarray, ...]:
     which = np.zeros(size, dtype=np.int16)
     named = np.zeros(size, dtype=np.bool_)
     for ai, (docs, vals, head) in parts:
-        better = vals > best[docs]
-        d = docs[better]
-        best[d] = vals[better]
+        d, v = masks.where(vals > best[docs], docs, vals)
+        best[d] = v
         which[d] = ai
-        named[docs[head]] = True
+        named[masks.one(head, docs)] = True
     docs = np.flatnonzero(best)
     return docs, best[docs], which[docs], named[docs]
 

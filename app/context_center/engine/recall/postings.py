@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from context_center.engine.model import Fact, Scope
-from context_center.engine.recall import csr
+from context_center.engine.recall import csr, masks
 from context_center.engine.recall.ordinals import (
     NO_TIME_MS,
     SCOPE_CODES,
@@ -234,8 +234,8 @@ class PostingsStore(Ordinals):
             alive = self.c["alive"].data
             filtered = []
             for d, f in parts:
-                m = alive[d]
-                filtered.append((d[m], f[m]))
+                kept = masks.where(alive[d], d, f)
+                filtered.append((kept[0], kept[1]))
             parts = filtered
         return parts
 

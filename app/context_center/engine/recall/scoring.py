@@ -252,14 +252,13 @@ class _Tally:
         counted: np.ndarray,
         direct_docs: np.ndarray,
     ) -> None:
-        docs, named = m.docs, m.named
-        self._raw.append((docs, m.best))
+        self._raw.append((m.docs, m.best))
         if c.number:
             return
         self._count.append(counted)
         if not h.frequent:
             self._specific.append(counted)
-        self.head[docs[named]] = True
+        self.head[m.head_docs] = True
         if h.strong:
             self.sure[direct_docs] = True
             self.strong[direct_docs] = True
@@ -267,7 +266,7 @@ class _Tally:
                 self.ident[direct_docs] = True
                 return
         if h.grants:
-            self.strong[docs[named]] = True
+            self.strong[m.head_docs] = True
 
     def sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(raw score, matched concepts, of them not frequent in the store) per ordinal."""
