@@ -17,7 +17,7 @@ from recall_env import NOW, MakeFact
 
 from context_center.engine.gate import visible
 from context_center.engine.model import FactType, Scope
-from context_center.engine.recall import filters, masks, scoring
+from context_center.engine.recall import filters, masks, scoring, terms
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.matching import HeadForms, TermCache, head_terms
 from context_center.engine.recall.policy import (
@@ -357,3 +357,28 @@ def test_policy_kinds_and_override_marks_follow_the_index_state(make_fact: MakeF
     pool = filters.Pool(index, every, np.ones(3), np.zeros(3, dtype=np.bool_))
     filters.stable_guidance(pool)
     assert pool.ords.tolist() == [1, 2] and [s.id for s in pool.suppressed] == [rule.id]
+
+
+# -- the plan memo --------------------------------------------------------------------------------
+
+
+def test_plan_memo_answers_as_a_fresh_plan_and_never_for_another_message() -> None:
+    one, two = "how do we deploy the release 部署", "how do we deploy the releases 部署"
+    first = terms.plan(one)
+    assert terms.plan(one) is first  # remembered
+    assert first == terms._plan(one)  # as planned afresh
+    other = terms.plan(two)
+    assert other is not first and other == terms._plan(two) and other.message == two
+    long = "deploy " * (terms.PLAN_MEMO_CHARS // 7 + 1)
+    assert terms.plan(long) is not terms.plan(long)  # too long to keep
+    assert terms.plan(long) == terms._plan(long)
+
+
+def test_plan_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(terms, "PLAN_MEMO_SIZE", 2)
+    monkeypatch.setattr(terms, "_PLANS", type(terms._PLANS)())
+    a = terms.plan("alpha deploy")
+    terms.plan("beta deploy")
+    assert terms.plan("alpha deploy") is a  # used again: the most recent
+    terms.plan("gamma deploy")  # evicts "beta deploy"
+    assert list(terms._PLANS) == ["alpha deploy", "gamma deploy"]

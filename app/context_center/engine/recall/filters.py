@@ -73,7 +73,7 @@ def kth_largest(a: np.ndarray, k: int) -> float:
     if n >= _SAMPLE_FROM and k * _SAMPLE_STRIDE * 4 <= n:
         sample = a[::_SAMPLE_STRIDE]
         m = len(sample)
-        a = a[a >= np.partition(sample, m - k)[m - k]]
+        a = masks.one(a >= np.partition(sample, m - k)[m - k], a)
         n = len(a)
     return float(np.partition(a, n - k)[n - k])
 

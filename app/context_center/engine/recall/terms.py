@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
+from threading import Lock
 
 from context_center.engine.recall.compounds import CodePair, code_pairs, compounds
 from context_center.engine.recall.policy import EXPANSION_WEIGHT, Reason, is_generic_turn
@@ -267,8 +269,33 @@ def _chained(c: Concept, i: int, spans: dict[int, tuple[int, int, int]]) -> Conc
     return c
 
 
+# Plans of recent messages: a plan is a pure function of the message and the shipped word
+# lists, and the same message is often planned again (recall, then the memory tool's search;
+# a hook and an agent server on one turn). Only messages up to PLAN_MEMO_CHARS are kept.
+PLAN_MEMO_SIZE = 256
+PLAN_MEMO_CHARS = 4096
+_PLANS: OrderedDict[str, Plan] = OrderedDict()
+_PLANS_LOCK = Lock()
+
+
 def plan(message: str) -> Plan:
-    """Stage 1 for one message."""
+    """Stage 1 for one message (remembered for recent short messages)."""
+    if len(message) > PLAN_MEMO_CHARS:
+        return _plan(message)
+    with _PLANS_LOCK:
+        known = _PLANS.get(message)
+        if known is not None:
+            _PLANS.move_to_end(message)
+            return known
+    made = _plan(message)
+    with _PLANS_LOCK:
+        _PLANS[message] = made
+        while len(_PLANS) > PLAN_MEMO_SIZE:
+            _PLANS.popitem(last=False)
+    return made
+
+
+def _plan(message: str) -> Plan:
     if is_generic_turn(message):
         return Plan(message, (), (), Reason.GENERIC_TURN)
     terms = searchable(query_terms(message))
