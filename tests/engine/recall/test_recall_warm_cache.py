@@ -17,7 +17,7 @@ from recall_env import NOW, MakeFact
 
 from context_center.engine.gate import visible
 from context_center.engine.model import FactType, Scope
-from context_center.engine.recall import filters, masks, scoring, terms
+from context_center.engine.recall import filters, masks, matching, scoring, terms
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.matching import HeadForms, TermCache, head_terms
 from context_center.engine.recall.policy import (
@@ -382,3 +382,43 @@ def test_plan_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert terms.plan("alpha deploy") is a  # used again: the most recent
     terms.plan("gamma deploy")  # evicts "beta deploy"
     assert list(terms._PLANS) == ["alpha deploy", "gamma deploy"]
+
+
+# -- a concept's best alternative per fact ---------------------------------------------------------
+
+
+def _lexsorted_best(parts: list[matching.Part]) -> tuple[np.ndarray, ...]:
+    """The best alternative per ordinal as one lexicographic sort finds it (by ordinal, best
+    score first, the earlier alternative first on a tie)."""
+    d = np.concatenate([docs for _, (docs, _, _) in parts])
+    v = np.concatenate([vals for _, (_, vals, _) in parts])
+    h = np.concatenate([head for _, (_, _, head) in parts])
+    a = np.concatenate([np.full(len(docs), ai, dtype=np.int16) for ai, (docs, _, _) in parts])
+    order = np.lexsort((-v, d))
+    d, v, h, a = d[order], v[order], h[order], a[order]
+    first = np.ones(len(d), dtype=np.bool_)
+    first[1:] = d[1:] != d[:-1]
+    starts = np.flatnonzero(first)
+    return d[starts], v[starts], a[starts], np.logical_or.reduceat(h, starts)
+
+
+@pytest.mark.parametrize("total", [5, 300, 5000])
+def test_best_alternative_per_fact_is_the_same_sparse_dense_and_sorted(
+    total: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = np.random.default_rng(total)
+    n = 20000
+    parts: list[matching.Part] = []
+    for ai, share in enumerate([0.5, 0.3, 0.2]):
+        k = max(1, int(total * share))
+        docs = np.sort(rng.choice(min(n, 3 * total), k, replace=False)).astype(np.uint32)
+        vals = np.round(rng.random(k), 1) + 0.1  # many ties between alternatives
+        parts.append((ai + 1, (docs, vals, rng.random(k) < 0.3)))
+    want = _lexsorted_best(parts)
+    sparse = matching._best_sparse(parts)
+    monkeypatch.setattr(matching, "SPARSE_SHARE", 10**9)  # every merge dense
+    dense = matching._best_per_doc(parts, n)
+    for x, y in zip(sparse, want, strict=True):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+    for x, y in zip(dense, want, strict=True):  # the dense merge's ordinals are int64
+        assert np.array_equal(x, y)

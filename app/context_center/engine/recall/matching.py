@@ -234,18 +234,27 @@ def _best_per_doc(parts: list[Part], size: int) -> tuple[np.ndarray, ...]:
 
 
 def _best_sparse(parts: list[Part]) -> tuple[np.ndarray, ...]:
-    """``_best_per_doc`` for postings much shorter than the index: one sort, no dense arrays."""
+    """``_best_per_doc`` for postings much shorter than the index: no dense arrays. The parts
+    are put in ordinal order by a stable sort (each part is already ascending, so it merges
+    runs), keeping one ordinal's parts in their order; per ordinal the best score, the first
+    part that has it (as ``_best_per_doc`` keeps the first on a tie), and whether any part
+    is in the head fields."""
     d = np.concatenate([docs for _, (docs, _, _) in parts])
     v = np.concatenate([vals for _, (_, vals, _) in parts])
     h = np.concatenate([head for _, (_, _, head) in parts])
     a = np.concatenate([np.full(len(docs), ai, dtype=np.int16) for ai, (docs, _, _) in parts])
-    order = np.lexsort((-v, d))  # by ordinal, best score first
+    order = np.argsort(d, kind="stable")
     d, v, h, a = d[order], v[order], h[order], a[order]
     first = np.ones(len(d), dtype=np.bool_)
     first[1:] = d[1:] != d[:-1]
     starts = np.flatnonzero(first)
+    best = np.maximum.reduceat(v, starts)
+    counts = np.diff(np.append(starts, len(d)))
+    at = np.minimum.reduceat(
+        np.where(v == np.repeat(best, counts), np.arange(len(d)), len(d)), starts
+    )
     named = np.logical_or.reduceat(h, starts)
-    return d[starts], v[starts], a[starts], named
+    return d[starts], best, a[at], named
 
 
 class HeadForms:
