@@ -422,3 +422,15 @@ def test_best_alternative_per_fact_is_the_same_sparse_dense_and_sorted(
         assert x.dtype == y.dtype and np.array_equal(x, y)
     for x, y in zip(dense, want, strict=True):  # the dense merge's ordinals are int64
         assert np.array_equal(x, y)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("n", [40, 5000, 60000])
+def test_best_few_picks_what_argpartition_picks(n: int, ties: bool) -> None:
+    rng = np.random.default_rng(n + ties)
+    raw = np.round(rng.random(n), 2) if ties else rng.random(n)
+    ords = np.sort(rng.choice(10 * n, n, replace=False))
+    for k in (1, 32, n - 1):
+        got = scoring._best_few(ords, raw, k)
+        want = ords[np.argpartition(-raw, k)[:k]]
+        assert len(got) == k and set(got.tolist()) == set(want.tolist()), k
