@@ -434,3 +434,73 @@ def test_best_few_picks_what_argpartition_picks(n: int, ties: bool) -> None:
         got = scoring._best_few(ords, raw, k)
         want = ords[np.argpartition(-raw, k)[:k]]
         assert len(got) == k and set(got.tolist()) == set(want.tolist()), k
+
+
+# -- superseded: the best candidates' order where it matters, the blocked ones when asked ---------
+
+
+class _Groups:
+    """A stand-in SubjectMap: ``members`` are in a group; ``current`` maps old -> current."""
+
+    def __init__(self, size: int, members: set[int], current: dict[int, int]) -> None:
+        self.grouped = np.zeros(size, dtype=np.bool_)
+        self.grouped[list(members | set(current))] = True
+        self.current = current
+
+    def maybe_superseded(self, ords: np.ndarray) -> np.ndarray:
+        out: np.ndarray = self.grouped[ords]
+        return out
+
+    def current_of(self, o: int) -> tuple[int, str] | None:
+        cur = self.current.get(o)
+        return None if cur is None else (cur, "same_title")
+
+
+@pytest.mark.parametrize("grouped", [0, 1, 2, 40])
+@pytest.mark.parametrize("ties", [False, True])
+def test_superseded_checks_the_best_candidates_in_argpartitions_order(
+    make_fact: MakeFact, grouped: int, ties: bool
+) -> None:
+    index = _big_index(make_fact, 400)
+    for seed in range(12):  # several layouts: an order kept by chance is not enough
+        rng = np.random.default_rng(seed + 100 * grouped + 7 * ties)
+        ords = np.sort(rng.choice(index.size, 300, replace=False))
+        scores = np.round(rng.random(300), 1) if ties else rng.random(300)
+        top = np.argsort(-scores, kind="stable")[:64]
+        members = {int(ords[i]) for i in rng.choice(top, grouped, replace=False)}
+        groups = _Groups(index.size, members, {})
+        pool = filters.Pool(index, ords, scores, np.zeros(300, dtype=np.bool_))
+        first = np.argpartition(-scores, filters.SUPERSEDED_CHECK)[: filters.SUPERSEDED_CHECK]
+        want = first[groups.maybe_superseded(ords[first])]
+        got = filters._maybe_superseded_first(pool, groups)  # type: ignore[arg-type]
+        assert got.tolist() == want.tolist(), seed
+
+
+def test_superseded_asks_for_the_blocked_ones_only_to_promote_and_before_the_drop(
+    make_fact: MakeFact,
+) -> None:
+    index = _big_index(make_fact, 50)
+
+    def pool_of() -> filters.Pool:
+        return filters.Pool(
+            index, np.arange(10), np.linspace(1.0, 2.0, 10), np.zeros(10, dtype=np.bool_)
+        )
+
+    def never() -> np.ndarray:
+        raise AssertionError("nothing to promote: the blocked ones are not needed")
+
+    filters.superseded(pool_of(), _Groups(index.size, {1, 2}, {}), never)  # type: ignore[arg-type]
+    # old 3 -> current 20 (not a candidate: comes in), old 5 -> current 30 (blocked)
+    groups = _Groups(index.size, set(), {3: 20, 5: 30})
+    lazy, asked = pool_of(), []
+
+    def blocked() -> np.ndarray:
+        asked.append(lazy.ords.tolist())  # the pool as it came in: nothing dropped yet
+        return np.array([30])
+
+    filters.superseded(lazy, groups, blocked)  # type: ignore[arg-type]
+    eager = pool_of()
+    filters.superseded(eager, groups, np.array([30]))  # type: ignore[arg-type]
+    assert asked == [list(range(10))]
+    assert lazy.ords.tolist() == eager.ords.tolist() and 20 in lazy.ords and 30 not in lazy.ords
+    assert lazy.notes == eager.notes and lazy.suppressed == eager.suppressed

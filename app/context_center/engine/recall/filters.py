@@ -21,6 +21,7 @@ The fact limit and the character budget (``over_budget``) follow in ``pipeline.p
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -213,12 +214,39 @@ def stable_guidance(pool: Pool) -> None:
     pool.drop(Reason.STABLE_GUIDANCE, _kinds(pool.index)[1][pool.ords])
 
 
+def _maybe_superseded_first(pool: Pool, subjects: SubjectMap) -> np.ndarray:
+    """Positions, among the best SUPERSEDED_CHECK candidates as ``np.argpartition`` orders
+    them, of those in a same-subject group. Their order decides ties later, so a shortcut is
+    taken only where there is no order to keep: the best few are found from the exact
+    SUPERSEDED_CHECK-th score when no tie straddles it, and used when at most one of them
+    is in a group (else argpartition orders them, as before)."""
+    n = len(pool.ords)
+    if n <= SUPERSEDED_CHECK:
+        first = np.arange(n)
+    else:
+        s = pool.scores
+        above = s >= kth_largest(s, SUPERSEDED_CHECK)
+        if int(np.count_nonzero(above)) == SUPERSEDED_CHECK:
+            few = np.flatnonzero(above)
+            maybe: np.ndarray = few[subjects.maybe_superseded(pool.ords[few])]
+            if len(maybe) <= 1:
+                return maybe
+        first = np.argpartition(-s, SUPERSEDED_CHECK)[:SUPERSEDED_CHECK]
+    out: np.ndarray = first[subjects.maybe_superseded(pool.ords[first])]
+    return out
+
+
 def superseded(
-    pool: Pool, subjects: SubjectMap, blocked: np.ndarray, named: np.ndarray | None = None
+    pool: Pool,
+    subjects: SubjectMap,
+    blocked: np.ndarray | Callable[[], np.ndarray],
+    named: np.ndarray | None = None,
 ) -> None:
     """Drop superseded candidates; the current fact of each group takes the best score of its
     group's candidates (it may not have matched the message itself). ``blocked``: ordinals
-    earlier filters removed, which never come back this way. ``named`` (per ordinal): the
+    earlier filters removed, which never come back this way (or a function giving them, asked
+    only when a current fact may come in, before this filter changes the pool). ``named``
+    (per ordinal): the
     message matched the fact's name, title or description; a current fact that did not match
     the message itself comes in only for an older fact the message matched so (the message is
     about their subject, not about a side remark in the old body)."""
@@ -226,10 +254,7 @@ def superseded(
         return
     # Only the best candidates can be injected: the rest are checked no further (they are
     # listed under the later rule that removes them).
-    first = np.arange(len(pool.ords))
-    if len(first) > SUPERSEDED_CHECK:
-        first = np.argpartition(-pool.scores, SUPERSEDED_CHECK)[:SUPERSEDED_CHECK]
-    maybe = first[subjects.maybe_superseded(pool.ords[first])]
+    maybe = _maybe_superseded_first(pool, subjects)
     if not len(maybe):
         return
     mask = np.zeros(len(pool.ords), dtype=np.bool_)
@@ -248,9 +273,11 @@ def superseded(
         s = float(pool.scores[i])
         if s > promote.get(cur, (-1.0, 0))[0]:
             promote[cur] = (s, o)
+    if promote and callable(blocked):
+        blocked = blocked()  # of the pool as it came in
     pool.drop(Reason.SUPERSEDED, mask, messages)
     for cur, (s, old) in promote.items():
-        if np.isin(cur, blocked):
+        if np.any(blocked == cur):  # type: ignore[operator]
             continue
         where = np.flatnonzero(pool.ords == cur)
         note = f"current version of {pool.index.fact(old).ref}"

@@ -261,7 +261,7 @@ def run(message: str, turn: Turn) -> RecallResult:
     filters.project_override(pool, overridden)
     filters.stable_guidance(pool)
     if len(pool.ords):
-        filters.superseded(pool, turn.subjects(), _blocked(index, cand, pool), sc.head)
+        filters.superseded(pool, turn.subjects(), lambda: _blocked(index, cand, pool), sc.head)
     filters.relative_cut(pool)
     filters.thin_match(pool, sc.count)
     filters.side_match(pool, sc.frequent_only, sc.strong, sc.unknown)
