@@ -62,7 +62,7 @@ PathArg = str | os.PathLike[str]
 # Visibility's paths, so a remembered answer is never stale. At most _MEMO_CHARS characters of
 # texts and results are kept (a few megabytes).
 _MEMO_SIZE = 4096
-_MEMO_CHARS = 4 << 20
+_MEMO_CHARS = 2 << 20
 
 _USER_CHARS = r"[^\\/\s\"'`<>|:;,()\[\]{}%]+"
 # macOS and Windows user names may contain spaces ("Bob Smith"): such a segment is taken whole
