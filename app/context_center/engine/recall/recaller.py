@@ -58,8 +58,9 @@ CACHE_FILE = "recall-index.cache"
 SAVE_AFTER_CHANGES = 64
 SAVE_AFTER_SHARE = 0.01
 _GLOBAL = Scope.GLOBAL.value
-# What ``Path.home()`` (and so ``gate.visible``'s OS home) is read from, on every platform.
-_HOME_VARIABLES = ("HOME", "USERPROFILE", "HOMEDRIVE", "HOMEPATH")
+# What ``gate.visible``'s OS homes are read from: $HOME, and ``Path.home()`` (on POSIX $HOME
+# or the password database, on Windows these variables).
+_HOME_VARIABLES = ("HOME",) if os.name != "nt" else ("HOME", "USERPROFILE", "HOMEDRIVE", "HOMEPATH")
 
 
 class Hit(BaseModel):
