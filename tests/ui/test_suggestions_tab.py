@@ -46,6 +46,15 @@ def _no_real_transcripts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("HOME", str(tmp_path / "person"))
 
 
+@pytest.fixture(autouse=True)
+def _fresh_fact_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts as a new window process does: no fact cut yet, no index read."""
+    from context_center.engine.suggestions import facttexts
+
+    monkeypatch.setattr(facttexts, "_CACHE", facttexts.FactTexts())
+    monkeypatch.setattr(facttexts, "_LOADED", {})
+
+
 @pytest.fixture
 def history(engine: Engine) -> Path:
     for i, (session, text) in enumerate(TURNS):
@@ -224,10 +233,10 @@ def test_scan_runs_off_the_gui_thread(qtbot, ctx, history, monkeypatch) -> None:
     threads: list[str] = []
     real = suggestions_module.scan_workspace
 
-    def slow_scan(engine: Engine):  # type: ignore[no-untyped-def]
+    def slow_scan(engine: Engine, max_cuts: int | None = None):  # type: ignore[no-untyped-def]
         threads.append(threading.current_thread().name)
         release.wait(5)
-        return real(engine)
+        return real(engine, max_cuts)
 
     monkeypatch.setattr(suggestions_module, "scan_workspace", slow_scan)
     tab = SuggestionsTab(ctx)
@@ -273,10 +282,10 @@ def test_a_long_scan_never_holds_up_other_engine_work(
     engines: list[Engine] = []
     real = suggestions_module.scan_workspace
 
-    def slow_scan(engine_used: Engine):  # type: ignore[no-untyped-def]
+    def slow_scan(engine_used: Engine, max_cuts: int | None = None):  # type: ignore[no-untyped-def]
         engines.append(engine_used)
         release.wait(10)
-        return real(engine_used)
+        return real(engine_used, max_cuts)
 
     monkeypatch.setattr(suggestions_module, "scan_workspace", slow_scan)
     tab = SuggestionsTab(ctx)
@@ -297,15 +306,16 @@ def test_a_long_scan_never_holds_up_other_engine_work(
     qtbot.waitUntil(lambda: tab.scan_count == 1, timeout=5000)
 
 
-def test_before_the_first_scan_a_child_process_brings_the_phrase_index_up_to_date(
-    qtbot, ctx, engine: Engine, history
+def test_a_scan_that_would_cut_many_facts_waits_for_a_child_process_instead(
+    qtbot, ctx, engine: Engine, history, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
-    """The window's threads never cut every fact: a ``suggestions index`` child writes the
-    phrase index first (issue 19), once per workspace and window, and the scan then reads the
+    """The window's threads never cut thousands of facts (issue 19): told the phrase index is
+    behind, the tab has a ``suggestions index`` child write it and scans again, reading the
     facts' phrases from it."""
     from context_center.engine.suggestions.facttexts import fact_texts_cache
     from context_center.engine.suggestions.phraseindex import PhraseIndex
 
+    monkeypatch.setattr(suggestions_module, "LIGHT_CUTS", 0)  # one fact is "too many"
     engine.memory.create(
         name="ruff", title="Lint", type=FactType.PROJECT, body="Always run ruff first."
     )
@@ -316,24 +326,32 @@ def test_before_the_first_scan_a_child_process_brings_the_phrase_index_up_to_dat
     assert ctx.phrase_index.started == 1
     index = PhraseIndex.load(path)
     assert index is not None and index.rows == 1
-    assert fact_texts_cache().cuts == cuts  # the scan cut no fact: the index said it all
+    assert fact_texts_cache().cuts == cuts  # no fact cut here: the index said it all
     assert any("Lint" in note for note in tab.result.notes)  # and it still found the repeat
-    written = path.stat().st_mtime_ns
     engine.memory.create(name="npm", title="Pkg", type=FactType.PROJECT, body="Use pnpm.")
     tab._on_scan_clicked()
     qtbot.waitUntil(lambda: tab.scan_count >= 2 and not tab.is_refreshing, timeout=10000)
     wait_idle(qtbot, ctx)
-    assert ctx.phrase_index.started == 1  # once per workspace and window (the new fact is
-    assert path.stat().st_mtime_ns == written  # cut in this process; the next window's
-    # child folds it into the file)
+    assert ctx.phrase_index.started == 2  # behind again: a new child
+    index = PhraseIndex.load(path)
+    assert index is not None and index.rows == 2
+    assert fact_texts_cache().cuts == cuts
+
+
+def test_a_scan_with_few_facts_to_cut_starts_no_child(qtbot, ctx, engine: Engine, history) -> None:  # type: ignore[no-untyped-def]
+    engine.memory.create(name="ruff", title="Lint", type=FactType.PROJECT, body="Run ruff.")
+    tab = shown_tab(qtbot, ctx)
+    assert tab.result is not None and tab.result.turns_scanned
+    assert ctx.phrase_index.started == 0  # one fact is cut here, in a blink
+    assert not engine._phrase_index_path().exists()
 
 
 def test_a_workspace_without_turns_gets_no_index(qtbot, ctx, engine: Engine) -> None:  # type: ignore[no-untyped-def]
     engine.memory.create(name="a", title="A", type=FactType.PROJECT, body="Use pnpm.")
     shown_tab(qtbot, ctx)
-    assert ctx.phrase_index.started == 1
-    assert not engine._phrase_index_path().exists()
+    assert ctx.phrase_index.started == 0  # a scan with no turns never looks at the facts
     assert engine.index_fact_phrases() == 0
+    assert not engine._phrase_index_path().exists()
 
 
 def test_a_phrase_index_that_cannot_be_written_only_costs_speed(
@@ -341,19 +359,20 @@ def test_a_phrase_index_that_cannot_be_written_only_costs_speed(
 ) -> None:  # type: ignore[no-untyped-def]
     from context_center.engine import EngineError
 
+    monkeypatch.setattr(suggestions_module, "LIGHT_CUTS", 0)
     blocker = tmp_path / "cache-is-a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("CONTEXT_CENTER_CACHE", str(blocker))
     engine.memory.create(
         name="ruff", title="Lint", type=FactType.PROJECT, body="Always run ruff first."
     )
-    with pytest.raises(EngineError) as refused:
-        engine.index_fact_phrases()
-    assert refused.value.code == "store_unavailable"
     tab = shown_tab(qtbot, ctx)  # the child fails; the scan cuts in this process instead
     assert ctx.phrase_index.started == 1
     assert tab.result is not None and tab.result.turns_scanned
     assert any("Lint" in note for note in tab.result.notes)
+    with pytest.raises(EngineError) as refused:  # what the child met
+        engine.index_fact_phrases()
+    assert refused.value.code == "store_unavailable"
 
 
 def test_the_window_prewarms_the_index_and_stops_a_child_when_it_closes(

@@ -58,7 +58,8 @@ def _roots(args: argparse.Namespace) -> dict[str, Path]:
 def run_scan(args: argparse.Namespace, engine: Engine) -> ScanResult:
     """Scan with the active facts and loaded instruction bodies; nothing is written (no store
     cache either), and a remote workspace reads no local memory at all."""
-    return engine.scan_suggestions(**_roots(args))
+    roots = _roots(args)
+    return engine.scan_suggestions(claude_root=roots["claude_root"], codex_root=roots["codex_root"])
 
 
 def _evidence_lines(candidate: MemoryCandidate | SkillCandidate) -> list[str]:

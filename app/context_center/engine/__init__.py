@@ -64,6 +64,9 @@ if TYPE_CHECKING:
         NotFound as NotFound,
     )
     from context_center.engine.errors import (
+        PhraseIndexBehind as PhraseIndexBehind,
+    )
+    from context_center.engine.errors import (
         RevisionConflict as RevisionConflict,
     )
     from context_center.engine.errors import (
@@ -375,6 +378,7 @@ _EXPORTS: dict[str, str] = {
     "NotFound": "context_center.engine.errors",
     "RevisionConflict": "context_center.engine.errors",
     "StoreUnavailable": "context_center.engine.errors",
+    "PhraseIndexBehind": "context_center.engine.errors",
     "Engine": "context_center.engine.facade",
     "ApprovalQueue": "context_center.engine.gate.approvals",
     "ApprovalRecord": "context_center.engine.gate.approvals",

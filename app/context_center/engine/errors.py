@@ -60,6 +60,13 @@ class StoreUnavailable(EngineError):
     code = "store_unavailable"
 
 
+class PhraseIndexBehind(EngineError):
+    """A suggestions scan asked to cut at most ``max_cuts`` facts would have to cut more: the
+    workspace's phrase index does not describe them (``Engine.index_fact_phrases`` does)."""
+
+    code = "phrase_index_behind"
+
+
 class ApprovalRefused(EngineError):
     code = "approval_refused"
 

@@ -6,7 +6,9 @@ every fact: seconds of pure Python at 20,000 facts, which on the window's own th
 the interpreter lock its other work needs (a save made meanwhile would show late). So the
 window runs ``context-center suggestions index`` as a child process, at a lower priority, on
 the other core: once per workspace and window, a few seconds after the window has settled
-(``launch.py`` asks for it) or at the latest before the tab's first scan, which waits for it.
+(``launch.py`` asks for it), or when a scan finds the index behind: the tab scans asking the
+engine to cut no more than a few thousand facts (``max_cuts``); told the index is behind, it
+waits for the child and scans again.
 
 The child writes that one private cache file and nothing else, and only for a workspace with
 recent user turns (a scan of the others never reads the facts). If it cannot start or fails,
@@ -61,12 +63,13 @@ class IndexChildren:
         self.started = 0  # children started so far (tests count them)
         self._stopped = False
 
-    def ensure(self, engine: Engine) -> asyncio.Task[bool]:
-        """The run for ``engine``'s workspace: started now unless one was already (running or
-        done). Await it for True (the index is current) or False (the child failed)."""
+    def ensure(self, engine: Engine, *, again: bool = False) -> asyncio.Task[bool]:
+        """The run for ``engine``'s workspace: started now unless one was already (running, or
+        done and not ``again``). Await it for True (the child brought the index up to date)
+        or False (it failed)."""
         key = (os.fspath(engine.home), os.fspath(engine.workspace))
         task = self._runs.get(key)
-        if task is None or task.cancelled():
+        if task is None or task.cancelled() or (again and task.done()):
             task = asyncio.get_running_loop().create_task(self._run(engine))
             self._runs[key] = task
         return task

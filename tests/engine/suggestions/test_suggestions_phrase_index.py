@@ -355,3 +355,40 @@ def test_the_postings_order_is_numpys_stable_argsort() -> None:
     for size, top in ((0, 1), (1, 1), (50, 3), (5000, 70_000), (20_000, 1 << 31), (300, 1 << 40)):
         keys = rng.integers(0, top, size, dtype=np.int64)
         assert np.array_equal(stable_order(keys), np.argsort(keys, kind="stable")), (size, top)
+
+
+def test_a_light_scan_refuses_to_cut_more_than_asked(
+    tmp_path: Path, fresh: FactTexts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``max_cuts``: PhraseIndexBehind before any fact is cut; an index that describes the
+    facts (or a limit that allows the rest) lets the same comparison through, unchanged."""
+    from context_center.engine.errors import PhraseIndexBehind
+
+    rng = random.Random(21)
+    facts = _facts(rng, 60)
+    probes = _probes(rng, 80)
+    path = tmp_path / FILE_NAME
+    light = known_texts(facts, [], path, max_cuts=59)
+    with pytest.raises(PhraseIndexBehind):
+        light.covering(*probes[0])
+    assert fresh.cuts == 0
+    assert _label(known_texts(facts, [], path, max_cuts=60).covering(*probes[0])) == (
+        _reference(facts, *probes[0])
+    )
+    assert fresh.cuts == 60
+    more = facts + _facts(rng, 5, start=100)
+    with pytest.raises(PhraseIndexBehind):  # five new ones: more than four
+        known_texts(more, [], path, max_cuts=4).covering(*probes[1])
+    assert fresh.cuts == 60
+    monkeypatch.setattr(facttexts, "_CACHE", FactTexts())
+    refresh_phrase_index(more, path)
+    again = facttexts.fact_texts_cache()
+    cuts = again.cuts
+    for statement, key in probes:  # all described by the index: nothing to refuse
+        found = known_texts(more, [], path, max_cuts=0).covering(statement, key)
+        assert _label(found) == _reference(more, statement, key)
+    assert again.cuts == cuts
+
+
+def _label(origin: Any) -> str | None:
+    return None if origin is None else str(origin.label)

@@ -27,10 +27,17 @@ if TYPE_CHECKING:
 
 class SuggestionsAPI(EngineCore):
     def scan_suggestions(
-        self, *, claude_root: Path | None = None, codex_root: Path | None = None
+        self,
+        *,
+        claude_root: Path | None = None,
+        codex_root: Path | None = None,
+        max_cuts: int | None = None,
     ) -> ScanResult:
         """Mine candidates from recent user turns. Writes nothing, not even a store cache; a
-        remote workspace reads no local memory or instructions at all."""
+        remote workspace reads no local memory or instructions at all. ``max_cuts``: raise
+        PhraseIndexBehind instead of cutting more facts than that into phrases (the ones the
+        workspace's phrase index does not describe; ``index_fact_phrases`` writes it), for a
+        caller that would rather have the index written elsewhere first (the window)."""
         from context_center.engine.instructions.resolve import resolve_instructions
         from context_center.engine.suggestions import remote_reason, scan
         from context_center.engine.suggestions.service import default_roots
@@ -58,6 +65,7 @@ class SuggestionsAPI(EngineCore):
             claude_root=claude,
             codex_root=codex,
             phrases=self._phrase_index_path(),
+            max_cuts=max_cuts,
         )
 
     def _phrase_index_path(self) -> Path:

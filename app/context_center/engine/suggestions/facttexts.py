@@ -27,6 +27,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from context_center.engine.errors import PhraseIndexBehind
 from context_center.engine.model import Fact
 from context_center.engine.suggestions.forkcut import can_fork, cut_in_two
 from context_center.engine.suggestions.known import (
@@ -95,6 +96,7 @@ class FactTexts:
         facts: Sequence[Fact],
         order: tuple[FactKey, ...] | None = None,
         phrases: PhraseIndex | None = None,
+        max_cuts: int | None = None,
     ) -> None:
         order = order if order is not None else tuple(_fact_key(f) for f in facts)
         if order == self.order and phrases is self.phrases:
@@ -120,6 +122,12 @@ class FactTexts:
                     if not holders:
                         del self.index[token]
         todo = [(k, f) for k, f in wanted.items() if k not in self.entries]
+        if max_cuts is not None and len(todo) > max_cuts:
+            self.order = ()  # not updated: the next call looks at everything again
+            raise PhraseIndexBehind(
+                f"the phrase index does not describe {len(todo)} facts (at most {max_cuts} "
+                "are cut in a scan asked to stay light)"
+            )
         cuts = cut_in_two(todo, _cut_paced) if can_fork(len(todo)) else _cut_paced(todo)
         for key, entry in cuts:
             self.entries[key] = entry
@@ -303,11 +311,16 @@ class ExistingTexts:
     ``covering`` call only. ``phrases``: where the workspace's phrase index is (read only)."""
 
     def __init__(
-        self, facts: Sequence[Fact], instructions: KnownTexts, phrases: Path | None = None
+        self,
+        facts: Sequence[Fact],
+        instructions: KnownTexts,
+        phrases: Path | None = None,
+        max_cuts: int | None = None,
     ) -> None:
         self._facts = facts
         self._instructions = instructions
         self._phrases = phrases
+        self._max_cuts = max_cuts
         self._order: tuple[FactKey, ...] | None = None
 
     def covering(self, statement: str, key: str) -> Origin | None:
@@ -316,7 +329,7 @@ class ExistingTexts:
         if self._order is None:
             self._order = tuple(_fact_key(f) for f in self._facts)
         with _CACHE_LOCK:  # another scan (another thread, another store) may have moved it
-            _CACHE.update(self._facts, self._order, phrase_index(self._phrases))
+            _CACHE.update(self._facts, self._order, phrase_index(self._phrases), self._max_cuts)
             by_key = _CACHE.by_key(key)
             if by_key is None:
                 by_key = self._instructions.by_key(key)
@@ -333,12 +346,15 @@ def known_texts(
     facts: Sequence[Fact],
     instructions: Sequence[str | tuple[str, str]],
     phrases: Path | None = None,
+    *,
+    max_cuts: int | None = None,
 ) -> ExistingTexts:
     """The known texts of ``facts`` (title, description, body) and of the loaded instruction
     files, given as bodies or as (label, body) pairs. Costs nothing until asked. ``phrases``:
-    the workspace's phrase index, read when present."""
+    the workspace's phrase index, read when present. ``max_cuts``: a comparison that would
+    cut more facts than that (the index does not describe them) raises PhraseIndexBehind."""
     known = KnownTexts()
     for item in instructions:
         label, body = item if isinstance(item, tuple) else ("", item)
         known.add(body, Origin("instruction", label or "loaded instructions"))
-    return ExistingTexts(facts, known, phrases)
+    return ExistingTexts(facts, known, phrases, max_cuts)

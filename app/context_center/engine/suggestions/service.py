@@ -105,6 +105,7 @@ class _Known:
     facts: Facts
     bodies: Bodies
     phrases: Path | None = None
+    max_cuts: int | None = None
     _facts: Sequence[Fact] | None = None
     _existing: Covering | None = None
     _names: set[str] | None = None
@@ -117,7 +118,9 @@ class _Known:
     def existing(self) -> Covering:
         if self._existing is None:
             bodies = self.bodies() if callable(self.bodies) else self.bodies
-            self._existing = known_texts(self._all_facts(), bodies, self.phrases)
+            self._existing = known_texts(
+                self._all_facts(), bodies, self.phrases, max_cuts=self.max_cuts
+            )
         return self._existing
 
     def taken_names(self) -> set[str]:
@@ -239,6 +242,7 @@ def scan(
     session_limit: int = SESSION_LIMIT,
     mounts: Mounts = read_mount_table,
     phrases: Path | None = None,
+    max_cuts: int | None = None,
 ) -> ScanResult:
     """Propose memory and skill candidates for ``layout.workspace``. Writes nothing.
 
@@ -247,7 +251,8 @@ def scan(
     function returning them, called only when a candidate is to be compared with them. ``claude_root`` /
     ``codex_root`` default to ``default_roots()``. ``mounts`` returns the mount table (tests
     inject one; the default reads /proc/self/mounts). ``phrases``: the workspace's phrase
-    index (``phraseindex.py``), read when present, never written here.
+    index (``phraseindex.py``), read when present, never written here. ``max_cuts``: raise
+    ``PhraseIndexBehind`` rather than cut more facts than that (None: no limit).
     """
     now = now or utc_now()
     reason = remote_reason(layout.workspace, mounts)
@@ -266,7 +271,7 @@ def scan(
     decided_ids = {d.id for d in decisions}
     decided_keys: set[tuple[str, str]] = {(d.kind, d.key) for d in decisions}
     picker = _Picker(
-        known=_Known(facts, instruction_bodies, phrases),
+        known=_Known(facts, instruction_bodies, phrases, max_cuts),
         decided_ids=decided_ids,
         decided_keys=decided_keys,
     )

@@ -5,9 +5,10 @@ while it is visible). The scan never writes and runs on the background thread
 (``ctx.run_background`` with an engine of its own), so it never holds up a save or a reload
 waiting for the engine worker. Ctrl+S accepts the candidate in the editor; edits made but not
 accepted are unsaved text: closing the window or switching workspace asks first.
-Before its first scan of a workspace the tab waits for the workspace's phrase index to be
-brought up to date by a child process (``index_child.py``; the window starts it a few seconds
-after it settles), so no scan on the window's threads cuts every fact.
+A scan never cuts thousands of facts on the window's threads: when the workspace's phrase
+index does not describe them, the tab waits for a child process to bring it up to date
+(``index_child.py``; the window also starts one a few seconds after it settles) and scans
+again.
 A person may edit a candidate, accept it (their click is the approval: a memory becomes a
 fact, a skill becomes ``.agents/skills/<name>/SKILL.md``) or dismiss it (remembered, never
 proposed again). A remote workspace shows the engine's fail-closed explanation instead of
@@ -40,6 +41,7 @@ from context_center.engine import (
     Changes,
     Decision,
     Engine,
+    PhraseIndexBehind,
     ScanResult,
 )
 from context_center.ui.context import FACTS, INSTRUCTIONS, SUGGESTIONS, WORKSPACE, busy
@@ -62,9 +64,13 @@ SUMMARY_MIN_HEIGHT = 560  # tab height (px) below which the introduction is fold
 # -- engine work (runs in the worker thread; plain data in and out) ------------------------
 
 
-def scan_workspace(engine: Engine) -> ScanResult:
-    """Scan this workspace's user turns, deduplicated against its facts and instructions."""
-    return engine.scan_suggestions()
+LIGHT_CUTS = 2000  # facts a scan on the window's threads may cut; more: the child first
+
+
+def scan_workspace(engine: Engine, max_cuts: int | None = None) -> ScanResult:
+    """Scan this workspace's user turns, deduplicated against its facts and instructions
+    (PhraseIndexBehind when that would cut more than ``max_cuts`` facts)."""
+    return engine.scan_suggestions(max_cuts=max_cuts)
 
 
 def accept_candidate(
@@ -286,13 +292,16 @@ class SuggestionsTab(Tab):
         self.ctx.status(TEXT["scanning_your_recent_sessions"])
         engine = self.ctx.reader_engine()
         try:
-            # The phrase index first, by a child process (once per workspace and window; the
-            # window may have started it already): then the scan cuts only the facts changed
-            # since, instead of every fact on this process's threads. A failed child only
-            # costs speed.
-            await self.ctx.phrase_index.ensure(engine)
             # Not the engine worker: a scan may take seconds, and saves must not wait for it.
-            result = await self.ctx.run_background(scan_workspace, engine)
+            # And not thousands of facts cut on this process's threads: a phrase index that
+            # does not describe them is brought up to date by a child process first (the
+            # window may have started it already), then the scan runs again; a failed child
+            # only costs speed (the second scan cuts what it must).
+            try:
+                result = await self.ctx.run_background(scan_workspace, engine, LIGHT_CUTS)
+            except PhraseIndexBehind:
+                await self.ctx.phrase_index.ensure(engine, again=True)
+                result = await self.ctx.run_background(scan_workspace, engine)
             self.scan_count += 1
             self._apply(result)
         finally:
