@@ -130,7 +130,8 @@ class Pool:
         ``messages``, or ``message`` for all of them)."""
         if not mask.any():
             return
-        listed = ranked(self.index, *masks.where(mask, self.ords, self.scores), LIST_CAP)
+        ords, scores = masks.where(mask, self.ords, self.scores)
+        listed = ranked(self.index, ords, scores, LIST_CAP)
         self.more += int(np.count_nonzero(mask)) - len(listed)
         self.suppressed.extend(
             suppression(reason, r, messages.get(r.ordinal) if messages else message) for r in listed
@@ -277,7 +278,7 @@ def superseded(
         blocked = blocked()  # of the pool as it came in
     pool.drop(Reason.SUPERSEDED, mask, messages)
     for cur, (s, old) in promote.items():
-        if np.any(blocked == cur):  # type: ignore[operator]
+        if np.any(blocked == cur):
             continue
         where = np.flatnonzero(pool.ords == cur)
         note = f"current version of {pool.index.fact(old).ref}"
