@@ -24,6 +24,9 @@ def _isolate_home(
     # Hosts (the window, `mcp`) start no warm server in tests, and no CLI process looks for
     # one, unless a test asks for it (tests/cli/test_serve.py).
     monkeypatch.setenv("CONTEXT_CENTER_NO_SERVER", "1")
+    # Per-turn CLI processes write the recall cache themselves, instead of in a detached
+    # child that would outlive the test (tests/cli/test_recall_detached_rewrite.py opts in).
+    monkeypatch.setenv("CONTEXT_CENTER_NO_DETACH", "1")
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import unicodedata
@@ -58,6 +59,12 @@ def add_command(
 warm_engine: Callable[[str, str | None, str | None], Engine | None] | None = None
 
 
+# The cold per-turn commands, whose recall cache rewrites go to a detached child; tests set
+# ``CONTEXT_CENTER_NO_DETACH=1`` (the rewrite then happens in the process, as in a library).
+DETACHED_CACHE_COMMANDS = frozenset({"recall", "hook"})
+NO_DETACH_ENV = "CONTEXT_CENTER_NO_DETACH"
+
+
 def engine_of(command: str, home: str | None, workspace: str | None) -> Engine:
     """The engine a command runs with: the warm server's kept one when it keeps one for
     ``command`` (``warm_engine``), else a new one."""
@@ -67,7 +74,11 @@ def engine_of(command: str, home: str | None, workspace: str | None) -> Engine:
             return kept
     from context_center.engine import Engine
 
-    return Engine(home=home, workspace=workspace)
+    engine = Engine(home=home, workspace=workspace)
+    first = command.split(" ", 1)[0]
+    if first in DETACHED_CACHE_COMMANDS and os.environ.get(NO_DETACH_ENV) != "1":
+        engine.write_recall_cache_elsewhere()  # a turn never waits for the cache's rewrite
+    return engine
 
 
 def engine_for(args: argparse.Namespace) -> Engine:

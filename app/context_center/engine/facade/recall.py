@@ -27,6 +27,20 @@ class RecallAPI(EngineCore):
             self._recaller = Recaller(self.layout)
         return self._recaller
 
+    def write_recall_cache_elsewhere(self) -> None:
+        """For a cold per-turn process: when a turn finds the recall cache due for a rewrite,
+        a detached child writes it (``recall/rewrite.py``) and the turn is answered at once."""
+        from functools import partial
+
+        from context_center.engine.recall import rewrite
+
+        self.recaller.save_elsewhere = partial(rewrite.spawn, self.home, self.workspace)
+
+    def refresh_recall_cache(self) -> bool:
+        """Bring the recall index up to date with both stores and write its cache if that
+        does not describe them yet (what the detached child runs); True when written."""
+        return self.recaller.refresh_current(self._store_source())
+
     def recall(
         self,
         message: str,

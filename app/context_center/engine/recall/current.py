@@ -28,6 +28,7 @@ a ``stat`` of its file (``catchup.selected_files_match``).
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -148,6 +149,10 @@ class CurrentRecall:
     _saved_disk: DiskState | None
     _cache_tried: bool
     _unsaved_files: int
+    _lock: threading.RLock
+    # set for a cold per-turn process: write the cache at ``path`` elsewhere (True: handed
+    # off; False: write it here)
+    save_elsewhere: Callable[[Path], bool] | None = None
 
     # provided by Recaller
     if TYPE_CHECKING:
@@ -243,9 +248,23 @@ class CurrentRecall:
         self._unsaved_files += sum(len(v) for v in changed.values())
         path = self.cache_path
         if self.use_cache and path is not None and self._unsaved_files >= catchup.SAVE_AFTER:
-            self._save(path, state)
+            # a cold per-turn process hands the rewrite to a detached child (``rewrite.py``)
+            if self.save_elsewhere is None or not self.save_elsewhere(path):
+                self._save(path, state)
             self._unsaved_files = 0
         return True
+
+    def refresh_current(self, source: StoreSource) -> bool:
+        """Make the index describe the stores as they are now (from its cache, the journal or
+        a load) and write the cache if it does not describe them yet; True when written."""
+        with self._lock:
+            self._current(source)
+            path = self.cache_path
+            if not self.use_cache or path is None:
+                return False
+            if not self.index.dirty() and self._saved_disk == self._disk:
+                return False
+            return self._save(path, self._disk)
 
     def _reload(self, source: StoreSource) -> np.ndarray:
         """Load both stores, sync the index, remember (and save) the stamps it now describes."""
