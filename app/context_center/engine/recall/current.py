@@ -246,13 +246,17 @@ class CurrentRecall:
             self.index.set_masked(catchup.masked_by_keys(self.index))
         self._disk = state
         self._unsaved_files += sum(len(v) for v in changed.values())
+        self._save_when_due(state)
+        return True
+
+    def _save_when_due(self, state: DiskState) -> None:
+        """Write the cache once ``catchup.SAVE_AFTER`` files were applied since it was; a
+        cold per-turn process hands that to a detached child (``rewrite.py``)."""
         path = self.cache_path
         if self.use_cache and path is not None and self._unsaved_files >= catchup.SAVE_AFTER:
-            # a cold per-turn process hands the rewrite to a detached child (``rewrite.py``)
             if self.save_elsewhere is None or not self.save_elsewhere(path):
                 self._save(path, state)
             self._unsaved_files = 0
-        return True
 
     def refresh_current(self, source: StoreSource) -> bool:
         """Make the index describe the stores as they are now (from its cache, the journal or

@@ -14,7 +14,7 @@ One child at a time: a marker file beside the cache (created exclusively, remove
 child, taken over when older than ``STALE_S``). A child that cannot start costs nothing: the
 parent then writes the cache itself, as before.
 
-Run as ``python -m context_center.engine.recall.rewrite HOME WORKSPACE MARKER``.
+The child is ``python -m context_center.engine.facade.rewrite_child HOME WORKSPACE MARKER``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 
+CHILD_MODULE = "context_center.engine.facade.rewrite_child"
 STALE_S = 120.0  # a marker this old belongs to a child that died: take it over
 MARKER_SUFFIX = ".rewriting"
 
@@ -67,7 +68,7 @@ def spawn(home: Path, workspace: Path, cache: Path) -> bool:
     argv = [
         sys.executable,
         "-m",
-        "context_center.engine.recall.rewrite",
+        CHILD_MODULE,
         os.fspath(home),
         os.fspath(workspace),
         os.fspath(marker),
@@ -86,22 +87,3 @@ def spawn(home: Path, workspace: Path, cache: Path) -> bool:
             os.unlink(marker)
         return False
     return True
-
-
-def main(argv: list[str]) -> int:
-    home, workspace, marker = (Path(a) for a in argv)
-    try:
-        from context_center.engine.facade import Engine
-
-        engine = Engine(home=home, workspace=workspace)
-        engine.refresh_recall_cache()
-        return 0
-    except Exception:  # derived data: the next process catches up or rebuilds it
-        return 1
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(marker)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,32 @@
+"""The detached child that writes a home's recall cache (``recall/rewrite.py`` starts it).
+
+``python -m context_center.engine.facade.rewrite_child HOME WORKSPACE MARKER``: opens the
+engine for that home and workspace, brings the recall index up to date with the stores (from
+the cache and the journal, or a load) and writes the cache; removes the marker at the end
+whatever happens. It prints nothing (its output goes nowhere).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str]) -> int:
+    home, workspace, marker = (Path(a) for a in argv)
+    try:
+        from context_center.engine.facade import Engine
+
+        Engine(home=home, workspace=workspace).refresh_recall_cache()
+        return 0
+    except Exception:  # derived data: the next process catches up or rebuilds it
+        return 1
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(marker)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
