@@ -119,3 +119,49 @@ def test_a_cached_duplicate_and_a_cached_diagnostic_stay_what_they_were(tmp_path
     assert [e[0] for e in entries] == ["ok"]
     assert {d[0] for d in diagnostics} == {"duplicate_id", "invalid_field"}
     assert _snapshot(root) == first == _fresh(root)
+
+
+def _read(root: Path, *, trust: bool) -> Read:
+    snap = scan_store(root, Scope.PROJECT, persist_cache=False, trust_cache=trust).snapshot
+    entries = [
+        (stem, e.fact.model_dump(), str(e.location), e.sha256, e.legacy)
+        for stem, e in snap.entries.items()
+    ]
+    diagnostics = sorted((d.code, d.path, d.message) for d in snap.diagnostics)
+    return entries, dict(snap.files), diagnostics
+
+
+def test_a_trusted_look_sees_renames_and_new_files_but_not_edits_in_place(
+    tmp_path: Path,
+) -> None:
+    """``trust_cache``: a file with the cache's name and inode is taken from the cache without
+    a stat; everything else is read as usual, and nothing is written."""
+    root = tmp_path / "store"
+    root.mkdir()
+    for i in range(30):
+        (root / f"fact-{i}.md").write_text(_fact(i))
+    (root / "broken.md").write_bytes(b"---\ntitle: [unclosed\n---\nbody\n")
+    assert _snapshot(root) == _fresh(root)  # writes the cache
+    assert _read(root, trust=True) == _read(root, trust=False)  # nothing changed: the same
+    cached = cache_path(root).read_bytes()
+
+    tmp = root / ".tmp-fact-3"
+    tmp.write_text(_fact(3, body="renamed into place"))
+    os.replace(tmp, root / "fact-3.md")  # a new inode: seen at once
+    (root / "fact-7.md").unlink()
+    (root / "fact-99.md").write_text(_fact(99))
+    with (root / "fact-5.md").open("a", encoding="utf-8") as fh:
+        fh.write("edited in place\n")  # same inode: the trusted look does not see it
+    trusted, checked = _read(root, trust=True), _read(root, trust=False)
+    assert cache_path(root).read_bytes() == cached  # neither wrote the cache
+
+    def body(read: Read, stem: str) -> str:
+        return next(e[1]["body"] for e in read[0] if e[0] == stem)
+
+    assert "renamed into place" in body(trusted, "fact-3")
+    assert "fact-7" not in [e[0] for e in trusted[0]] and "fact-99" in [e[0] for e in trusted[0]]
+    assert "edited in place" not in body(trusted, "fact-5")
+    assert "edited in place" in body(checked, "fact-5")
+    same = [e for e in trusted[0] if e[0] != "fact-5"]
+    assert same == [e for e in checked[0] if e[0] != "fact-5"]
+    assert trusted[2] == checked[2]  # the broken file is reported either way

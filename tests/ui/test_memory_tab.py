@@ -288,3 +288,33 @@ def test_search_text_is_built_after_the_table_and_on_demand(
     assert all(r.haystack is not None for r in rows)
     fresh.query = "提交前"
     assert [r.title for r in fresh.apply()] == ["代码评审"]
+
+
+def test_an_edit_in_place_made_while_the_window_was_closed_shows_after_the_first_look(
+    qtbot, ctx, seeded: Engine, wait_idle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first load trusts the store cache for files with the cached inode (no stat of
+    50,000 files before the first paint); the check right after shows an edit in place."""
+    from context_center.ui.tabs import memory as memory_module
+
+    seeded.load_entries()  # the store cache, as the window's last run left it
+    path = seeded.layout.project_store / "release-branch.md"
+    inode = path.stat().st_ino
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write("\nEdited in place while the window was closed.\n")
+    assert path.stat().st_ino == inode
+    looks: list[bool] = []
+    real = memory_module.load_memory
+
+    def spy(engine: Engine, trusted: bool = False):  # type: ignore[no-untyped-def]
+        looks.append(trusted)
+        return real(engine, trusted)
+
+    monkeypatch.setattr(memory_module, "load_memory", spy)
+    widget = MemoryTab(ctx)
+    qtbot.addWidget(widget)
+    widget.show()
+    wait_idle()
+    assert looks[:2] == [True, False]  # the trusted look, then the check
+    row = next(r for r in widget.model.rows if r.ref == "project/release-branch.md")
+    assert "Edited in place" in row.fact.body

@@ -118,14 +118,19 @@ class FactStore(LockedStore):
     def cache_path(self) -> Path:
         return cache_path(self.root)
 
-    def load(self, *, persist_cache: bool = True) -> Snapshot:
+    def load(self, *, persist_cache: bool = True, trust_cache: bool = False) -> Snapshot:
         """Scan the store; parse only files whose size, mtime or inode changed since cached.
 
         A persisting load (an open) also repairs what interrupted writes left, if the lock is
-        free at once (``repair.py``)."""
+        free at once (``repair.py``). ``trust_cache``: files whose name and inode are the
+        cache's are not checked further (``loader.scan_store``); such a load writes nothing
+        and repairs nothing."""
         with gc_paused():
-            scan = scan_store(self.root, self.scope, persist_cache=persist_cache)
-            if persist_cache and scan.exists:
+            if trust_cache:
+                scan = scan_store(self.root, self.scope, persist_cache=False, trust_cache=True)
+            else:
+                scan = scan_store(self.root, self.scope, persist_cache=persist_cache)
+            if persist_cache and scan.exists and not trust_cache:
                 scan = self._maintain(scan)
         self._snapshot = scan.snapshot
         return scan.snapshot

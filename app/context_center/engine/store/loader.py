@@ -111,8 +111,13 @@ def check_index_file(root: Path) -> None:
         )
 
 
-def scan_store(root: Path, scope: Scope, *, persist_cache: bool) -> Scan:
-    """Scan ``root``; parse only files whose size, mtime or inode changed since cached."""
+def scan_store(root: Path, scope: Scope, *, persist_cache: bool, trust_cache: bool = False) -> Scan:
+    """Scan ``root``; parse only files whose size, mtime or inode changed since cached.
+
+    ``trust_cache``: a file whose name and inode (which the directory listing gives, with no
+    ``stat``) are the cache's is taken as cached without checking its size and mtime -- only
+    an edit made in place, without a rename, goes unseen; the window's first look at 50,000
+    facts, which checks everything right after (``Engine.load_entries(trust_cache=True)``)."""
     snap = Snapshot(scope=scope, root=root)
     scan = Scan(snap)
     dir_entries = _list(root, snap, scan)
@@ -123,7 +128,8 @@ def scan_store(root: Path, scope: Scope, *, persist_cache: bool) -> Scan:
     new_cache: dict[str, Any] = {}  # a row, or the index of an unchanged row of ``cache``
     inodes: dict[str, tuple[int, int]] = {}
     dirty = False
-    for de, st in _take_cached(dir_entries, cache, new_cache, snap, scan, inodes):
+    trusted = _folder_device(root) if trust_cache else None
+    for de, st in _take_cached(dir_entries, cache, new_cache, snap, scan, inodes, trusted):
         if _scan_one(de, st, root, scope, new_cache, snap, inodes):
             dirty = True
     if len(cache) != len(new_cache) or cache.index.keys() != new_cache.keys():
@@ -138,6 +144,13 @@ def scan_store(root: Path, scope: Scope, *, persist_cache: bool) -> Scan:
 Stat = os.stat_result | OSError
 
 
+def _folder_device(root: Path) -> int | None:
+    try:
+        return os.stat(root).st_dev
+    except OSError:
+        return None
+
+
 def _take_cached(
     dir_entries: list[os.DirEntry[str]],
     cache: Packed,
@@ -145,6 +158,7 @@ def _take_cached(
     snap: Snapshot,
     scan: Scan,
     inodes: dict[str, tuple[int, int]],
+    trusted: int | None = None,
 ) -> list[tuple[os.DirEntry[str], Stat]]:
     """Stat every file; add those the cache describes unchanged to ``snap`` (their facts
     built in one pass), and return the others with their stat (or the error) to be read.
@@ -163,6 +177,20 @@ def _take_cached(
         name = de.name
         stem = name[:-3]
         entries[stem] = placeholder
+        if trusted is not None:  # the listing's inode, no stat (see ``scan_store``)
+            i = get(name)
+            if i is not None and flags[i] & FACT_ROW and not flags[i] & DIAG_ROW:
+                try:
+                    ino = de.inode()
+                    plain = not de.is_symlink()
+                except OSError:
+                    ino, plain = -1, False
+                if plain and ino == inos[i]:
+                    inodes[stem] = (trusted, ino)
+                    files[stem] = (sizes[i], mtimes[i], ino)
+                    new_cache[name] = i
+                    hits.append((stem, de.path, i))
+                    continue
         try:
             st = de.stat(follow_symlinks=False)
         except OSError as exc:

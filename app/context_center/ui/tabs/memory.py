@@ -40,12 +40,9 @@ from context_center.engine import (
     Engine,
     EngineError,
     Entry,
-    NotFound,
-    RevisionConflict,
 )
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
-from context_center.ui.dialogs.stale_edit import RELOAD, StaleEditDialog
 from context_center.ui.dialogs.sync_conflict import open_sync_conflicts
 from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.facts import (
@@ -55,21 +52,20 @@ from context_center.ui.models.facts import (
     build_rows,
     fill_haystacks,
 )
-from context_center.ui.refusal_text import error_message
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.memory_actions import build_actions, install_table_menu
+from context_center.ui.tabs.memory_edit import edit_once
 from context_center.ui.tabs.memory_forget import forget_selected
 from context_center.ui.tabs.memory_text import TEXT
 from context_center.ui.tabs.memory_work import (
     MemoryData,
     create_fact,
-    current_entry,
     hand_edits,
     load_conflicts,
     load_memory,
     patch_rows,
     read_entries,
-    update_fact,
+    same_files,
 )
 from context_center.ui.terms import fresh_choices, scope_choices, type_choices
 from context_center.ui.widgets.fact_detail import FactDetail
@@ -222,7 +218,7 @@ class MemoryTab(Tab):
         except RuntimeError:
             return  # built outside the loop: the first refresh loads instead
         engine = self.ctx.engine
-        future = self.ctx.submit(load_memory, engine)
+        future = self.ctx.submit(load_memory, engine, True)  # checked after the first paint
         future.add_done_callback(lambda f: f.cancelled() or f.exception())
         self._prefetch = (engine, future)
 
@@ -241,16 +237,23 @@ class MemoryTab(Tab):
             return
         engine = self.ctx.engine
         prefetch, self._prefetch = self._prefetch, None
-        if prefetch is not None and prefetch[0] is engine:
+        trusted = prefetch is not None and prefetch[0] is engine
+        if trusted:
+            assert prefetch is not None
             data = await prefetch[1]
         else:
             data = await self.ctx.run(load_memory, engine)
-        self.data = data
-        self.filter.set_rows(data.rows)
-        self.apply_filter()
-        self.diagnostics_banner.show_diagnostics(data.diagnostics)
+        self._show_data(data)
         # Let the table paint before the next engine step competes for the interpreter.
         await asyncio.sleep(0.03)
+        if trusted:
+            # The first look took files the store cache names with the same inode as they
+            # were cached (no stat of 50,000 files before the first paint); now every file
+            # is checked, and an edit made in place while the window was closed shows.
+            checked = await self.ctx.run(load_memory, engine)
+            if not same_files(data, checked):
+                data = checked
+                self._show_data(data)
         conflicts = await self.ctx.run(load_conflicts, engine)
         self.conflicts = conflicts
         self.model.set_conflicts(
@@ -262,6 +265,12 @@ class MemoryTab(Tab):
             self._show_fact(current)
         # the search box's text last: a search typed before this builds what it needs itself
         await self.ctx.run(fill_haystacks, data.rows)
+
+    def _show_data(self, data: MemoryData) -> None:
+        self.data = data
+        self.filter.set_rows(data.rows)
+        self.apply_filter()
+        self.diagnostics_banner.show_diagnostics(data.diagnostics)
 
     async def _refresh_rows(self, edited: set[tuple[str, str]]) -> bool:
         """Read only the files edited in place (50,000 facts need not be read again for
@@ -452,33 +461,7 @@ class MemoryTab(Tab):
             return
         entry: Entry | None = row.entry
         while entry is not None:
-            entry = await self._edit_once(entry)
-
-    async def _edit_once(self, entry: Entry) -> Entry | None:
-        """One round of editing; returns the entry to edit again (after "Reload"), else None."""
-        dialog = FactEditorDialog(self, fact=entry.fact)
-        if not await self._open_editor(dialog):
-            return None
-        draft = dialog.draft()
-        try:
-            changes = await self.ctx.run(update_fact, self.ctx.engine, entry, draft)
-        except (RevisionConflict, NotFound) as exc:
-            current = await self.ctx.run(current_entry, self.ctx.engine, entry.fact.id)
-            self.ctx.apply(Changes.seen_on_disk({FACTS}), self)
-            stale = StaleEditDialog(
-                self,
-                base=entry.fact,
-                current=current.fact if current else None,
-                mine=draft,
-                message=error_message(exc),
-            )
-            code = await self.ctx.exec_dialog(stale)
-            return current if code == RELOAD and current is not None else None
-        fact = changes.value
-        self._selected_id = fact.id
-        self.ctx.status(TEXT["saved"].format(ref=fact.ref, revision=fact.revision))
-        self.ctx.apply(changes, self)
-        return None
+            entry = await edit_once(self, entry)
 
     @asyncSlot()
     @busy("act_edit", "act_forget")

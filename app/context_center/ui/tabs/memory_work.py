@@ -36,17 +36,30 @@ class MemoryData:
         return len(self.diagnostics)
 
 
-def load_memory(engine: Engine) -> MemoryData:
+def load_memory(engine: Engine, trusted: bool = False) -> MemoryData:
     """Both stores, as table rows. Conflicts come in a second step (``load_conflicts``) so the
-    table is usable as soon as the files are read."""
+    table is usable as soon as the files are read. ``trusted``: the window's first look, which
+    takes every file the store cache names with the same inode from the cache without a
+    ``stat`` (``Engine.load_entries(trust_cache=True)``); the tab checks it right after."""
     # 50k facts and rows: no cycles, and the cyclic GC would rescan them often. Freezing the
     # survivors out of it is a process-wide decision, the window's to make (never the engine's).
     with gc_paused(freeze=True):
-        loaded = engine.load_entries()
+        loaded = engine.load_entries(trust_cache=trusted)
         # the search text is built after the table is shown (``MemoryTab.refresh``)
         rows = build_rows([*loaded.project, *loaded.global_], datetime.now(UTC), haystacks=False)
     diagnostics = sorted(loaded.diagnostics, key=lambda d: (str(d.scope), d.path))
     return MemoryData(rows, diagnostics, len(loaded.project), len(loaded.global_))
+
+
+def same_files(a: MemoryData, b: MemoryData) -> bool:
+    """Whether two loads read the same files as the same content (the trusted first look and
+    the check after it, in the common case)."""
+    return (
+        len(a.rows) == len(b.rows)
+        and [(r.ref, r.entry.sha256, r.revision) for r in a.rows]
+        == [(r.ref, r.entry.sha256, r.revision) for r in b.rows]
+        and [(d.code, d.path) for d in a.diagnostics] == [(d.code, d.path) for d in b.diagnostics]
+    )
 
 
 def read_entries(engine: Engine, refs: list[str]) -> list[Entry]:
