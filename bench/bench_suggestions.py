@@ -14,7 +14,8 @@ Then (``--facts``, 0 skips it) the cost of the facts (issue 19): a home with tha
 ``Engine.scan_suggestions`` as the window does, first with no history (target: 1 s or less; it
 fails otherwise), then with a few sessions in the history: the first scan of a process with no
 phrase index (it cuts every fact once), the ones after it (only the candidates are compared),
-``Engine.index_fact_phrases`` (what the window runs after its first scan), and the first scan
+``Engine.index_fact_phrases`` (what ``context-center suggestions index`` runs, which the window
+starts as a child process), and the first scan
 of a *new process* that finds the index (timed inside the process, and as a whole process
 with its imports), next to the same process scanning with no history.
 """
