@@ -3,6 +3,7 @@ fail-closed remote workspace, per-source counts with skipped malformed lines."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -392,15 +393,35 @@ def test_the_window_prewarms_the_index_and_stops_a_child_when_it_closes(
     assert path.exists()
 
     slow = index_child.IndexChildren()
+    copy_pid = engine.home / "copy.pid"  # the child forks a copy, as forkcut does
+    script = (
+        "import os, sys, time\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n    time.sleep(60)\n"
+        "open(sys.argv[1], 'w').write(str(pid))\n"
+        "time.sleep(60)\n"
+    )
     monkeypatch.setattr(
-        index_child, "index_argv", lambda _e: [sys.executable, "-c", "import time; time.sleep(60)"]
+        index_child, "index_argv", lambda _e: [sys.executable, "-c", script, str(copy_pid)]
     )
     task = slow.ensure(engine)
-    qtbot.waitUntil(lambda: slow.started == 1 and bool(slow._children), timeout=5000)
+    qtbot.waitUntil(lambda: slow.started == 1 and copy_pid.exists(), timeout=5000)
     [child] = slow._children
+    grandchild = int(copy_pid.read_text())
     started = time.perf_counter()
     slow.stop()
     assert child.poll() is not None and time.perf_counter() - started < 3
+
+    def gone() -> bool:
+        try:
+            os.kill(grandchild, 0)
+        except ProcessLookupError:
+            return True
+        # a zombie until init reaps it: its state says so
+        state = Path(f"/proc/{grandchild}/stat")
+        return state.exists() and state.read_text().split(") ")[-1].startswith("Z")
+
+    qtbot.waitUntil(gone, timeout=3000)  # the forked copy went with it
     qtbot.waitUntil(task.done, timeout=2000)
     assert task.cancelled()
     slow.prewarm(lambda: engine, 0.0)  # after stop: nothing more starts

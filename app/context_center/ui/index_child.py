@@ -22,6 +22,7 @@ import contextlib
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -119,12 +120,28 @@ class IndexChildren:
 
 
 def _stop(child: subprocess.Popen[bytes]) -> None:
+    """End the child and the copy it may have forked to cut on two cores (``forkcut``): they
+    share the session and process group the child was started in."""
     if child.poll() is not None:
         return
-    child.terminate()
+    if not _signal_group(child, "SIGTERM"):
+        child.terminate()
     try:
         child.wait(timeout=STOP_WAIT_S)
     except subprocess.TimeoutExpired:
+        _signal_group(child, "SIGKILL")
         child.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             child.wait(timeout=STOP_WAIT_S)
+
+
+def _signal_group(child: subprocess.Popen[bytes], name: str) -> bool:
+    """Send signal ``name`` to the child's process group (False where there is none)."""
+    killpg, number = getattr(os, "killpg", None), getattr(signal, name, None)
+    if killpg is None or number is None:
+        return False
+    try:
+        killpg(child.pid, number)
+    except OSError:
+        return False
+    return True

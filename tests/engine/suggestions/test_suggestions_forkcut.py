@@ -103,3 +103,32 @@ def test_a_scan_that_forks_says_what_one_that_does_not_says(
     forked = answers(True)
     assert forked == answers(False)
     assert any(forked) and not all(forked)
+
+
+def test_a_caller_that_stops_early_ends_the_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error while the first half is consumed: the copy is killed and reaped, the pipe
+    closed (no process blocked on it, no descriptor left)."""
+    facts = _facts(60)
+    items = list(enumerate(facts))
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    def boom(items: Sequence[tuple[int, Fact]]) -> Iterator[tuple[int, _FactEntry]]:
+        yield items[0][0], _entry(items[0][1])
+        raise RuntimeError("the consumer failed")
+
+    monkeypatch.setattr(os, "fork", fork)
+    fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    with pytest.raises(RuntimeError):
+        list(forkcut.cut_in_two(items, boom))
+    [pid] = forked
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped already
+    if fds is not None:
+        assert len(os.listdir("/proc/self/fd")) == fds

@@ -392,3 +392,22 @@ def test_a_light_scan_refuses_to_cut_more_than_asked(
 
 def _label(origin: Any) -> str | None:
     return None if origin is None else str(origin.label)
+
+
+def test_a_refused_light_scan_leaves_nothing_half_updated(fresh: FactTexts) -> None:
+    """A scan of workspace C, a light scan of a large workspace A that is refused, then a scan
+    of a workspace with no facts: the last must answer from nothing (it once kept C's lookup
+    data with no facts and raised IndexError), and C's scan must still answer as before."""
+    from context_center.engine.errors import PhraseIndexBehind
+
+    rng = random.Random(29)
+    c_facts, a_facts = _facts(rng, 8), _facts(rng, 40, start=200)
+    statement = next(f.body for f in c_facts if len(f.body) > 20)
+    key = normalize_key(statement)
+    before = known_texts(c_facts, []).covering(statement, key)
+    assert before is not None
+    with pytest.raises(PhraseIndexBehind):
+        known_texts(a_facts, [], max_cuts=10).covering(statement, key)
+    assert known_texts([], []).covering(statement, key) is None
+    again = known_texts(c_facts, []).covering(statement, key)
+    assert again is not None and again.label == before.label

@@ -23,7 +23,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import numpy as np
 
@@ -106,6 +106,16 @@ class FactTexts:
             self._rows = phrases.row_of() if phrases is not None else {}
         self.phrases, self.facts = phrases, facts
         wanted = self._place(facts, order)
+        if max_cuts is not None:
+            behind = sum(1 for k in wanted if k not in self.entries)
+            if behind > max_cuts:
+                # nothing this object describes may pass for these facts: the next call,
+                # whatever it asks, looks at everything again (its shortcut cannot match)
+                self.order, self.phrases, self._rows = (), _STALE, {}
+                raise PhraseIndexBehind(
+                    f"the phrase index does not describe {behind} facts (at most {max_cuts} "
+                    "are cut in a scan asked to stay light)"
+                )
         gone = self.entries.keys() - wanted.keys()
         new = len(wanted) - (len(self.entries) - len(gone))
         if self.index is None or len(gone) > REBUILD_AFTER or new > REBUILD_AFTER:
@@ -122,12 +132,6 @@ class FactTexts:
                     if not holders:
                         del self.index[token]
         todo = [(k, f) for k, f in wanted.items() if k not in self.entries]
-        if max_cuts is not None and len(todo) > max_cuts:
-            self.order = ()  # not updated: the next call looks at everything again
-            raise PhraseIndexBehind(
-                f"the phrase index does not describe {len(todo)} facts (at most {max_cuts} "
-                "are cut in a scan asked to stay light)"
-            )
         cuts = cut_in_two(todo, _cut_paced) if can_fork(len(todo)) else _cut_paced(todo)
         for key, entry in cuts:
             self.entries[key] = entry
@@ -222,6 +226,7 @@ class FactTexts:
         return out
 
 
+_STALE = cast(PhraseIndex, object())  # "no index this object was updated for"
 _CACHE = FactTexts()
 _CACHE_LOCK = threading.Lock()
 _LOADED: dict[Path, tuple[tuple[int, int, int], PhraseIndex]] = {}

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
@@ -78,13 +79,28 @@ def cut_in_two(
         finally:
             os._exit(code)
     os.close(writer)
-    yield from cut_here(items[:half])
-    cuts = _receive(reader, pid, len(second))
+    received = False
+    try:
+        yield from cut_here(items[:half])
+        cuts = _receive(reader, pid, len(second))
+        received = True
+    finally:
+        if not received:  # the caller stopped early (an error, an interrupt): end the copy
+            _abandon(reader, pid)
     if cuts is None:
         yield from cut_here(items[half:])
         return
     for (key, fact), (keys, pieces) in zip(items[half:], cuts, strict=True):
         yield key, _FactEntry(Origin("fact", fact.ref, fact.display_title), keys, pieces)
+
+
+def _abandon(reader: int, pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.close(reader)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError, OSError):
+        os.waitpid(pid, 0)
 
 
 def _receive(reader: int, pid: int, count: int) -> list[Cut] | None:
