@@ -78,17 +78,24 @@ def test_one_child_at_a_time_and_a_stale_marker_is_taken_over(
     monkeypatch.setattr(rewrite.subprocess, "Popen", FakePopen)
     assert rewrite.spawn(tmp_path / "home", tmp_path / "ws", cache) is True
     assert marker.exists() and len(started) == 1
+    token = started[0][-1]
+    assert marker.read_text() == token  # the child is told whose marker it is
+    rewrite.release(marker, "another child's token")
+    assert marker.exists()  # never someone else's
     assert rewrite.spawn(tmp_path / "home", tmp_path / "ws", cache) is True  # one is on it
     assert len(started) == 1
     old = time.time() - rewrite.STALE_S - 5
     os.utime(marker, (old, old))  # that child died long ago
     assert rewrite.spawn(tmp_path / "home", tmp_path / "ws", cache) is True
     assert len(started) == 2
+    rewrite.release(marker, token)  # the first child, late: the marker is no longer its own
+    assert marker.exists()
+    rewrite.release(marker, started[1][-1])
+    assert not marker.exists()
 
     def refuse(*_a: object, **_k: object) -> None:
         raise OSError("no more processes")
 
-    marker.unlink()
     monkeypatch.setattr(rewrite.subprocess, "Popen", refuse)
     assert rewrite.spawn(tmp_path / "home", tmp_path / "ws", cache) is False  # write it here
     assert not marker.exists()

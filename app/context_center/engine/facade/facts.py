@@ -44,9 +44,10 @@ class FactsAPI(EngineCore):
         first. ``view()`` afterwards has the conflicts of the same state.
 
         ``trust_cache``: a fact file whose name and inode are those its store's parsed-facts
-        cache holds is taken from the cache without a ``stat`` (so an edit made in place,
-        without a rename, is not seen); nothing is written or repaired. For a first look
-        that a normal load checks right after (the window's Memory tab at 50,000 facts)."""
+        cache holds is taken from the cache without a ``stat``, so an edit made in place, or
+        a file replaced by one that got the same inode number back, is not seen; nothing is
+        written or repaired. Only for a first look that a normal load checks right after (the
+        window's Memory tab at 50,000 facts)."""
         project = self.memory.project.load(trust_cache=trust_cache)
         global_ = self.memory.global_.load(trust_cache=trust_cache)
         return LoadedEntries(

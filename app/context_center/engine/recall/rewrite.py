@@ -14,7 +14,7 @@ One child at a time: a marker file beside the cache (created exclusively, remove
 child, taken over when older than ``STALE_S``). A child that cannot start costs nothing: the
 parent then writes the cache itself, as before.
 
-The child is ``python -m context_center.engine.facade.rewrite_child HOME WORKSPACE MARKER``.
+The child is ``python -m context_center.engine.facade.rewrite_child HOME WORKSPACE MARKER TOKEN``.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ def marker_path(cache: Path) -> Path:
     return cache.with_name(cache.name + MARKER_SUFFIX)
 
 
-def _claim(marker: Path) -> bool:
-    """Create the marker; False when a live child holds it."""
+def _claim(marker: Path, token: str) -> bool:
+    """Create the marker holding ``token``; False when a live child holds it. (Two processes
+    taking over one stale marker at once may both win: two children then write the same
+    cache, each atomically -- only time is lost.)"""
     for _ in range(2):
         try:
             fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
@@ -52,9 +54,20 @@ def _claim(marker: Path) -> bool:
             continue
         except OSError:
             return False
-        os.close(fd)
+        try:
+            os.write(fd, token.encode())
+        finally:
+            os.close(fd)
         return True
     return False
+
+
+def release(marker: Path, token: str) -> None:
+    """Remove the marker if it is still the one holding ``token`` (a child that took long
+    may find its marker taken over by another)."""
+    with contextlib.suppress(OSError):
+        if marker.read_text(encoding="ascii", errors="replace") == token:
+            os.unlink(marker)
 
 
 def spawn(home: Path, workspace: Path, cache: Path) -> bool:
@@ -63,7 +76,8 @@ def spawn(home: Path, workspace: Path, cache: Path) -> bool:
     marker = marker_path(cache)
     if not cache.parent.is_dir():
         return False
-    if not _claim(marker):
+    token = f"{os.getpid()}-{time.time_ns()}"
+    if not _claim(marker, token):
         return marker.exists()  # another child is on it (or the folder refuses markers)
     argv = [
         sys.executable,
@@ -72,6 +86,7 @@ def spawn(home: Path, workspace: Path, cache: Path) -> bool:
         os.fspath(home),
         os.fspath(workspace),
         os.fspath(marker),
+        token,
     ]
     try:
         subprocess.Popen(
@@ -83,7 +98,6 @@ def spawn(home: Path, workspace: Path, cache: Path) -> bool:
             start_new_session=True,  # it outlives this process, and no signal of ours hits it
         )
     except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(marker)
+        release(marker, token)
         return False
     return True

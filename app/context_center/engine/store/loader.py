@@ -115,9 +115,11 @@ def scan_store(root: Path, scope: Scope, *, persist_cache: bool, trust_cache: bo
     """Scan ``root``; parse only files whose size, mtime or inode changed since cached.
 
     ``trust_cache``: a file whose name and inode (which the directory listing gives, with no
-    ``stat``) are the cache's is taken as cached without checking its size and mtime -- only
-    an edit made in place, without a rename, goes unseen; the window's first look at 50,000
-    facts, which checks everything right after (``Engine.load_entries(trust_cache=True)``)."""
+    ``stat``) are the cache's is taken as cached without checking its size and mtime. What
+    goes unseen: an edit made in place, and a file replaced by one that got the same inode
+    number back (ext4 reuses a freed number at once: a delete and a new file, two editor
+    saves in a row). For the window's first look at 50,000 facts, which checks every file
+    right after (``Engine.load_entries(trust_cache=True)``)."""
     snap = Snapshot(scope=scope, root=root)
     scan = Scan(snap)
     dir_entries = _list(root, snap, scan)
