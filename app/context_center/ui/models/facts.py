@@ -107,16 +107,19 @@ def build_rows(entries: Iterable[Entry], now: datetime, *, haystacks: bool = Tru
         f = entry.fact
         updated = f.updated_at
         title = f.title or f.name
+        # ``_value_`` (enum's own attribute) rather than ``.value``, a property: 200,000 of
+        # those cost the window's start about 0.05 s at 50,000 rows
+        scope = f.scope._value_
         rows.append(
             FactRow(
                 f.id,
-                f.ref,
+                f"{scope}/{f.name}.md",
                 f.name,
                 title,
                 title.lower(),
-                f.type.value,
-                f.scope.value,
-                clock.of(f.type, updated).value,
+                f.type._value_,
+                scope,
+                clock.of(f.type, updated)._value_,
                 f.revision,
                 (updated - _EPOCH).total_seconds() if updated else 0.0,
                 _haystack(f) if haystacks else None,
