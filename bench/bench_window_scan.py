@@ -108,20 +108,13 @@ print(json.dumps(out))
 
 def build(root: Path, n: int) -> tuple[Path, Path]:
     from bench.bench_suggestions import FEW_SESSIONS
-    from bench.corpus import generate
+    from bench.bench_window import write_home
 
     from context_center.engine.facade import Engine
-    from context_center.engine.store.factfile import render_fact
-    from context_center.engine.store.paths import Layout
 
     home, workspace = root / "home", root / "work"
     (workspace / ".git").mkdir(parents=True)
-    layout = Layout(home, workspace)
-    stores = {"project": layout.project_store, "global": layout.global_store}
-    for store in stores.values():
-        store.mkdir(parents=True, exist_ok=True)
-    for fact in generate(n):
-        (stores[fact.scope.value] / f"{fact.name}.md").write_bytes(render_fact(fact))
+    write_home(home, workspace, n)
     engine = Engine(home=home, workspace=workspace)
     engine.memory.load()  # the store cache, as any first open writes it
     for i, text in enumerate(FEW_SESSIONS):

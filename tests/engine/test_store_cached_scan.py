@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from context_center.engine.model import Scope
+from context_center.engine.store.entries import Snapshot
 from context_center.engine.store.factcache import cache_path
 from context_center.engine.store.loader import scan_store
 
@@ -41,14 +42,17 @@ def _fact(i: int, body: str = "") -> str:
 Read = tuple[list[tuple[Any, ...]], dict[str, Any], list[tuple[str, str, str]]]
 
 
-def _snapshot(root: Path) -> Read:
-    snap = scan_store(root, Scope.PROJECT, persist_cache=True).snapshot
+def _described(snap: Snapshot) -> Read:
     entries = [
         (stem, e.fact.model_dump(), str(e.location), e.sha256, e.legacy)
         for stem, e in snap.entries.items()
     ]
     diagnostics = sorted((d.code, d.path, d.message) for d in snap.diagnostics)
     return entries, dict(snap.files), diagnostics
+
+
+def _snapshot(root: Path) -> Read:
+    return _described(scan_store(root, Scope.PROJECT, persist_cache=True).snapshot)
 
 
 def _fresh(root: Path) -> Read:
@@ -60,12 +64,7 @@ def _fresh(root: Path) -> Read:
     finally:
         if saved is not None:
             cache_path(root).write_bytes(saved)
-    entries = [
-        (stem, e.fact.model_dump(), str(e.location), e.sha256, e.legacy)
-        for stem, e in snap.entries.items()
-    ]
-    diagnostics = sorted((d.code, d.path, d.message) for d in snap.diagnostics)
-    return entries, dict(snap.files), diagnostics
+    return _described(snap)
 
 
 def test_cached_and_fresh_reads_agree_through_random_edits(tmp_path: Path) -> None:
@@ -122,13 +121,9 @@ def test_a_cached_duplicate_and_a_cached_diagnostic_stay_what_they_were(tmp_path
 
 
 def _read(root: Path, *, trust: bool) -> Read:
-    snap = scan_store(root, Scope.PROJECT, persist_cache=False, trust_cache=trust).snapshot
-    entries = [
-        (stem, e.fact.model_dump(), str(e.location), e.sha256, e.legacy)
-        for stem, e in snap.entries.items()
-    ]
-    diagnostics = sorted((d.code, d.path, d.message) for d in snap.diagnostics)
-    return entries, dict(snap.files), diagnostics
+    return _described(
+        scan_store(root, Scope.PROJECT, persist_cache=False, trust_cache=trust).snapshot
+    )
 
 
 def test_a_trusted_look_sees_renames_and_new_files_but_not_edits_in_place(

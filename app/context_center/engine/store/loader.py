@@ -132,8 +132,12 @@ def scan_store(root: Path, scope: Scope, *, persist_cache: bool, trust_cache: bo
     dirty = False
     trusted = _folder_device(root) if trust_cache else None
     for de, st in _take_cached(dir_entries, cache, new_cache, snap, scan, inodes, trusted):
-        if _scan_one(de, st, root, scope, new_cache, snap, inodes):
-            dirty = True
+        dirty = True  # a file the cache does not describe: read it, keep its place
+        found = _read_one(de, st, root, scope, new_cache, snap, inodes)
+        if found is None:
+            del snap.entries[de.name[:-3]]
+        else:
+            snap.entries[de.name[:-3]] = found
     if len(cache) != len(new_cache) or cache.index.keys() != new_cache.keys():
         dirty = True
     resolve_duplicates(snap, inodes)
@@ -220,27 +224,6 @@ def _take_cached(
     return rest
 
 
-def _scan_one(
-    de: os.DirEntry[str],
-    st: Stat,
-    root: Path,
-    scope: Scope,
-    new_cache: dict[str, Any],
-    snap: Snapshot,
-    inodes: dict[str, tuple[int, int]],
-) -> bool:
-    """Read one file the cache does not describe (``st``: its stat, or why it failed) into
-    ``snap``; True when the cache must be written again."""
-    name = de.name
-    stem = name[:-3]
-    found = _read_one(de, st, root, scope, new_cache, snap, inodes)
-    if found is None:
-        del snap.entries[stem]
-    else:
-        snap.entries[stem] = found
-    return True
-
-
 def _read_one(
     de: os.DirEntry[str],
     st: Stat,
@@ -250,6 +233,8 @@ def _read_one(
     snap: Snapshot,
     inodes: dict[str, tuple[int, int]],
 ) -> Entry | None:
+    """Read one file the cache does not describe (``st``: its stat, or why it failed): its
+    entry, or None with a diagnostic in ``snap``; ``new_cache`` gets its row."""
     name = de.name
     stem = name[:-3]
     if isinstance(st, OSError):
