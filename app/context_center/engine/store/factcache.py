@@ -87,45 +87,30 @@ _TYPES = {t.value: t for t in FactType}
 _FIELDS_SET = frozenset(Fact.model_fields)
 
 
-def fact_from_cache(row: list[Any], scope: Scope) -> Fact:
-    """Rebuild a fact that was validated when its file was parsed (from a ``fact_to_cache``
-    row)."""
-    keys = ("id", "revision", "created_at", "updated_at", "name", "title", "description")
-    values = dict(zip(keys, row, strict=False))
-    values["type"] = row[7]
-    values["body"] = row[8]
-    return fact_from_values(values, scope)
-
-
 def fact_from_values(values: dict[str, Any], scope: Scope) -> Fact:
     """A fact from fields validated when its file was parsed (``type`` as its value).
 
     Equivalent to ``Fact.model_construct`` (no validation), without its per-call overhead,
     which dominated opening a 50k-fact store.
     """
-    values["type"] = _TYPES[values["type"]]
-    values["scope"] = scope
-    body = values.get("body")
-    if isinstance(body, str) and "\r" in body:  # cached by a build that kept CR line ends
-        values["body"] = normalise_body(body)
-    fact = Fact.__new__(Fact)
-    object.__setattr__(fact, "__dict__", values)
-    object.__setattr__(fact, "__pydantic_fields_set__", _FIELDS_SET)
-    object.__setattr__(fact, "__pydantic_extra__", None)
-    object.__setattr__(fact, "__pydantic_private__", None)
-    return fact
+    return _facts_from([values], scope)[0]
 
 
 def cached_facts(cache: factpack.Packed, rows: list[int], scope: Scope) -> list[Fact]:
-    """The facts of ``rows`` of ``cache`` (rows holding a fact), as ``fact_from_values``
-    builds them, in one pass."""
+    """The facts of ``rows`` of ``cache`` (rows holding a fact), in one pass."""
+    return _facts_from(cache.fact_fields(rows), scope)
+
+
+def _facts_from(fields: list[dict[str, Any]], scope: Scope) -> list[Fact]:
+    """``fact_from_values`` of each, as one loop (opening a 50k-fact store builds them all)."""
     types, fields_set, new, set_attr = _TYPES, _FIELDS_SET, Fact.__new__, object.__setattr__
     out = []
-    for values in cache.fact_fields(rows):
+    for values in fields:
         values["type"] = types[values["type"]]
         values["scope"] = scope
-        if "\r" in values["body"]:  # cached by a build that kept CR line ends
-            values["body"] = normalise_body(values["body"])
+        body = values.get("body")
+        if isinstance(body, str) and "\r" in body:  # cached by a build that kept CR line ends
+            values["body"] = normalise_body(body)
         fact = new(Fact)
         set_attr(fact, "__dict__", values)
         set_attr(fact, "__pydantic_fields_set__", fields_set)

@@ -157,6 +157,21 @@ def _folder_device(root: Path) -> int | None:
         return None
 
 
+def _trusted_row(
+    de: os.DirEntry[str], i: int | None, inos: list[int], flags: list[int]
+) -> int | None:
+    """Cache row ``i`` when it holds a fact and ``de`` is a plain file with its inode (which
+    the listing gives: no stat), else None (the file is stat'ed as usual)."""
+    if i is None or not flags[i] & FACT_ROW or flags[i] & DIAG_ROW:
+        return None
+    try:
+        if de.is_symlink() or de.inode() != inos[i]:
+            return None
+    except OSError:
+        return None
+    return i
+
+
 def _take_cached(
     dir_entries: list[os.DirEntry[str]],
     cache: Packed,
@@ -166,8 +181,9 @@ def _take_cached(
     inodes: dict[str, tuple[int, int]],
     trusted: int | None = None,
 ) -> list[tuple[os.DirEntry[str], Stat]]:
-    """Stat every file; add those the cache describes unchanged to ``snap`` (their facts
-    built in one pass), and return the others with their stat (or the error) to be read.
+    """Stat every file (``trusted``, the folder's device: only those ``_trusted_row`` does not
+    take as cached); add those the cache describes unchanged to ``snap`` (their facts built in
+    one pass), and return the others with their stat (or the error) to be read.
 
     This is the whole cost of opening a large store whose files did not change, so it is one
     tight loop: ``snap.entries`` gets a place for every file in directory order first (files
@@ -183,20 +199,12 @@ def _take_cached(
         name = de.name
         stem = name[:-3]
         entries[stem] = placeholder
-        if trusted is not None:  # the listing's inode, no stat (see ``scan_store``)
-            i = get(name)
-            if i is not None and flags[i] & FACT_ROW and not flags[i] & DIAG_ROW:
-                try:
-                    ino = de.inode()
-                    plain = not de.is_symlink()
-                except OSError:
-                    ino, plain = -1, False
-                if plain and ino == inos[i]:
-                    inodes[stem] = (trusted, ino)
-                    files[stem] = (sizes[i], mtimes[i], ino)
-                    new_cache[name] = i
-                    hits.append((stem, de.path, i))
-                    continue
+        if trusted is not None and (i := _trusted_row(de, get(name), inos, flags)) is not None:
+            inodes[stem] = (trusted, inos[i])
+            files[stem] = (sizes[i], mtimes[i], inos[i])
+            new_cache[name] = i
+            hits.append((stem, de.path, i))
+            continue
         try:
             st = de.stat(follow_symlinks=False)
         except OSError as exc:
