@@ -85,14 +85,11 @@ class SuggestionsAPI(EngineCore):
         there) get none. Raises StoreUnavailable when the stores cannot be read or the cache
         folder cannot be written (a missing index only costs speed)."""
         from context_center.engine.errors import StoreUnavailable
-        from context_center.engine.suggestions import remote_reason
         from context_center.engine.suggestions.facttexts import refresh_phrase_index
         from context_center.engine.suggestions.service import has_turns
 
-        if remote_reason(self.workspace):
-            return 0
         if not has_turns(self.layout, claude_root=claude_root, codex_root=codex_root):
-            return 0
+            return 0  # no turn to scan, or a remote workspace (``has_turns`` says no)
         facts = self.memory.load(persist_cache=False).facts
         try:
             return refresh_phrase_index(facts, self._phrase_index_path())

@@ -184,7 +184,7 @@ class FactTexts:
 
     def _origin(self, where: int) -> Origin:
         fact = self.facts[where]
-        return Origin("fact", fact.ref, fact.display_title)
+        return Origin.of_fact(fact)
 
     def by_key(self, key: str) -> Origin | None:
         """The first fact with a title, description or body containing ``key``."""

@@ -91,7 +91,7 @@ def cut_in_two(
         yield from cut_here(items[half:])
         return
     for (key, fact), (keys, pieces) in zip(items[half:], cuts, strict=True):
-        yield key, _FactEntry(Origin("fact", fact.ref, fact.display_title), keys, pieces)
+        yield key, _FactEntry(Origin.of_fact(fact), keys, pieces)
 
 
 def _abandon(reader: int, pid: int) -> None:

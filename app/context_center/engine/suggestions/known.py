@@ -63,6 +63,10 @@ class Origin:
     label: str  # project/<name>.md, an instruction file's label, a candidate's name
     title: str = ""
 
+    @classmethod
+    def of_fact(cls, fact: Fact) -> Origin:
+        return cls("fact", fact.ref, fact.display_title)
+
     def describe(self) -> str:
         if self.kind == "fact":
             return f"the fact {self.label} (“{self.title}”)" if self.title else self.label
@@ -180,9 +184,7 @@ class _FactEntry:
 def _entry(fact: Fact) -> _FactEntry:
     texts = [t for t in (fact.title, fact.description, fact.body) if t and t.strip()]
     pieces = tuple(p for text in texts for p in pieces_of(text))
-    return _FactEntry(
-        Origin("fact", fact.ref, fact.display_title), tuple(key_of(t) for t in texts), pieces
-    )
+    return _FactEntry(Origin.of_fact(fact), tuple(key_of(t) for t in texts), pieces)
 
 
 def _fact_key(fact: Fact) -> FactKey:
