@@ -106,7 +106,7 @@ def normalise_body(body: str) -> str:
 class Fact(BaseModel):
     """One background fact. ``name`` is the file stem; the reference is ``<scope>/<name>.md``."""
 
-    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, strict=True, extra="forbid")
 
     id: str
     revision: int = Field(ge=1)
@@ -163,7 +163,7 @@ class Fact(BaseModel):
 class Diagnostic(BaseModel):
     """A problem found while loading; the file is left untouched and excluded."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     code: str
     path: str  # relative to the store (or the workspace for instructions)
@@ -175,7 +175,7 @@ class Diagnostic(BaseModel):
 class Conflict(BaseModel):
     """A project fact and a global fact that are equivalent; the project one applies here."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     key: str  # "id" | "name" | "title"
     project_ref: str

@@ -38,7 +38,7 @@ Action = Literal["imported", "would_import", "duplicate", "skipped"]
 class ImportItem(BaseModel):
     """What happened (or would happen) to one memory file."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     file: str
     name: str  # the fact's name
@@ -50,7 +50,7 @@ class ImportItem(BaseModel):
 
 
 class ImportReport(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     source: str  # the memory folder, as ~/… when it is under the home
     exists: bool

@@ -40,7 +40,7 @@ _KEY_LINE_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
 class ClaudeMemoryFile(BaseModel):
     """One memory file as Claude Code would read it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     file: str  # the file name inside the memory folder
     name: str  # front matter ``name``, else the file name without .md
@@ -57,7 +57,7 @@ class ClaudeMemoryFile(BaseModel):
 
 
 class IndexLine(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     number: int  # 1-based, in the trimmed text Claude Code cuts
     text: str
@@ -69,7 +69,7 @@ class IndexLine(BaseModel):
 class IndexLoad(BaseModel):
     """What Claude Code loads of ``MEMORY.md``."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     lines: int  # lines of the trimmed text
     units: int  # its length in UTF-16 code units (what Claude Code compares with 25,000)
@@ -83,7 +83,7 @@ class ClaudeMemoryView(BaseModel):
     """Claude Code's memory for one workspace, read-only. ``folder`` is a local path for the
     person (the window, the CLI); it is never put in front of a model."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     workspace: str
     project_root: str

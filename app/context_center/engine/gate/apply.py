@@ -51,7 +51,7 @@ def derived_fact_id(item_id: str) -> str:
 class Intent(BaseModel):
     """What an approval is about to write, recorded before the store is touched."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     version: int = INTENT_VERSION
     id: str

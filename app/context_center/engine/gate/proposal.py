@@ -50,7 +50,7 @@ class ProposedContent(BaseModel):
     """A proposed fact's fields. A create has all six (``type`` may be ``None``: implicit);
     an update only those it changes; a forget none."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     name: str | None = None
     title: str | None = None
@@ -127,7 +127,7 @@ def content_sha256(content: ProposedContent | Mapping[str, Any]) -> str:
 class GateRequest(BaseModel):
     """One agent write as the agent asked for it. ``None`` means "not given"."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     operation: Operation
     controller: Controller
@@ -147,7 +147,7 @@ class GateRequest(BaseModel):
 class ProposedWrite(BaseModel):
     """What would be written: the content and, for updates and forgets, the target and base."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     operation: Operation
     content: ProposedContent = Field(default_factory=ProposedContent)
@@ -160,7 +160,7 @@ class ProposedWrite(BaseModel):
 class GateDecision(BaseModel):
     """The gate's answer. ``fact`` is set when applied; ``pending_id`` when queued."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     outcome: Outcome
     reasons: list[GateReason]

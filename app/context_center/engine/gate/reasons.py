@@ -83,7 +83,7 @@ QUEUE_CODES = frozenset(
 
 
 class GateReason(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     code: str
     message: str

@@ -34,7 +34,7 @@ class ApprovalConflict(EngineError):
 
 
 class Decision(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     status: Status
     decided_at: str
@@ -48,7 +48,7 @@ class Decision(BaseModel):
 class ApprovalRecord(BaseModel):
     """One queued write, exactly as it is stored."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     version: int = RECORD_VERSION
     id: str
@@ -100,7 +100,7 @@ class ApprovalResult(BaseModel):
     """What approving did: the decided record, the fact written (create, update), or the
     fact forgotten and where it was archived (forget)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     record: ApprovalRecord
     fact: Fact | None = None

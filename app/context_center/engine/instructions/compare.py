@@ -70,7 +70,7 @@ def _never(agent: Agent, label: str) -> str:
 
 
 class CompareCell(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     state: FileState
     loaded_bytes: int = 0
@@ -78,7 +78,7 @@ class CompareCell(BaseModel):
 
 
 class CompareRow(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     label: str
     size: int
@@ -86,7 +86,7 @@ class CompareRow(BaseModel):
 
 
 class AgentSummary(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     agent: Agent
     documents: int
@@ -96,7 +96,7 @@ class AgentSummary(BaseModel):
 
 
 class CrossDiagnostic(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     code: str
     path: str
@@ -106,7 +106,7 @@ class CrossDiagnostic(BaseModel):
 
 
 class Comparison(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     target: str
     rows: tuple[CompareRow, ...]

@@ -74,7 +74,7 @@ class Severity(StrEnum):
 class InstructionImport(BaseModel):
     """One ``@path`` found in a document or in one of its imports."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     source: str  # label of the file holding the line
     target: str  # label of the imported file, or the path as written when it has no label
@@ -89,7 +89,7 @@ class InstructionImport(BaseModel):
 class InstructionDocument(BaseModel):
     """One top-level instruction file with its imports expanded."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     label: str  # user/<file> or workspace/<relative path>
     scope: InstructionScope
@@ -110,7 +110,7 @@ class InstructionDocument(BaseModel):
 class InstructionDiagnostic(BaseModel):
     """A refusal or problem, naming the file and line. Never part of the provider prefix."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     code: str
     path: str  # label of the file concerned (or the import path as written)
@@ -126,7 +126,7 @@ class InstructionDiagnostic(BaseModel):
 class DuplicateDocument(BaseModel):
     """A document dropped because a more specific one has a byte-identical expanded body."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     label: str
     kept: str
@@ -148,7 +148,7 @@ class FileState(StrEnum):
 class FileStatus(BaseModel):
     """One file an agent considered, with what it did with it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     label: str
     state: FileState
@@ -161,7 +161,7 @@ class FileStatus(BaseModel):
 class CodexCut(BaseModel):
     """Where ``project_doc_max_bytes`` cut the concatenated project docs."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     label: str  # the file the cut falls in
     byte_offset: int  # bytes of that file that were kept
@@ -173,7 +173,7 @@ class CodexCut(BaseModel):
 class Resolution(BaseModel):
     """The instruction chain one agent loads for one (home, workspace, target)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     target: str  # label of the directory resolved for ("workspace", "workspace/services/api")
     documents: tuple[InstructionDocument, ...] = ()

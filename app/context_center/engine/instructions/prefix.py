@@ -84,7 +84,7 @@ ORDER_NEWEST = "newest first (no recall counts are kept, so recency decides)"
 class PrefixPart(BaseModel):
     """One section of the prefix: its size against its budget, and how much of it is shown."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     name: str  # "guidance", "instructions", "index" (or a document label for other agents)
     chars: int
@@ -96,7 +96,7 @@ class PrefixPart(BaseModel):
 class Prefix(BaseModel):
     """The rendered prefix. ``length`` counts characters (code points), not bytes."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     text: str
     length: int

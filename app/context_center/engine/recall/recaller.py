@@ -66,7 +66,7 @@ _HOME_VARIABLES = ("HOME",) if os.name != "nt" else ("HOME", "USERPROFILE", "HOM
 class Hit(BaseModel):
     """One result of the memory tool's search."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     fact: Fact
     score: float

@@ -25,7 +25,7 @@ TRACE_VERSION = 1
 class SelectedFact(BaseModel):
     """A fact that went into the block."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     id: str
     revision: int
@@ -44,7 +44,7 @@ class SelectedFact(BaseModel):
 class Suppression(BaseModel):
     """Something left out, and why. ``id`` is None when the whole turn was suppressed."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     reason: Reason
     message: str
@@ -57,7 +57,7 @@ class Suppression(BaseModel):
 class RecallTrace(BaseModel):
     """One recall decision: what was asked, what was injected, what was left out and why."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     version: int = TRACE_VERSION
     at: datetime

@@ -55,7 +55,7 @@ LOCK_TIMEOUT_S = LOG_TIMEOUT_S
 class HistoryEntry(BaseModel):
     """One line of the log."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="ignore")
 
     v: int = FORMAT_VERSION
     session: str = Field(min_length=1, max_length=MAX_SESSION_CHARS)

@@ -31,7 +31,7 @@ class SkillOutsideWorkspace(EngineError):
 
 
 class EvidenceItem(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     source: str
     session: str
@@ -42,7 +42,7 @@ class EvidenceItem(BaseModel):
 class MemoryCandidate(BaseModel):
     """A proposed fact. ``body`` states the rule with why and how to apply it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     kind: Literal["memory"] = "memory"
     id: str
@@ -61,7 +61,7 @@ class MemoryCandidate(BaseModel):
 class SkillCandidate(BaseModel):
     """A proposed skill; ``body`` is the Markdown below the SKILL.md front matter."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     kind: Literal["skill"] = "skill"
     id: str
@@ -77,7 +77,7 @@ class SkillCandidate(BaseModel):
 
 
 class SourceCount(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     source: str
     root: str
@@ -93,7 +93,7 @@ class SourceCount(BaseModel):
 class ScanResult(BaseModel):
     """What a scan found. ``available`` is False when it failed closed (see ``explanation``)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     workspace: str
     generated_at: str
@@ -128,7 +128,7 @@ class ScanResult(BaseModel):
 class CandidateEdit(BaseModel):
     """What a person changed before accepting. Unset fields keep the candidate's value."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     name: str | None = None
     title: str | None = None
@@ -140,7 +140,7 @@ class CandidateEdit(BaseModel):
 
 
 class Decision(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="ignore")
 
     id: str
     key: str
@@ -151,7 +151,7 @@ class Decision(BaseModel):
 
 
 class AcceptResult(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     kind: CandidateKind
     id: str
