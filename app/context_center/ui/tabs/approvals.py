@@ -10,7 +10,7 @@ hidden, so the badge follows writes queued by other processes. Opening an item s
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -34,7 +34,6 @@ from context_center.engine import (
     Operation,
 )
 from context_center.ui.context import APPROVALS, FACTS, WORKSPACE, busy
-from context_center.ui.dialogs.approval import ApprovalDialog, Review
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, translate
 from context_center.ui.models.approval_models import (
     FACT_COLUMN,
@@ -55,6 +54,9 @@ from context_center.ui.widgets.labels import tab_heading
 from context_center.ui.widgets.shared_columns import share_columns
 from context_center.ui.widgets.tables import WrappedTable
 
+if TYPE_CHECKING:  # the dialog's modules are imported when a review first opens
+    from context_center.ui.dialogs.approval import ApprovalDialog, Review
+
 # -- engine work (worker thread) ------------------------------------------------------------
 
 
@@ -68,6 +70,8 @@ def list_pending(engine: Engine) -> list[ApprovalRecord]:
 
 def load_review(engine: Engine, record: ApprovalRecord) -> Review:
     """The record with the fact it changes, read now (for the diff and the stale warning)."""
+    from context_center.ui.dialogs.approval_content import Review
+
     here = _is_here(engine, record.workspace)
     if record.operation is Operation.CREATE or not record.target_id:
         return Review(record, None, here)
@@ -311,6 +315,8 @@ class ApprovalsTab(Tab):
         if record is None or self.dialog is not None:
             return
         review = await self.ctx.run(load_review, self.ctx.engine, record)
+        from context_center.ui.dialogs.approval import ApprovalDialog
+
         dialog = ApprovalDialog(review, self)
         dialog.sig_approve.connect(self._on_approve)
         dialog.sig_reject.connect(self._on_reject)

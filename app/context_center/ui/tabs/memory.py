@@ -43,7 +43,6 @@ from context_center.engine import (
 )
 from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
-from context_center.ui.dialogs.sync_conflict import open_sync_conflicts
 from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.facts import (
     FactFilter,
@@ -138,9 +137,7 @@ class MemoryTab(Tab):
         self.banner_label = self.banner.label
         self.banner.sig_fact_link.connect(self.reveal_fact)
         self.diagnostics_banner = DiagnosticsBanner()
-        self.diagnostics_banner.sig_resolve_sync.connect(
-            lambda: open_sync_conflicts(self.ctx, self)
-        )
+        self.diagnostics_banner.sig_resolve_sync.connect(self._resolve_sync)
 
         self.table = self._build_table()
         left = QWidget()
@@ -203,6 +200,12 @@ class MemoryTab(Tab):
         self.prov_ref = self.detail.prov_ref
         self.prov_path = self.detail.prov_path
         return self.detail
+
+    def _resolve_sync(self) -> None:
+        # the dialog's modules (diffs, Markdown) are imported when it first opens
+        from context_center.ui.dialogs.sync_conflict import open_sync_conflicts
+
+        open_sync_conflicts(self.ctx, self)
 
     def focus_search(self) -> None:
         """Ctrl+F: the search box, its text selected."""

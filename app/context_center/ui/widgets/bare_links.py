@@ -8,11 +8,14 @@ Links still go through the body view's "Open link?" question; other schemes are 
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.rules_core import StateCore
-from markdown_it.token import Token
+if TYPE_CHECKING:  # markdown-it is imported on the first render (not on the window's way up)
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_core import StateCore
+    from markdown_it.token import Token
 
 # Full-width punctuation ends a URL too (Chinese text runs straight on after it).
 _URL = re.compile(r"https?://[^\s<>\"'`，。；：！？、（）《》「」【】]+", re.IGNORECASE)
@@ -45,6 +48,8 @@ def _split(token: Token, md: MarkdownIt) -> list[Token]:
         start = match.start()
         if start > pos:
             out.append(_text(text[pos:start]))
+        from markdown_it.token import Token
+
         link = Token("link_open", "a", 1, attrs={"href": href})
         out += [link, _text(url), Token("link_close", "a", -1)]
         pos = start + len(url)
@@ -56,6 +61,8 @@ def _split(token: Token, md: MarkdownIt) -> list[Token]:
 
 
 def _text(content: str) -> Token:
+    from markdown_it.token import Token
+
     token = Token("text", "", 0)
     token.content = content
     return token
@@ -79,12 +86,16 @@ def _linkify(state: StateCore) -> None:
         block.children = children
 
 
-_MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(
-    ["table", "strikethrough"]
-)
-_MD.core.ruler.push("bare_http_links", _linkify)
+@functools.cache
+def _renderer() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.enable(["table", "strikethrough"])
+    md.core.ruler.push("bare_http_links", _linkify)
+    return md
 
 
 def render_with_links(text: str) -> str:
     """Markdown to HTML like ``markdown_view.render_markdown``, bare http(s) URLs as links."""
-    return str(_MD.render(text))
+    return str(_renderer().render(text))

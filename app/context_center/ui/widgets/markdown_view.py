@@ -8,18 +8,17 @@ nothing, so an image or stylesheet URL in a body is never fetched, remote or loc
 
 from __future__ import annotations
 
+import functools
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from markdown_it import MarkdownIt
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from context_center.ui.style import tone
 
-_MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(
-    ["table", "strikethrough"]
-)
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 DOCUMENT_CSS = """
 body { line-height: 140%; }
@@ -53,9 +52,19 @@ def document_css() -> str:
     return css
 
 
+@functools.cache
+def _renderer() -> MarkdownIt:
+    """Built on the first render: importing markdown-it is ~30 ms a window need not pay
+    before its first paint."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    return md.enable(["table", "strikethrough"])
+
+
 def render_markdown(text: str) -> str:
     """Markdown to HTML with raw HTML escaped (html=False) and tables enabled."""
-    return str(_MD.render(text))
+    return str(_renderer().render(text))
 
 
 def escape(text: str) -> str:
