@@ -14,7 +14,6 @@ queued so far without waiting, for absorbing the window's own writes.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import os
 import struct
@@ -57,7 +56,8 @@ def _libc() -> ctypes.CDLL | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        # the process's own symbols (libc is loaded): ``find_library`` would run ``ldconfig -p``
+        libc = ctypes.CDLL(None, use_errno=True)
         libc.inotify_init1.argtypes = [ctypes.c_int]
         libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
         libc.inotify_rm_watch.argtypes = [ctypes.c_int, ctypes.c_int]
