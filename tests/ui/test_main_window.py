@@ -166,3 +166,13 @@ def test_activity_and_suggestions_are_built_when_first_shown(window: MainWindow,
     window.show_tab(window.suggestions_tab)
     assert isinstance(window.current_tab(), SuggestionsTab)
     wait_idle()
+
+
+def test_a_status_message_stays_with_the_tab_it_came_from(window: MainWindow, wait_idle) -> None:  # type: ignore[no-untyped-def]
+    window.ctx.status("3 memory and 1 skill suggestions")
+    assert window.statusBar().currentMessage() == "3 memory and 1 skill suggestions"
+    window.show_tab(window.approvals_tab)
+    wait_idle()
+    assert window.statusBar().currentMessage() == ""
+    window.ctx.status("Rejected 2 writes")  # a message after the switch is shown
+    assert window.statusBar().currentMessage() == "Rejected 2 writes"

@@ -277,6 +277,8 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         ctx = self.ctx
         ctx.sig_status.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        # a message is about the tab it came from: another tab does not go on showing it
+        self.tabs.currentChanged.connect(lambda _index: self.statusBar().clearMessage())
         ctx.sig_busy.connect(
             lambda busy: self.busy_label.setText(
                 translate("MainWindow", "Working…") if busy else ""
