@@ -2610,6 +2610,10 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <source>id</source>
         <translation>id</translation>
     </message>
+    <message>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
 </context>
 <context>
     <name>MemoryBulk</name>
@@ -2976,6 +2980,29 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     <message>
         <source>Re&amp;vert the instruction file</source>
         <translation>还原指令文件(&amp;V)</translation>
+    </message>
+</context>
+<context>
+    <name>PrefixPane</name>
+    <message>
+        <source>guidance</source>
+        <translation>稳定指导</translation>
+    </message>
+    <message>
+        <source>instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>index</source>
+        <translation>记忆索引</translation>
+    </message>
+    <message>
+        <source>most recalled first, then newest first</source>
+        <translation>召回次数最多的在前，其次最新的在前</translation>
+    </message>
+    <message>
+        <source>newest first (no recall counts are kept, so recency decides)</source>
+        <translation>最新的在前（未记录召回次数，因此按新旧排序）</translation>
     </message>
 </context>
 <context>

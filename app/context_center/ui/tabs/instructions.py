@@ -44,6 +44,7 @@ from context_center.ui.context import FACTS, INSTRUCTIONS, WORKSPACE, AppContext
 from context_center.ui.diagnostic_text import prefix_warning
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup
 from context_center.ui.models.row_table import RowTableModel
+from context_center.ui.style import tone
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.instructions_text import TEXT
 from context_center.ui.tabs.instructions_unsaved import UnsavedDocument
@@ -361,7 +362,8 @@ class InstructionsTab(UnsavedDocument, Tab):
         self.editor.setTextCursor(cursor)
         self.editor.centerCursor()
         highlight = QTextEdit.ExtraSelection()
-        highlight.format.setBackground(QColor("#fff8c5"))
+        highlight.format.setBackground(QColor(tone("line_bg")))
+        highlight.format.setForeground(QColor(tone("text")))
         highlight.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
         highlight.cursor = cursor
         self.editor.setExtraSelections([highlight])

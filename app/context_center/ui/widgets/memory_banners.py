@@ -62,12 +62,14 @@ TEXT = Texts(
         ),
         "key_name": QT_TRANSLATE_NOOP("MemoryBanners", "name"),
         "key_id": QT_TRANSLATE_NOOP("MemoryBanners", "id"),
+        "key_title": QT_TRANSLATE_NOOP("MemoryBanners", "title"),
     },
 )
 
 
 def conflict_key(key: str) -> str:
-    """The field two facts share ("name" or "id"), as shown."""
+    """The field two facts share (``Conflict.key``: "id", "name" or "title"), as shown; an
+    unknown key as it is."""
     return TEXT.get(f"key_{key}", key)
 
 
