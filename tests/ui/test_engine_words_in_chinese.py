@@ -75,7 +75,9 @@ def test_a_title_conflict_in_the_memory_banner_in_chinese(  # type: ignore[no-un
 ) -> None:
     from context_center.ui.tabs.memory import MemoryTab
 
-    engine.create_fact(name="发布流程", title="发布分支", type=FactType.PROJECT, body="从分支发布。")
+    engine.create_fact(
+        name="发布流程", title="发布分支", type=FactType.PROJECT, body="从分支发布。"
+    )
     engine.create_fact(
         name="发布说明", title="发布分支", type=FactType.FEEDBACK, scope=Scope.GLOBAL, body="全局。"
     )
