@@ -2200,12 +2200,16 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>范围</translation>
     </message>
     <message>
-        <source>Applies to / line</source>
-        <translation>适用于 / 行</translation>
+        <source>Applies to</source>
+        <translation>适用于</translation>
     </message>
     <message>
         <source>Precedence</source>
         <translation>优先级</translation>
+    </message>
+    <message>
+        <source>The folder a document applies to; for an import, the line that imports it</source>
+        <translation>文档适用的文件夹；导入则为导入它的那一行</translation>
     </message>
     <message>
         <source>{label} — {size} bytes on disk</source>
@@ -2402,8 +2406,8 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>在链中选择一个文档以查看或编辑。</translation>
     </message>
     <message>
-        <source>Prefix preview ({n} chars)</source>
-        <translation>前缀预览（{n} 个字符）</translation>
+        <source>Prefix ({n} chars)</source>
+        <translation>前缀（{n} 个字符）</translation>
     </message>
     <message>
         <source>{file}, line {line}</source>

@@ -111,10 +111,18 @@ def build_chain_model(model: QStandardItemModel, resolution: Resolution) -> None
         [
             translate("InstructionChain", "Document / import"),
             translate("InstructionChain", "Scope"),
-            translate("InstructionChain", "Applies to / line"),
+            translate("InstructionChain", "Applies to"),
             translate("InstructionChain", "Precedence"),
         ]
     )
+    header = model.horizontalHeaderItem(2)
+    if header is not None:  # a short heading (the chain fits 900 px); the tooltip says it all
+        header.setToolTip(
+            translate(
+                "InstructionChain",
+                "The folder a document applies to; for an import, the line that imports it",
+            )
+        )
     for doc in sorted(resolution.documents, key=lambda d: d.order):
         top = _item(doc.label, path=doc.local_path)
         top.setToolTip(
