@@ -1133,7 +1133,11 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>已拒绝 {n} 项写入。撤销会把每一项作为新条目重新放入队列（拒绝记录仍保留在审计日志中）。</translation>
     </message>
     <message>
-        <source>{n} write(s) are waiting for approval again</source>
+        <source>{n} write is waiting for approval again</source>
+        <translation>{n} 项写入重新等待审批</translation>
+    </message>
+    <message>
+        <source>{n} writes are waiting for approval again</source>
         <translation>{n} 项写入重新等待审批</translation>
     </message>
 </context>
@@ -2295,7 +2299,11 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>{state}，截于 {n} B</translation>
     </message>
     <message>
-        <source>{name}: {n} file(s), {chars} characters</source>
+        <source>{name}: {n} file, {chars} characters</source>
+        <translation>{name}：{n} 个文件，{chars} 个字符</translation>
+    </message>
+    <message>
+        <source>{name}: {n} files, {chars} characters</source>
         <translation>{name}：{n} 个文件，{chars} 个字符</translation>
     </message>
     <message>
@@ -2567,10 +2575,6 @@ When an agent proposes a memory write that needs a person, it appears here and t
 <context>
     <name>MemoryBanners</name>
     <message>
-        <source>&lt;b&gt;{n} project-over-global override{s}&lt;/b&gt; — both facts are kept and shown; in this workspace the project one applies.</source>
-        <translation>&lt;b&gt;{n} 处项目覆盖全局&lt;/b&gt;——两条事实都会保留并显示；在本工作区中以项目事实为准。</translation>
-    </message>
-    <message>
         <source>{project} overrides {global_} (same &lt;b&gt;{key}&lt;/b&gt;). </source>
         <translation>{project} 覆盖了 {global_}（相同的 &lt;b&gt;{key}&lt;/b&gt;）。</translation>
     </message>
@@ -2579,7 +2583,19 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>……另有 {n} 处，已在表格中用 ⚠ 标出。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{n} fact file{s} could not be read&lt;/b&gt; and {are} left out of the table and of recall. The file{s} {are} not changed; fix or remove {them} and the table follows.</source>
+        <source>&lt;b&gt;{n} project-over-global override&lt;/b&gt; — both facts are kept and shown; in this workspace the project one applies.</source>
+        <translation>&lt;b&gt;{n} 处项目覆盖全局&lt;/b&gt;——两条事实都会保留并显示；在本工作区中以项目事实为准。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} project-over-global overrides&lt;/b&gt; — both facts are kept and shown; in this workspace the project one applies.</source>
+        <translation>&lt;b&gt;{n} 处项目覆盖全局&lt;/b&gt;——两条事实都会保留并显示；在本工作区中以项目事实为准。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} fact file could not be read&lt;/b&gt; and is left out of the table and of recall. The file is not changed; fix or remove it and the table follows.</source>
+        <translation>&lt;b&gt;{n} 个事实文件无法读取&lt;/b&gt;，已从表格和召回中排除。该文件没有被修改；修复或删除它后，表格会随之更新。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} fact files could not be read&lt;/b&gt; and are left out of the table and of recall. The files are not changed; fix or remove them and the table follows.</source>
         <translation>&lt;b&gt;{n} 个事实文件无法读取&lt;/b&gt;，已从表格和召回中排除。这些文件没有被修改；修复或删除它们后，表格会随之更新。</translation>
     </message>
     <message>

@@ -27,6 +27,7 @@ from context_center.engine import Comparison, FileState
 from context_center.ui.compare_text import cell_detail, cross_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
 from context_center.ui.style import mono_font, tone
+from context_center.ui.terms import plural
 from context_center.ui.widgets.diff_view import DiffView
 from context_center.ui.widgets.tables import fixed_split
 
@@ -123,9 +124,11 @@ def summary_text(cmp: Comparison) -> str:
     parts = []
     for summary in cmp.summaries:
         name = dict(AGENTS)[summary.agent.value]
-        text = translate("InstructionCompare", "{name}: {n} file(s), {chars} characters").format(
-            name=name, n=summary.documents, chars=f"{summary.chars:,}"
-        )
+        text = plural(
+            summary.documents,
+            translate("InstructionCompare", "{name}: {n} file, {chars} characters"),
+            translate("InstructionCompare", "{name}: {n} files, {chars} characters"),
+        ).format(name=name, n=summary.documents, chars=f"{summary.chars:,}")
         limit = summary.limits.get("project_doc_max_bytes")
         if limit is not None:
             used = summary.limits.get("project_bytes_used", 0)
