@@ -40,8 +40,12 @@ def chain_need(tree: QTreeView) -> int:
 
 def fit_panes(right: QWidget, tabs: QTabWidget) -> None:
     """The right pane's minimum width: its tabs, its margins and frame."""
-    margins = right.layout().contentsMargins()
-    right.setMinimumWidth(tabs_need(tabs) + margins.left() + margins.right() + FRAME)
+    layout = right.layout()
+    sides = 0
+    if layout is not None:
+        margins = layout.contentsMargins()
+        sides = margins.left() + margins.right()
+    right.setMinimumWidth(tabs_need(tabs) + sides + FRAME)
 
 
 def balance(splitter: QSplitter, tree: QTreeView, right: QWidget) -> None:
