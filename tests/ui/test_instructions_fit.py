@@ -28,8 +28,14 @@ def test_the_panes_tabs_and_the_chain_fit_900_px(  # type: ignore[no-untyped-def
         assert i18n.install(language) == language
     try:
         window = open_window()
-        window.resize(900, 600)
         tab = window.instructions_tab
+        window.show_tab(tab)  # laid out at 1280 px first, then narrowed behind another tab
+        wait_idle()
+        tab.right_tabs.setCurrentIndex(1)
+        window.show_tab(window.memory_tab)
+        wait_idle()
+        window.resize(900, 600)
+        qtbot.wait(50)
         window.show_tab(tab)
         wait_idle()
         qtbot.waitUntil(lambda: tab.chain_model.rowCount() > 0)

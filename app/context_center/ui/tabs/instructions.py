@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QColor, QResizeEvent, QStandardItemModel, QTextCursor, QTextFormat
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
+from PySide6.QtGui import QColor, QStandardItemModel, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -200,6 +200,7 @@ class InstructionsTab(UnsavedDocument, Tab):
             Qt.Orientation.Horizontal, (left, 11), (right, 9), sizes=[660, 540]
         )
         splitter.splitterMoved.connect(self._on_dragged)
+        splitter.installEventFilter(self)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
@@ -275,9 +276,11 @@ class InstructionsTab(UnsavedDocument, Tab):
         if not self._dragged and self.right_tabs.currentIndex() != COMPARE_PANE:
             balance(self.splitter, self.chain_view, self.right_pane)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._balance()
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The splitter got a new width: share it once it has laid out its two sides."""
+        if watched is self.splitter and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self, self._balance)
+        return super().eventFilter(watched, event)
 
     def _on_dragged(self, _pos: int, _index: int) -> None:
         self._dragged = True
