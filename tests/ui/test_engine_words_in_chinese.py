@@ -87,6 +87,11 @@ def test_a_title_conflict_in_the_memory_banner_in_chinese(  # type: ignore[no-un
     assert tab.banner.isVisible() and "project/发布流程.md" in text
     assert "相同的 <b>标题</b>" in text and "的标题相同" in text, text
     assert english_words(text) == set(), text
+    conflict = engine.open().conflicts[0]
+    assert tab.select_fact(conflict.project_id)
+    wait_idle()
+    line = tab.detail.prov_override.text()  # the fact's own provenance says it too
+    assert "标题" in line and english_words(line) == set(), line
 
 
 def test_why_and_why_not_cells_and_tooltips_in_chinese(  # type: ignore[no-untyped-def]
