@@ -448,7 +448,11 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>拒绝</translation>
     </message>
     <message>
-        <source>Rejected {n} write(s)</source>
+        <source>Rejected {n} write</source>
+        <translation>已拒绝 {n} 项写入</translation>
+    </message>
+    <message>
+        <source>Rejected {n} writes</source>
         <translation>已拒绝 {n} 项写入</translation>
     </message>
     <message>
@@ -2694,16 +2698,24 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>移动</translation>
     </message>
     <message>
-        <source>Moved {n} fact(s) to {scope}</source>
+        <source>Moved {n} fact to {scope}</source>
         <translation>已把 {n} 条事实移到{scope}</translation>
+    </message>
+    <message>
+        <source>Moved {n} facts to {scope}</source>
+        <translation>已把 {n} 条事实移到{scope}</translation>
+    </message>
+    <message>
+        <source>Changed {n} fact to type {type}</source>
+        <translation>已把 {n} 条事实的类型改为{type}</translation>
+    </message>
+    <message>
+        <source>Changed {n} facts to type {type}</source>
+        <translation>已把 {n} 条事实的类型改为{type}</translation>
     </message>
     <message>
         <source>The selected facts are already {scope} facts</source>
         <translation>所选事实已经是{scope}事实</translation>
-    </message>
-    <message>
-        <source>Changed {n} fact(s) to type {type}</source>
-        <translation>已把 {n} 条事实的类型改为{type}</translation>
     </message>
     <message>
         <source>The selected facts already have type {type}</source>
@@ -2829,6 +2841,14 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>已遗忘 {n} 条事实（已归档）。撤销会把它们从归档中恢复为新的修订版。</translation>
     </message>
     <message>
+        <source>Recovered {n} fact from the archive</source>
+        <translation>已从归档中恢复 {n} 条事实</translation>
+    </message>
+    <message>
+        <source>Recovered {n} facts from the archive</source>
+        <translation>已从归档中恢复 {n} 条事实</translation>
+    </message>
+    <message>
         <source>Recover under a new name</source>
         <translation>以新名称恢复</translation>
     </message>
@@ -2847,10 +2867,6 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>Forgot {ref} (archived as {archived}). Undo recovers it from the archive as a new revision.</source>
         <translation>已遗忘 {ref}（归档为 {archived}）。撤销会把它从归档中恢复为新的修订版。</translation>
-    </message>
-    <message>
-        <source>Recovered {n} fact(s) from the archive</source>
-        <translation>已从归档中恢复 {n} 条事实</translation>
     </message>
     <message>
         <source>Link not opened: {url}</source>
