@@ -82,7 +82,7 @@ def test_undo_after_the_review_dialogs_reject(qtbot, ctx, engine: Engine) -> Non
     [again] = queue.pending()
     assert again.id != item and again.content == queue.get(item).content
     assert events(engine)[-2:] == [("rejected", None), ("requeued", item)]
-    assert messages[-1] == "1 write(s) are waiting for approval again"
+    assert messages[-1] == "1 write is waiting for approval again"
     assert ctx.errors == []
 
 

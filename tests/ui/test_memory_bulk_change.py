@@ -66,7 +66,7 @@ def test_bulk_retype_makes_one_revision_each(qtbot, ctx, tab, engine: Engine, wa
     assert (facts["alpha"].type, facts["alpha"].revision) == (FactType.REFERENCE, 2)
     assert (facts["gamma"].type, facts["gamma"].revision) == (FactType.REFERENCE, 2)
     assert (facts["beta"].type, facts["beta"].revision) == (FactType.PROJECT, 1)
-    assert messages[-1] == "Changed 2 fact(s) to type reference"
+    assert messages[-1] == "Changed 2 facts to type reference"
     qtbot.waitUntil(lambda: {r.type for r in tab.model.rows} == {"reference", "project"})
 
 
@@ -105,7 +105,7 @@ def test_a_name_taken_in_the_target_is_skipped_and_said(
     bulk.act_to_global.trigger()
     assert _confirm(qtbot, ctx) == "Move 2 facts to global?"
     wait_idle()
-    assert messages[-1].startswith("Moved 1 fact(s) to global · 1 skipped: global/beta.md already")
+    assert messages[-1].startswith("Moved 1 fact to global · 1 skipped: global/beta.md already")
     assert engine.read_fact("global/alpha.md").fact.scope is Scope.GLOBAL
     assert engine.read_fact("project/beta.md").fact.revision == 1
 

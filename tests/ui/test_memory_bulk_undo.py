@@ -72,7 +72,7 @@ def test_bulk_forget_asks_once_then_undo_recovers_all(
     qtbot.waitUntil(lambda: len(tab.model.rows) == 3)
     assert sorted(e.fact.name for e in engine.open().entries) == ["alpha", "beta", "gamma"]
     assert not undo.offered and undo.isHidden()
-    assert messages[-1] == "Recovered 2 fact(s) from the archive"
+    assert messages[-1] == "Recovered 2 facts from the archive"
     assert ctx.errors == []
 
 

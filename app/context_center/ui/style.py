@@ -41,6 +41,7 @@ class Tones:
     link: str
     on_accent: str
     accent_disabled: str
+    on_accent_disabled: str  # a disabled primary button's label: visibly faded
     text: str
     muted: str
     faint: str  # disabled text, line numbers
@@ -56,6 +57,8 @@ class Tones:
     warn_bg: str
     warn_border: str
     warn_text: str
+    line_bg: str  # the line an editor jumped to
+    caution: str  # amber text on the base colour (a warning's code, an import to review)
     notice_bg: str
     notice_border: str
     error_bg: str
@@ -84,6 +87,7 @@ LIGHT = Tones(
     link="#0a63c9",
     on_accent="#ffffff",
     accent_disabled="#9ec5f0",
+    on_accent_disabled="#ffffff",
     text="#1f2328",
     muted="#57606a",
     faint="#656d76",
@@ -99,6 +103,8 @@ LIGHT = Tones(
     warn_bg="#fff8c5",
     warn_border="#d4a72c",
     warn_text="#4d3800",
+    line_bg="#fff8c5",
+    caution="#9a6700",
     notice_bg="#ddf4ff",
     notice_border="#9cd1f5",
     error_bg="#ffebe9",
@@ -126,7 +132,8 @@ DARK = Tones(
     accent="#1f6feb",
     link="#58a6ff",
     on_accent="#ffffff",
-    accent_disabled="#1f3b63",
+    accent_disabled="#1b2838",
+    on_accent_disabled="#5d6d82",
     text="#e6edf3",
     muted="#9da7b3",
     faint="#7d8590",
@@ -142,6 +149,8 @@ DARK = Tones(
     warn_bg="#2e2611",
     warn_border="#9e6a03",
     warn_text="#f2cc60",
+    line_bg="#3d3213",
+    caution="#d29922",
     notice_bg="#0c2d4a",
     notice_border="#1f6feb",
     error_bg="#2d1618",

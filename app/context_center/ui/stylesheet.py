@@ -71,7 +71,7 @@ QPushButton:default, QPushButton[primary="true"] {{
     background: {accent}; border-color: {accent}; color: {on_accent};
 }}
 QPushButton:default:disabled, QPushButton[primary="true"]:disabled {{
-    background: {accent_disabled}; border-color: {accent_disabled}; color: {on_accent};
+    background: {accent_disabled}; border-color: {accent_disabled}; color: {on_accent_disabled};
 }}
 QPushButton[destructive="true"] {{ color: {danger}; }}
 QPushButton[destructive="true"]:disabled {{ color: {faint}; }}
@@ -87,7 +87,7 @@ QFrame#errorBanner {{
     background: {error_bg}; border: 1px solid {error_border}; border-radius: 6px;
 }}
 QFrame#errorBanner QLabel {{ color: {error_text}; }}
-QLabel#staleBanner, QLabel#failClosedNotice {{
+QLabel#staleBanner, QLabel#failClosedNotice, QLabel#prefixWarning, QLabel#targetWarning {{
     background: {warn_bg}; color: {warn_text}; border: 1px solid {warn_border};
     border-radius: 4px; padding: 8px;
 }}

@@ -96,3 +96,12 @@ def _controllers() -> dict[str, str]:
         "headless": translate("Terms", "headless", "controller"),
         "subagent": translate("Terms", "subagent", "controller"),
     }
+
+
+def plural(n: int, one: str, other: str) -> str:
+    """``one`` (already translated: "{n} fact") when ``n`` is 1, else ``other`` ("{n} facts").
+
+    English has these two forms; Chinese has one, so both translate alike. The window uses
+    this instead of "fact(s)" (Qt's own plurals need a translation file for the source
+    language, and English is the source here)."""
+    return one if n == 1 else other

@@ -448,7 +448,11 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>拒绝</translation>
     </message>
     <message>
-        <source>Rejected {n} write(s)</source>
+        <source>Rejected {n} write</source>
+        <translation>已拒绝 {n} 项写入</translation>
+    </message>
+    <message>
+        <source>Rejected {n} writes</source>
         <translation>已拒绝 {n} 项写入</translation>
     </message>
     <message>
@@ -1133,7 +1137,11 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>已拒绝 {n} 项写入。撤销会把每一项作为新条目重新放入队列（拒绝记录仍保留在审计日志中）。</translation>
     </message>
     <message>
-        <source>{n} write(s) are waiting for approval again</source>
+        <source>{n} write is waiting for approval again</source>
+        <translation>{n} 项写入重新等待审批</translation>
+    </message>
+    <message>
+        <source>{n} writes are waiting for approval again</source>
         <translation>{n} 项写入重新等待审批</translation>
     </message>
 </context>
@@ -2200,12 +2208,16 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>范围</translation>
     </message>
     <message>
-        <source>Applies to / line</source>
-        <translation>适用于 / 行</translation>
+        <source>Applies to</source>
+        <translation>适用于</translation>
     </message>
     <message>
         <source>Precedence</source>
         <translation>优先级</translation>
+    </message>
+    <message>
+        <source>The folder a document applies to; for an import, the line that imports it</source>
+        <translation>文档适用的文件夹；导入则为导入它的那一行</translation>
     </message>
     <message>
         <source>{label} — {size} bytes on disk</source>
@@ -2291,7 +2303,11 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>{state}，截于 {n} B</translation>
     </message>
     <message>
-        <source>{name}: {n} file(s), {chars} characters</source>
+        <source>{name}: {n} file, {chars} characters</source>
+        <translation>{name}：{n} 个文件，{chars} 个字符</translation>
+    </message>
+    <message>
+        <source>{name}: {n} files, {chars} characters</source>
         <translation>{name}：{n} 个文件，{chars} 个字符</translation>
     </message>
     <message>
@@ -2402,8 +2418,8 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>在链中选择一个文档以查看或编辑。</translation>
     </message>
     <message>
-        <source>Prefix preview ({n} chars)</source>
-        <translation>前缀预览（{n} 个字符）</translation>
+        <source>Prefix ({n} chars)</source>
+        <translation>前缀（{n} 个字符）</translation>
     </message>
     <message>
         <source>{file}, line {line}</source>
@@ -2563,10 +2579,6 @@ When an agent proposes a memory write that needs a person, it appears here and t
 <context>
     <name>MemoryBanners</name>
     <message>
-        <source>&lt;b&gt;{n} project-over-global override{s}&lt;/b&gt; — both facts are kept and shown; in this workspace the project one applies.</source>
-        <translation>&lt;b&gt;{n} 处项目覆盖全局&lt;/b&gt;——两条事实都会保留并显示；在本工作区中以项目事实为准。</translation>
-    </message>
-    <message>
         <source>{project} overrides {global_} (same &lt;b&gt;{key}&lt;/b&gt;). </source>
         <translation>{project} 覆盖了 {global_}（相同的 &lt;b&gt;{key}&lt;/b&gt;）。</translation>
     </message>
@@ -2575,7 +2587,19 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>……另有 {n} 处，已在表格中用 ⚠ 标出。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{n} fact file{s} could not be read&lt;/b&gt; and {are} left out of the table and of recall. The file{s} {are} not changed; fix or remove {them} and the table follows.</source>
+        <source>&lt;b&gt;{n} project-over-global override&lt;/b&gt; — both facts are kept and shown; in this workspace the project one applies.</source>
+        <translation>&lt;b&gt;{n} 处项目覆盖全局&lt;/b&gt;——两条事实都会保留并显示；在本工作区中以项目事实为准。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} project-over-global overrides&lt;/b&gt; — both facts are kept and shown; in this workspace the project one applies.</source>
+        <translation>&lt;b&gt;{n} 处项目覆盖全局&lt;/b&gt;——两条事实都会保留并显示；在本工作区中以项目事实为准。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} fact file could not be read&lt;/b&gt; and is left out of the table and of recall. The file is not changed; fix or remove it and the table follows.</source>
+        <translation>&lt;b&gt;{n} 个事实文件无法读取&lt;/b&gt;，已从表格和召回中排除。该文件没有被修改；修复或删除它后，表格会随之更新。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} fact files could not be read&lt;/b&gt; and are left out of the table and of recall. The files are not changed; fix or remove them and the table follows.</source>
         <translation>&lt;b&gt;{n} 个事实文件无法读取&lt;/b&gt;，已从表格和召回中排除。这些文件没有被修改；修复或删除它们后，表格会随之更新。</translation>
     </message>
     <message>
@@ -2609,6 +2633,10 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>id</source>
         <translation>id</translation>
+    </message>
+    <message>
+        <source>title</source>
+        <translation>标题</translation>
     </message>
 </context>
 <context>
@@ -2670,16 +2698,24 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>移动</translation>
     </message>
     <message>
-        <source>Moved {n} fact(s) to {scope}</source>
+        <source>Moved {n} fact to {scope}</source>
         <translation>已把 {n} 条事实移到{scope}</translation>
+    </message>
+    <message>
+        <source>Moved {n} facts to {scope}</source>
+        <translation>已把 {n} 条事实移到{scope}</translation>
+    </message>
+    <message>
+        <source>Changed {n} fact to type {type}</source>
+        <translation>已把 {n} 条事实的类型改为{type}</translation>
+    </message>
+    <message>
+        <source>Changed {n} facts to type {type}</source>
+        <translation>已把 {n} 条事实的类型改为{type}</translation>
     </message>
     <message>
         <source>The selected facts are already {scope} facts</source>
         <translation>所选事实已经是{scope}事实</translation>
-    </message>
-    <message>
-        <source>Changed {n} fact(s) to type {type}</source>
-        <translation>已把 {n} 条事实的类型改为{type}</translation>
     </message>
     <message>
         <source>The selected facts already have type {type}</source>
@@ -2805,6 +2841,14 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>已遗忘 {n} 条事实（已归档）。撤销会把它们从归档中恢复为新的修订版。</translation>
     </message>
     <message>
+        <source>Recovered {n} fact from the archive</source>
+        <translation>已从归档中恢复 {n} 条事实</translation>
+    </message>
+    <message>
+        <source>Recovered {n} facts from the archive</source>
+        <translation>已从归档中恢复 {n} 条事实</translation>
+    </message>
+    <message>
         <source>Recover under a new name</source>
         <translation>以新名称恢复</translation>
     </message>
@@ -2823,10 +2867,6 @@ When an agent proposes a memory write that needs a person, it appears here and t
     <message>
         <source>Forgot {ref} (archived as {archived}). Undo recovers it from the archive as a new revision.</source>
         <translation>已遗忘 {ref}（归档为 {archived}）。撤销会把它从归档中恢复为新的修订版。</translation>
-    </message>
-    <message>
-        <source>Recovered {n} fact(s) from the archive</source>
-        <translation>已从归档中恢复 {n} 条事实</translation>
     </message>
     <message>
         <source>Link not opened: {url}</source>
@@ -2976,6 +3016,29 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     <message>
         <source>Re&amp;vert the instruction file</source>
         <translation>还原指令文件(&amp;V)</translation>
+    </message>
+</context>
+<context>
+    <name>PrefixPane</name>
+    <message>
+        <source>guidance</source>
+        <translation>稳定指导</translation>
+    </message>
+    <message>
+        <source>instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>index</source>
+        <translation>记忆索引</translation>
+    </message>
+    <message>
+        <source>most recalled first, then newest first</source>
+        <translation>召回次数最多的在前，其次最新的在前</translation>
+    </message>
+    <message>
+        <source>newest first (no recall counts are kept, so recency decides)</source>
+        <translation>最新的在前（未记录召回次数，因此按新旧排序）</translation>
     </message>
 </context>
 <context>

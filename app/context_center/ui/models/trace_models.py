@@ -58,8 +58,7 @@ class HitsModel(RowTableModel[SelectedFact]):
                 ),
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "Why"),
-                    lambda h: why_selected(h.reason),
-                    tooltip=lambda h: h.reason,
+                    lambda h: why_selected(h.reason),  # the tooltip: the same, in full
                 ),
             ],
             parent,
@@ -71,6 +70,11 @@ class HitsModel(RowTableModel[SelectedFact]):
     def set_hits(self, rows: Sequence[SelectedFact], block: str) -> None:
         self._scores = block_scores(block)
         self.set_rows(rows)
+
+
+def _why_not(s: Suppression) -> str:
+    """The reason, in the window's language."""
+    return why_not(s.reason.value, s.message, s.reason.text)
 
 
 def _suppressed_what(s: Suppression) -> str:
@@ -90,8 +94,7 @@ class SuppressionsModel(RowTableModel[Suppression]):
                 ),
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "Why not"),
-                    lambda s: why_not(s.reason.value, s.message, s.reason.text),
-                    tooltip=lambda s: f"{s.reason.value}: {s.message}",
+                    _why_not,  # the tooltip: the same, in full
                 ),
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "Score"),

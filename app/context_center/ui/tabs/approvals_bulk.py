@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from context_center.engine import ApprovalRecord, Changes, Engine, EngineError
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.refusal_text import error_message
+from context_center.ui.terms import plural
 from context_center.ui.widgets.decision_undo import offer_reject_undo
 
 if TYPE_CHECKING:
@@ -33,7 +34,8 @@ TEXT = Texts(
             "Nothing of them is written; each decision is recorded. Undo queues them again.",
         ),
         "ok": QT_TRANSLATE_NOOP("ApprovalsTab", "Reject"),
-        "done": QT_TRANSLATE_NOOP("ApprovalsTab", "Rejected {n} write(s)"),
+        "done_one": QT_TRANSLATE_NOOP("ApprovalsTab", "Rejected {n} write"),
+        "done": QT_TRANSLATE_NOOP("ApprovalsTab", "Rejected {n} writes"),
         "skipped": QT_TRANSLATE_NOOP("ApprovalsTab", " · {n} skipped: {error}"),
     },
 )
@@ -68,7 +70,7 @@ async def reject_selected(tab: ApprovalsTab) -> bool:
         ctx.apply(changes, source=tab)
         tab.sig_decided.emit(record.id, "rejected")
         rejected.append(record)
-    message = TEXT["done"].format(n=done)
+    message = plural(done, TEXT["done_one"], TEXT["done"]).format(n=done)
     if errors:
         message += TEXT["skipped"].format(n=len(errors), error=errors[0])
     ctx.status(message)

@@ -38,6 +38,7 @@ from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
 from context_center.ui.diagnostic_text import claude_memory_reason
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
 from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.style import tone
 from context_center.ui.tabs.base import Tab
 from context_center.ui.terms import type_label
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
@@ -291,7 +292,7 @@ class ClaudeMemoryTab(Tab):
                 translate("ClaudeMemoryTab", "{file}: not read").format(file=m.file)
             )
             problem = claude_memory_reason(m.problem)
-            self.memory_body.setHtml(f"<p style='color:#cf222e'>{escape(problem)}</p>")
+            self.memory_body.setHtml(f"<p style='color:{tone('danger')}'>{escape(problem)}</p>")
             return
         kind = type_label(m.type) if m.type else translate("ClaudeMemoryTab", "no type")
         self.memory_meta.setText(f"{m.file} · {kind} · {_index_state(m)} · {m.description}")

@@ -10,10 +10,9 @@ edits ask first: ``instructions_unsaved.py``); ``Engine.add_rule`` appends a rul
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QStandardItemModel, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QComboBox,
@@ -32,19 +31,14 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
-from context_center.engine import (
-    Comparison,
-    Engine,
-    LoadedDoc,
-    Prefix,
-    Resolution,
-    RuleScope,
-)
+from context_center.engine import LoadedDoc, Prefix, RuleScope
 from context_center.ui.context import FACTS, INSTRUCTIONS, WORKSPACE, AppContext, busy
 from context_center.ui.diagnostic_text import prefix_warning
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup
 from context_center.ui.models.row_table import RowTableModel
+from context_center.ui.style import tone
 from context_center.ui.tabs.base import Tab
+from context_center.ui.tabs.instructions_load import ChainData, load_chain
 from context_center.ui.tabs.instructions_text import TEXT
 from context_center.ui.tabs.instructions_unsaved import UnsavedDocument
 from context_center.ui.widgets.instruction_chain import (
@@ -56,6 +50,7 @@ from context_center.ui.widgets.instruction_chain import (
 )
 from context_center.ui.widgets.instruction_compare import AGENTS, CompareView
 from context_center.ui.widgets.instruction_panes import DocumentPane, PrefixPane, warning_banner
+from context_center.ui.widgets.instruction_split import balance, fit_panes
 from context_center.ui.widgets.shared_columns import share_columns
 from context_center.ui.widgets.tables import fixed_split, make_table
 from context_center.ui.widgets.target_warning import TargetWarning
@@ -69,24 +64,6 @@ EMPTY_TEXT = QT_TRANSLATE_NOOP(
 )
 
 
-@dataclass(frozen=True)
-class ChainData:
-    resolution: Resolution
-    prefix: Prefix
-    targets: list[str]  # workspace-relative directories that hold instruction files
-    comparison: Comparison | None = None
-
-
-def load_chain(
-    engine: Engine, target: Path, agent: str = "reasonix", compare: bool = False
-) -> ChainData:
-    resolution = engine.instructions(target, agent=agent)
-    view = engine.open() if agent == "reasonix" else None
-    prefix = engine.prefix(target, view, resolution=resolution)
-    comparison = engine.compare_instructions(target) if compare else None
-    return ChainData(resolution, prefix, engine.instruction_folders(), comparison)
-
-
 class InstructionsTab(UnsavedDocument, Tab):
     title = QT_TRANSLATE_NOOP("MainWindow", "Instructions")
     flags = frozenset({INSTRUCTIONS, FACTS, WORKSPACE})
@@ -96,6 +73,7 @@ class InstructionsTab(UnsavedDocument, Tab):
         self.data: ChainData | None = None
         self.doc: LoadedDoc | None = None
         self._sizes_before: list[int] | None = None
+        self._dragged = False  # the person moved the splitter: their split stays
         self._build()
 
     # -- layout ---------------------------------------------------------------------------
@@ -149,6 +127,7 @@ class InstructionsTab(UnsavedDocument, Tab):
         self.chain_view.setObjectName("chainTree")
         self.chain_view.setModel(self.chain_model)
         self.chain_view.setUniformRowHeights(True)
+        self.chain_view.setIndentation(14)  # the names fit 900 px wide better than at Qt's 20
         self.chain_view.setAlternatingRowColors(True)
         self.chain_view.clicked.connect(self._on_chain_clicked)
         self.diag_model: RowTableModel[DiagRow] = RowTableModel(
@@ -216,9 +195,12 @@ class InstructionsTab(UnsavedDocument, Tab):
         rl.setContentsMargins(4, 4, 4, 4)
         rl.addWidget(self.right_tabs)
 
+        self.right_pane = right
         self.splitter = splitter = fixed_split(
             Qt.Orientation.Horizontal, (left, 11), (right, 9), sizes=[660, 540]
         )
+        splitter.splitterMoved.connect(self._on_dragged)
+        splitter.installEventFilter(self)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
@@ -273,6 +255,7 @@ class InstructionsTab(UnsavedDocument, Tab):
             1,
             TEXT["prefix_preview_n_chars"].format(n=f"{prefix.length:,}"),
         )
+        self._fit_pane_tabs()
         if prefix.warnings:
             self.prefix_warning.setText(
                 TEXT["a_large_prefix_warnings"].format(
@@ -282,6 +265,25 @@ class InstructionsTab(UnsavedDocument, Tab):
             self.prefix_warning.show()
         else:
             self.prefix_warning.hide()
+
+    def _fit_pane_tabs(self) -> None:
+        fit_panes(self.right_pane, self.right_tabs)
+        self._balance()
+
+    def _balance(self) -> None:
+        """The width shared between chain and panes (``instruction_split``), until the person
+        drags the splitter; the Compare pane takes its own width."""
+        if not self._dragged and self.right_tabs.currentIndex() != COMPARE_PANE:
+            balance(self.splitter, self.chain_view, self.right_pane)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The splitter got a new width: share it once it has laid out its two sides."""
+        if watched is self.splitter and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self, self._balance)
+        return super().eventFilter(watched, event)
+
+    def _on_dragged(self, _pos: int, _index: int) -> None:
+        self._dragged = True
 
     def _on_pane_changed(self, index: int) -> None:
         """The Compare pane gets more width (given back on leaving it) and is computed now."""
@@ -361,7 +363,8 @@ class InstructionsTab(UnsavedDocument, Tab):
         self.editor.setTextCursor(cursor)
         self.editor.centerCursor()
         highlight = QTextEdit.ExtraSelection()
-        highlight.format.setBackground(QColor("#fff8c5"))
+        highlight.format.setBackground(QColor(tone("line_bg")))
+        highlight.format.setForeground(QColor(tone("text")))
         highlight.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
         highlight.cursor = cursor
         self.editor.setExtraSelections([highlight])

@@ -34,9 +34,7 @@ TEXT = Texts(
         "select_a_document_in": QT_TRANSLATE_NOOP(
             "InstructionsTab", "Select a document in the chain to view or edit it."
         ),
-        "prefix_preview_n_chars": QT_TRANSLATE_NOOP(
-            "InstructionsTab", "Prefix preview ({n} chars)"
-        ),
+        "prefix_preview_n_chars": QT_TRANSLATE_NOOP("InstructionsTab", "Prefix ({n} chars)"),
         "file_line_line": QT_TRANSLATE_NOOP("InstructionsTab", "{file}, line {line}"),
         "diag_detail": QT_TRANSLATE_NOOP("InstructionsTab", "{code} — {where}: {message}"),
         "unsaved_changes": QT_TRANSLATE_NOOP("InstructionsTab", "Unsaved changes"),

@@ -29,7 +29,7 @@ from context_center.ui.context import busy
 from context_center.ui.dialogs.fact_change import RenameDialog, TypeChoiceDialog
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.refusal_text import error_message
-from context_center.ui.terms import scope_label, type_label
+from context_center.ui.terms import plural, scope_label, type_label
 from context_center.ui.widgets.actions import make_action
 
 if TYPE_CHECKING:
@@ -77,11 +77,13 @@ TEXT = Texts(
             )
         ),
         "move_ok": QT_TRANSLATE_NOOP("MemoryBulk", "Move"),
-        "moved": QT_TRANSLATE_NOOP("MemoryBulk", "Moved {n} fact(s) to {scope}"),
+        "moved_one": QT_TRANSLATE_NOOP("MemoryBulk", "Moved {n} fact to {scope}"),
+        "moved": QT_TRANSLATE_NOOP("MemoryBulk", "Moved {n} facts to {scope}"),
         "nothing_to_move": QT_TRANSLATE_NOOP(
             "MemoryBulk", "The selected facts are already {scope} facts"
         ),
-        "retyped": QT_TRANSLATE_NOOP("MemoryBulk", "Changed {n} fact(s) to type {type}"),
+        "retyped_one": QT_TRANSLATE_NOOP("MemoryBulk", "Changed {n} fact to type {type}"),
+        "retyped": QT_TRANSLATE_NOOP("MemoryBulk", "Changed {n} facts to type {type}"),
         "same_type": QT_TRANSLATE_NOOP("MemoryBulk", "The selected facts already have type {type}"),
         "renamed": QT_TRANSLATE_NOOP("MemoryBulk", "Renamed {old} to {ref}"),
         "skipped": QT_TRANSLATE_NOOP("MemoryBulk", " · {n} skipped: {error}"),
@@ -205,7 +207,12 @@ class MemoryBulk(QObject):
             self.ctx.status(TEXT["same_type"].format(type=type_label(chosen.value)))
             return
         done, errors = await self._each(todo, lambda row: (_retype, row.entry, chosen))
-        self._finish(TEXT["retyped"].format(n=done, type=type_label(chosen.value)), errors)
+        self._finish(
+            plural(done, TEXT["retyped_one"], TEXT["retyped"]).format(
+                n=done, type=type_label(chosen.value)
+            ),
+            errors,
+        )
 
     @asyncSlot(object)
     @busy("act_to_global", "act_to_project")
@@ -224,7 +231,12 @@ class MemoryBulk(QObject):
         ):
             return
         done, errors = await self._each(todo, lambda row: (_rescope, row.fact, scope))
-        self._finish(TEXT["moved"].format(n=done, scope=scope_label(scope.value)), errors)
+        self._finish(
+            plural(done, TEXT["moved_one"], TEXT["moved"]).format(
+                n=done, scope=scope_label(scope.value)
+            ),
+            errors,
+        )
 
     async def _each(
         self, todo: list[FactRow], call: Callable[[FactRow], tuple[Any, ...]]

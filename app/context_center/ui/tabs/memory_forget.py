@@ -15,7 +15,7 @@ from context_center.engine import Engine, Fact
 from context_center.ui.tabs.archive import Refusal, try_recover
 from context_center.ui.tabs.memory_text import TEXT
 from context_center.ui.tabs.memory_work import forget_fact
-from context_center.ui.terms import scope_label
+from context_center.ui.terms import plural, scope_label
 from context_center.ui.widgets.new_name import ask_new_name
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def _offer_undo(tab: MemoryTab, archived: list[tuple[Fact, Path]]) -> None:
             if await _undo_one(tab, engine, fact, path):
                 done += 1
         if done:
-            ctx.status(TEXT["recovered"].format(n=done))
+            ctx.status(plural(done, TEXT["recovered_one"], TEXT["recovered"]).format(n=done))
 
     ctx.offer_undo(message, undo)
 

@@ -54,7 +54,8 @@ TEXT = Texts(
             "MemoryTab",
             "Forgot {n} facts (archived). Undo recovers them from the archive as new revisions.",
         ),
-        "recovered": QT_TRANSLATE_NOOP("MemoryTab", "Recovered {n} fact(s) from the archive"),
+        "recovered_one": QT_TRANSLATE_NOOP("MemoryTab", "Recovered {n} fact from the archive"),
+        "recovered": QT_TRANSLATE_NOOP("MemoryTab", "Recovered {n} facts from the archive"),
         "undo_name_title": QT_TRANSLATE_NOOP("MemoryTab", "Recover under a new name"),
         "undo_name_label": QT_TRANSLATE_NOOP(
             "MemoryTab",

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from context_center.engine import ApprovalRecord, Changes, Decision, Engine
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.terms import plural
 
 if TYPE_CHECKING:
     from context_center.ui.context import AppContext
@@ -47,9 +48,10 @@ TEXT = Texts(
                 "stay in the audit log).",
             )
         ),
-        "requeued": QT_TRANSLATE_NOOP(
-            "DecisionUndo", "{n} write(s) are waiting for approval again"
+        "requeued_one": QT_TRANSLATE_NOOP(
+            "DecisionUndo", "{n} write is waiting for approval again"
         ),
+        "requeued": QT_TRANSLATE_NOOP("DecisionUndo", "{n} writes are waiting for approval again"),
     },
 )
 
@@ -97,6 +99,6 @@ def offer_reject_undo(ctx: AppContext, records: list[ApprovalRecord], *, extra: 
             changes = await ctx.run(_requeue, engine, record.id)
             ctx.apply(changes, None)  # the Approvals tab lists the new items
             done += 1
-        ctx.status(TEXT["requeued"].format(n=done))
+        ctx.status(plural(done, TEXT["requeued_one"], TEXT["requeued"]).format(n=done))
 
     ctx.offer_undo(message, undo)

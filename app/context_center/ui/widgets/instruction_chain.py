@@ -23,13 +23,15 @@ from context_center.engine import (
 from context_center.ui.diagnostic_text import instruction_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column
+from context_center.ui.style import tone
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 LINE_ROLE = Qt.ItemDataRole.UserRole + 2
-SEVERITY_COLOURS = {"error": "#bc4c00", "warning": "#9a6700", "note": "#57606a"}
-GREY = "#57606a"
-RED = "#cf222e"
-AMBER = "#9a6700"
+# tones of the scheme in use (``style.tone``): readable on the light and the dark base
+SEVERITY_TONES = {"error": "stale", "warning": "caution", "note": "muted"}
+GREY = "muted"
+RED = "danger"
+AMBER = "caution"
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ DIAG_COLUMNS: list[Column[DiagRow]] = [
     Column(
         QT_TRANSLATE_NOOP("Columns", "Code"),
         lambda r: r.code,
-        colour=lambda r: SEVERITY_COLOURS.get(r.severity, RED),
+        colour=lambda r: tone(SEVERITY_TONES.get(r.severity, RED)),
     ),
     Column(QT_TRANSLATE_NOOP("Columns", "File"), lambda r: r.file),
     Column(
@@ -109,10 +111,18 @@ def build_chain_model(model: QStandardItemModel, resolution: Resolution) -> None
         [
             translate("InstructionChain", "Document / import"),
             translate("InstructionChain", "Scope"),
-            translate("InstructionChain", "Applies to / line"),
+            translate("InstructionChain", "Applies to"),
             translate("InstructionChain", "Precedence"),
         ]
     )
+    header = model.horizontalHeaderItem(2)
+    if header is not None:  # a short heading (the chain fits 900 px); the tooltip says it all
+        header.setToolTip(
+            translate(
+                "InstructionChain",
+                "The folder a document applies to; for an import, the line that imports it",
+            )
+        )
     for doc in sorted(resolution.documents, key=lambda d: d.order):
         top = _item(doc.label, path=doc.local_path)
         top.setToolTip(
@@ -130,9 +140,10 @@ def build_chain_model(model: QStandardItemModel, resolution: Resolution) -> None
         _add_imports(top, doc)
 
 
-def _styled(child: QStandardItem, kind: QStandardItem, colour: str) -> None:
-    child.setForeground(QColor(colour))
-    kind.setForeground(QColor(colour))
+def _styled(child: QStandardItem, kind: QStandardItem, name: str) -> None:
+    """Both cells in the scheme's ``name`` tone."""
+    child.setForeground(QColor(tone(name)))
+    kind.setForeground(QColor(tone(name)))
 
 
 def _import_row(
@@ -171,7 +182,7 @@ def _import_row(
     else:
         child = _item(imp.target, path=imp.local_path)
         kind = _kind("import")
-        kind.setForeground(QColor(GREY))
+        kind.setForeground(QColor(tone(GREY)))
         tip = translate("InstructionChain", "Imported by {where}")
     child.setToolTip(tip.format(code=imp.code, where=where, loaded_as=imp.loaded_as))
     return child, kind

@@ -26,40 +26,45 @@ from PySide6.QtWidgets import (
 from context_center.engine import Comparison, FileState
 from context_center.ui.compare_text import cell_detail, cross_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
-from context_center.ui.style import mono_font
+from context_center.ui.style import mono_font, tone
+from context_center.ui.terms import plural
 from context_center.ui.widgets.diff_view import DiffView
 from context_center.ui.widgets.tables import fixed_split
 
 AGENTS = (("reasonix", "Reasonix"), ("claude-code", "Claude Code"), ("codex", "Codex"))
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
-STATE_STYLE: dict[FileState, tuple[str, str, str]] = {  # text, foreground, background
-    FileState.LOADED: (QT_TRANSLATE_NOOP("InstructionCompare", "loaded"), "#116329", "#e6ffec"),
-    FileState.IMPORTED: (
-        QT_TRANSLATE_NOOP("InstructionCompare", "imported"),
-        "#116329",
-        "#eefbf1",
-    ),
+STATE_STYLE: dict[FileState, tuple[str, str, str]] = {  # text, foreground tone, background tone
+    FileState.LOADED: (QT_TRANSLATE_NOOP("InstructionCompare", "loaded"), "add_fg", "add_bg"),
+    FileState.IMPORTED: (QT_TRANSLATE_NOOP("InstructionCompare", "imported"), "add_fg", "base"),
     FileState.NOT_LOADED: (
         QT_TRANSLATE_NOOP("InstructionCompare", "not loaded"),
-        "#57606a",
-        "#f6f8fa",
+        "muted",
+        "window",
     ),
-    FileState.CUT_OFF: (QT_TRANSLATE_NOOP("InstructionCompare", "cut off"), "#82071e", "#ffebe9"),
+    FileState.CUT_OFF: (
+        QT_TRANSLATE_NOOP("InstructionCompare", "cut off"),
+        "error_text",
+        "error_bg",
+    ),
     FileState.NOT_REACHED: (
         QT_TRANSLATE_NOOP("InstructionCompare", "not reached"),
-        "#82071e",
-        "#ffebe9",
+        "error_text",
+        "error_bg",
     ),
     FileState.NEEDS_APPROVAL: (
         QT_TRANSLATE_NOOP("InstructionCompare", "needs approval"),
-        "#7d4e00",
-        "#fff8c5",
+        "warn_text",
+        "warn_bg",
     ),
-    FileState.REFUSED: (QT_TRANSLATE_NOOP("InstructionCompare", "refused"), "#82071e", "#ffebe9"),
+    FileState.REFUSED: (
+        QT_TRANSLATE_NOOP("InstructionCompare", "refused"),
+        "error_text",
+        "error_bg",
+    ),
     FileState.DUPLICATE: (
         QT_TRANSLATE_NOOP("InstructionCompare", "duplicate"),
-        "#57606a",
-        "#f6f8fa",
+        "muted",
+        "window",
     ),
 }  # the text is an English source, shown translated
 
@@ -109,8 +114,8 @@ def fill_table(model: QStandardItemModel, cmp: Comparison) -> None:
                     state=text, n=f"{cell.loaded_bytes:,}"
                 )
             item = _cell(text, tooltip=cell_detail(cell.detail) or text)
-            item.setForeground(QColor(fg))
-            item.setBackground(QColor(bg))
+            item.setForeground(QColor(tone(fg)))
+            item.setBackground(QColor(tone(bg)))
             cells.append(item)
         model.appendRow(cells)
 
@@ -119,9 +124,11 @@ def summary_text(cmp: Comparison) -> str:
     parts = []
     for summary in cmp.summaries:
         name = dict(AGENTS)[summary.agent.value]
-        text = translate("InstructionCompare", "{name}: {n} file(s), {chars} characters").format(
-            name=name, n=summary.documents, chars=f"{summary.chars:,}"
-        )
+        text = plural(
+            summary.documents,
+            translate("InstructionCompare", "{name}: {n} file, {chars} characters"),
+            translate("InstructionCompare", "{name}: {n} files, {chars} characters"),
+        ).format(name=name, n=summary.documents, chars=f"{summary.chars:,}")
         limit = summary.limits.get("project_doc_max_bytes")
         if limit is not None:
             used = summary.limits.get("project_bytes_used", 0)

@@ -19,21 +19,48 @@ from PySide6.QtWidgets import (
 )
 
 from context_center.engine import Prefix
-from context_center.ui.i18n import translate
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.style import mono_font
 from context_center.ui.widgets.actions import make_action, shortcut_text
 from context_center.ui.widgets.elided import ElidedLabel
 
-WARNING_STYLE = (
-    "background:#fff8c5; color:#7d4e00; border:1px solid #d4a72c; border-radius:4px; padding:6px;"
+# Reasonix's prefix parts (``PrefixPart.name``) and the order of its memory index
+# (``Prefix.index_order``, engine/instructions/prefix.py) as shown. The order is one of the
+# engine's fixed sentences: an unknown one is shown as written.
+PREFIX_TEXT = Texts(
+    "PrefixPane",
+    {
+        "guidance": QT_TRANSLATE_NOOP("PrefixPane", "guidance"),
+        "instructions": QT_TRANSLATE_NOOP("PrefixPane", "instructions"),
+        "index": QT_TRANSLATE_NOOP("PrefixPane", "index"),
+        "order_recalled": QT_TRANSLATE_NOOP("PrefixPane", "most recalled first, then newest first"),
+        "order_newest": QT_TRANSLATE_NOOP(
+            "PrefixPane", "newest first (no recall counts are kept, so recency decides)"
+        ),
+    },
 )
+_ORDER_KEYS = ("order_recalled", "order_newest")
+
+
+def part_name(prefix: Prefix, name: str) -> str:
+    """A part's name as shown: Reasonix's three sections translated, another agent's document
+    label as it is."""
+    if prefix.agent.value == "reasonix" and name in ("guidance", "instructions", "index"):
+        return PREFIX_TEXT[name]
+    return name
+
+
+def index_order_text(order: str) -> str:
+    """How the memory index is ordered (``Prefix.index_order``), in the window's language."""
+    key = next((k for k in _ORDER_KEYS if PREFIX_TEXT.source[k] == order), None)
+    return PREFIX_TEXT[key] if key else order
 
 
 def parts_text(prefix: Prefix) -> str:
     """ "Prefix: 14,198 characters — guidance 5,898 / 6,000 · …" for the preview."""
     items = []
     for part in prefix.parts:
-        text = f"{part.name} {part.chars:,}"
+        text = f"{part_name(prefix, part.name)} {part.chars:,}"
         if part.budget:
             text += f" / {part.budget:,}"
         if part.total and part.shown != part.total:
@@ -48,8 +75,7 @@ def parts_text(prefix: Prefix) -> str:
 def warning_banner() -> QLabel:
     banner = QLabel()
     banner.setObjectName("prefixWarning")
-    banner.setWordWrap(True)
-    banner.setStyleSheet(WARNING_STYLE)
+    banner.setWordWrap(True)  # coloured by the stylesheet (QLabel#prefixWarning)
     banner.hide()
     return banner
 
@@ -138,7 +164,7 @@ class PrefixPane(QWidget):
                     "InstructionsTab",
                     "Exactly what a session starts with: stable guidance, these instructions and "
                     "the memory index ({order}). Local paths are replaced by labels.",
-                ).format(order=prefix.index_order)
+                ).format(order=index_order_text(prefix.index_order))
             )
         else:
             self.prefix_hint.setText(

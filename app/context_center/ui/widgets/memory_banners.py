@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from context_center.engine import Conflict, Diagnostic
 from context_center.ui.diagnostic_text import fact_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.terms import plural
 
 MAX_BANNER_CONFLICTS = 3
 MAX_DIAGNOSTICS_SHOWN = 3
@@ -26,10 +27,17 @@ SYNC_CODES = frozenset({"sync_conflict_copy", "git_conflict_markers"})
 TEXT = Texts(
     "MemoryBanners",
     {
+        "overrides_head_one": (
+            QT_TRANSLATE_NOOP(
+                "MemoryBanners",
+                "<b>{n} project-over-global override</b> — both facts are kept and shown; in this "
+                "workspace the project one applies.",
+            )
+        ),
         "overrides_head": (
             QT_TRANSLATE_NOOP(
                 "MemoryBanners",
-                "<b>{n} project-over-global override{s}</b> — both facts are kept and shown; in this "
+                "<b>{n} project-over-global overrides</b> — both facts are kept and shown; in this "
                 "workspace the project one applies.",
             )
         ),
@@ -39,11 +47,18 @@ TEXT = Texts(
         "more_overrides": QT_TRANSLATE_NOOP(
             "MemoryBanners", "…and {n} more, marked ⚠ in the table."
         ),
+        "diag_head_one": (
+            QT_TRANSLATE_NOOP(
+                "MemoryBanners",
+                "<b>{n} fact file could not be read</b> and is left out of the table and of "
+                "recall. The file is not changed; fix or remove it and the table follows.",
+            )
+        ),
         "diag_head": (
             QT_TRANSLATE_NOOP(
                 "MemoryBanners",
-                "<b>{n} fact file{s} could not be read</b> and {are} left out of the table and of "
-                "recall. The file{s} {are} not changed; fix or remove {them} and the table follows.",
+                "<b>{n} fact files could not be read</b> and are left out of the table and of "
+                "recall. The files are not changed; fix or remove them and the table follows.",
             )
         ),
         "diag_item": QT_TRANSLATE_NOOP(
@@ -62,12 +77,14 @@ TEXT = Texts(
         ),
         "key_name": QT_TRANSLATE_NOOP("MemoryBanners", "name"),
         "key_id": QT_TRANSLATE_NOOP("MemoryBanners", "id"),
+        "key_title": QT_TRANSLATE_NOOP("MemoryBanners", "title"),
     },
 )
 
 
 def conflict_key(key: str) -> str:
-    """The field two facts share ("name" or "id"), as shown."""
+    """The field two facts share (``Conflict.key``: "id", "name" or "title"), as shown; an
+    unknown key as it is."""
     return TEXT.get(f"key_{key}", key)
 
 
@@ -103,7 +120,7 @@ class ConflictBanner(QFrame):
             self.hide()
             return
         n = len(conflicts)
-        head = TEXT["overrides_head"].format(n=n, s="s" if n != 1 else "")
+        head = plural(n, TEXT["overrides_head_one"], TEXT["overrides_head"]).format(n=n)
         items = []
         for c in conflicts[:MAX_BANNER_CONFLICTS]:
             line = TEXT["override_item"].format(
@@ -182,13 +199,7 @@ class DiagnosticsBanner(QFrame):
 
     def _render(self) -> None:
         n = len(self.diagnostics)
-        plural = n != 1
-        head = TEXT["diag_head"].format(
-            n=n,
-            s="s" if plural else "",
-            are="are" if plural else "is",
-            them="them" if plural else "it",
-        )
+        head = plural(n, TEXT["diag_head_one"], TEXT["diag_head"]).format(n=n)
         shown = self.diagnostics if self.expanded else self.diagnostics[:MAX_DIAGNOSTICS_SHOWN]
         items = "".join(f"<li>{diagnostic_html(d)}</li>" for d in shown)
         self.label.setText(f"{head}<ul style='margin:4px 0 0 -20px'>{items}</ul>")

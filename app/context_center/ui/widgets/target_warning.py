@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.tabs.instructions_text import TEXT as TAB_TEXT
-from context_center.ui.widgets.instruction_panes import WARNING_STYLE
 
 if TYPE_CHECKING:
     from context_center.ui.tabs.instructions import InstructionsTab
@@ -44,8 +43,7 @@ class TargetWarning(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("targetWarning")
-        self.setWordWrap(True)
-        self.setStyleSheet(WARNING_STYLE)
+        self.setWordWrap(True)  # coloured by the stylesheet (QLabel#targetWarning)
         self.hide()
 
     def missing(self, tab: InstructionsTab) -> bool:
