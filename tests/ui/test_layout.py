@@ -5,9 +5,11 @@ Activity tables keep more than one row, and the Why / Why not / gate reasons wra
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetrics, QTextLayout, QTextOption
 from PySide6.QtWidgets import QAbstractScrollArea, QScrollArea, QTableView, QWidget
 
 from context_center.engine.facade import Engine
@@ -39,6 +41,12 @@ def seeded(engine: Engine, tmp_path, monkeypatch) -> Engine:  # type: ignore[no-
     )
     for i in range(6):
         m.create(name=f"note-{i}", title=f"Note {i}", type=FactType.REFERENCE, body=f"n {i}")
+    m.create(  # left out with a long, mixed-script "Why not" when a message says 分支
+        name="code-review-zh",
+        title="代码审查",
+        type=FactType.PROJECT,
+        body="审查分支上的改动之前先跑测试。",
+    )
     view = engine.open()
     Recaller(engine.layout).recall("how do we cut a release branch", view.facts, view.conflicts)
     for session in ("s1", "s2"):
@@ -168,24 +176,59 @@ def test_activity_tables_show_several_rows(qtbot, window: MainWindow, wait_idle)
         assert table.viewport().height() >= 3 * (line + 10), table.objectName()  # ~3 rows
 
 
+def _painted_height(table: QTableView, text: str, width: int) -> int:
+    """The height a cell needs to paint ``text`` wrapped at ``width``: its lines as the style
+    lays them out (a line holding Chinese is taller: its fallback font), the stylesheet's
+    item padding (2 px above and below), the grid line and a pixel of rounding."""
+    layout = QTextLayout(text, table.font())
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    layout.setTextOption(option)
+    layout.beginLayout()
+    height = 0.0
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(width)
+        height += line.height()
+    layout.endLayout()
+    return math.ceil(height) + 4 + 1 + 1
+
+
 def _assert_rows_hold_their_text(table: QTableView, column: int) -> None:
+    """Every row is tall enough to paint its ``column`` text in full (a row one pixel short
+    showed one line of two, with no "…")."""
     assert table.wordWrap() and table.textElideMode().name == "ElideNone"
-    fm = table.fontMetrics()
+    assert table.model().rowCount() > 0, table.objectName()
     for row in range(table.model().rowCount()):
-        text = table.model().index(row, column).data()
-        width = max(table.columnWidth(column) - 16, 1)  # the stylesheet's item padding
-        lines = max(1, -(-fm.horizontalAdvance(text) // width))
-        assert table.rowHeight(row) >= lines * fm.height(), text
+        text = str(table.model().index(row, column).data())
+        width = max(table.columnWidth(column) - 12 - 6, 1)  # item padding, the text margins
+        assert table.rowHeight(row) >= _painted_height(table, text, width), text
+
+
+def _try(qtbot, tab: QWidget, message: str, wait_idle) -> None:  # type: ignore[no-untyped-def]
+    tab.message.setText(message)
+    tab.try_button.click()
+    wait_idle(10000)
+    qtbot.wait(50)
 
 
 def test_explanations_wrap_in_full(qtbot, window: MainWindow, wait_idle) -> None:
     tab = _shown(qtbot, window, window.activity_tab, wait_idle)
     _assert_rows_hold_their_text(tab.last.suppressions, 1)
     _assert_rows_hold_their_text(tab.last.hits, 4)
+    _try(qtbot, tab, "发布分支从哪里切？release branch", wait_idle)
+    why_not = [tab.tried.suppressions_model.index(r, 1).data() for r in range(2)]
+    assert any("分支" in text and len(text) > 80 for text in why_not), why_not
+    _assert_rows_hold_their_text(tab.tried.suppressions, 1)
+    _assert_rows_hold_their_text(tab.tried.hits, 4)
     inbox = _shown(qtbot, window, window.approvals_tab, wait_idle)
     reasons = inbox.model.index(0, 6).data()
     assert "sensitive" in reasons  # every reason in the cell, not "(+1 more)"
     _assert_rows_hold_their_text(inbox.table, 6)
+    again = _shown(qtbot, window, window.activity_tab, wait_idle)  # back, at the same width
+    _assert_rows_hold_their_text(again.tried.suppressions, 1)
 
 
 def test_claude_code_headers_are_not_clipped(qtbot, window: MainWindow, wait_idle) -> None:

@@ -85,9 +85,13 @@ def make_table(
 
 class _WrapDelegate(QStyledItemDelegate):
     """Measures wrapped text as narrower as the stylesheet's item padding makes it when
-    painted, so a line that only just fits is not cut to "…" at paint time."""
+    painted, so a line that only just fits is not cut to "…" at paint time, and a few pixels
+    taller: the painted rect loses the grid line, and the style drops a last line that does not
+    fit by a fraction of a pixel (a Chinese run's fallback font makes its line taller), so a
+    row sized to Qt's own measure showed one line of two ("… rare in the store (or")."""
 
     PADDING = 14
+    SLACK = 3  # px: the grid line and the rounding of the lines' heights
 
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -95,7 +99,8 @@ class _WrapDelegate(QStyledItemDelegate):
         narrower = QStyleOptionViewItem(option)
         narrower.rect = QRect(option.rect)
         narrower.rect.setWidth(max(option.rect.width() - self.PADDING, 1))
-        return super().sizeHint(narrower, index)
+        size = super().sizeHint(narrower, index)
+        return QSize(size.width(), size.height() + self.SLACK)
 
 
 class WrappedTable(QTableView):
