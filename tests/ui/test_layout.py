@@ -242,6 +242,49 @@ def test_claude_code_headers_are_not_clipped(qtbot, window: MainWindow, wait_idl
         assert header.sectionSize(col) >= fm.horizontalAdvance(text) + 16, text  # "ı MEMORY.m"
 
 
+def _clipped_headings(table: QTableView) -> list[str]:
+    header = table.horizontalHeader()
+    font = header.font()
+    font.setBold(True)  # the stylesheet's header weight
+    fm = QFontMetrics(font)
+    clipped = []
+    for col in range(header.count()):
+        if header.isSectionHidden(col):
+            continue
+        text = str(table.model().headerData(col, Qt.Orientation.Horizontal))
+        if header.sectionSize(col) < fm.horizontalAdvance(text) + 16:  # 8 px padding each side
+            clipped.append(f"{table.objectName()}: {text} ({header.sectionSize(col)} px)")
+    return clipped
+
+
+def test_no_column_heading_is_clipped(qtbot, window: MainWindow, wait_idle) -> None:
+    clipped: list[str] = []
+    window.show_tab(window.connections_page)
+    wait_idle(10000)
+    tabs = [
+        window.memory_tab,
+        window.revisions_tab,
+        window.archive_tab,
+        window.activity_tab,
+        window.suggestions_tab,
+        window.approvals_tab,
+        window.claude_tab,
+        window.connections_page.widget,
+    ]
+    for tab in tabs:
+        _shown(qtbot, window, tab, wait_idle)
+        pages = getattr(tab, "pages", None)
+        for index in range(pages.count() if pages is not None else 1):
+            if pages is not None:
+                pages.setCurrentIndex(index)
+                wait_idle(10000)
+                qtbot.wait(30)
+            for table in tab.findChildren(QTableView):
+                if table.isVisible():
+                    clipped += _clipped_headings(table)
+    assert not clipped, clipped
+
+
 def test_approval_reasons_stay_readable_beside_long_type_and_scope(
     qtbot, window: MainWindow, seeded: Engine, wait_idle
 ) -> None:

@@ -10,7 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication, QTableView, QWidget
 
 from context_center.engine.facade import Engine
 from context_center.engine.model import FactType
@@ -46,11 +48,36 @@ def _tabs(window: MainWindow) -> list[QWidget]:
     return [window.tabs.widget(i) for i in range(window.tabs.count())]
 
 
-def _show_every_tab(qtbot: Any, window: MainWindow, idle: Any) -> None:
+def _clipped_headings(table: QTableView) -> list[str]:
+    """The headings of ``table`` narrower than their bold label and 8 px padding each side
+    (as tests/ui/test_layout.py checks them in English at both sizes)."""
+    header = table.horizontalHeader()
+    font = header.font()
+    font.setBold(True)
+    fm = QFontMetrics(font)
+    return [
+        f"{table.objectName()}: {text} ({header.sectionSize(col)} px)"
+        for col in range(header.count())
+        if not header.isSectionHidden(col)
+        and header.sectionSize(col)
+        < fm.horizontalAdvance(
+            text := str(table.model().headerData(col, Qt.Orientation.Horizontal))
+        )
+        + 16
+    ]
+
+
+def _show_every_tab(qtbot: Any, window: MainWindow, idle: Any) -> list[str]:
+    """Show each tab in turn; returns the column headings it showed cut (none, we hope)."""
+    clipped: list[str] = []
     for tab in _tabs(window):
         window.show_tab(tab)
         idle()
         qtbot.wait(30)
+        for table in tab.findChildren(QTableView):
+            if table.isVisible():
+                clipped += _clipped_headings(table)
+    return clipped
 
 
 def _assert_900x600(qtbot: Any, window: MainWindow) -> None:
@@ -76,7 +103,7 @@ def test_window_shrinks_to_900x600_after_every_tab(
     window.resize(900, 600)
     window.show()
     wait_idle()
-    _show_every_tab(qtbot, window, lambda: wait_idle(10000))
+    assert not _show_every_tab(qtbot, window, lambda: wait_idle(10000))
     tab = window.suggestions_tab
     assert tab.scan_count >= 1
     assert (tab.model.rowCount() > 0) == (data == "candidates")

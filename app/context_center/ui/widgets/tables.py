@@ -13,7 +13,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -76,9 +76,14 @@ def make_table(
     header = view.horizontalHeader()
     header.setHighlightSections(False)
     header.setStretchLastSection(False)
+    bold = QFont(view.font())
+    bold.setBold(True)  # the stylesheet's header weight
+    heading = QFontMetrics(bold)
     for col, width in (widths or {}).items():
         header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-        view.setColumnWidth(col, width)
+        # never narrower than its heading in the window's language ("Rev" is "修订版")
+        label = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
+        view.setColumnWidth(col, max(width, heading.horizontalAdvance(label) + 20))
     header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     return view
 
