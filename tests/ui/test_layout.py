@@ -285,6 +285,42 @@ def test_no_column_heading_is_clipped(qtbot, window: MainWindow, wait_idle) -> N
     assert not clipped, clipped
 
 
+def _elided_cells(table: QTableView, column: int) -> list[str]:
+    """The ``column`` texts wider than their cell (item padding 6 px and text margin 3 px on
+    each side): what the view would end in "…"."""
+    fm = table.fontMetrics()
+    width = table.columnWidth(column)
+    texts = [str(table.model().index(r, column).data()) for r in range(table.model().rowCount())]
+    return [t for t in texts if fm.horizontalAdvance(t) + 18 > width]
+
+
+def test_connections_show_each_config_file_in_full(qtbot, window: MainWindow, wait_idle) -> None:
+    window.show_tab(window.connections_page)
+    wait_idle(10000)
+    tab = window.connections_page.widget
+    assert tab is not None
+    _shown(qtbot, window, tab, wait_idle)
+    table = tab.connections_view
+    assert table.model().rowCount() >= 6
+    assert not _elided_cells(table, 3)  # "~/.claude.j…" beside an empty, wide Command column
+
+
+def test_history_details_have_the_room(qtbot, window: MainWindow, wait_idle) -> None:
+    tab = _shown(qtbot, window, window.activity_tab, wait_idle)
+    tab.pages.setCurrentWidget(tab.history)
+    wait_idle(10000)
+    qtbot.wait(50)
+    table = tab.history.table
+    details = [table.model().index(r, 6).data() for r in range(table.model().rowCount())]
+    assert any(details), details  # the queued write's reasons
+    header = table.horizontalHeader()
+    widths = [header.sectionSize(c) for c in range(header.count())]
+    assert widths[6] >= max(widths[1], widths[5]), widths  # the details get the most room
+    for column in (1, 5):  # the fact and the path: no wider than their text
+        wanted = max(table.sizeHintForColumn(column), header.sectionSizeHint(column))
+        assert widths[column] <= wanted + 1, (column, widths)
+
+
 def test_approval_reasons_stay_readable_beside_long_type_and_scope(
     qtbot, window: MainWindow, seeded: Engine, wait_idle
 ) -> None:
