@@ -341,3 +341,21 @@ def test_approval_reasons_stay_readable_beside_long_type_and_scope(
     _assert_rows_hold_their_text(table, 6)
     rows = sum(table.rowHeight(r) for r in range(inbox.model.rowCount()))
     assert rows <= table.viewport().height()  # every waiting write on screen at once
+
+
+def test_revisions_table_shows_four_revisions_at_once(
+    qtbot, window: MainWindow, seeded: Engine, wait_idle
+) -> None:
+    m = seeded.memory
+    fact = m.create(name="rates", title="Rates", type=FactType.PROJECT, body="r 1")
+    for revision in (1, 2, 3):
+        m.update(fact.id, expected_revision=revision, body=f"r {revision + 1}")
+    window.show_revisions(fact.id)
+    wait_idle(10000)
+    qtbot.wait(50)
+    table = window.revisions_tab.rev_table
+    assert table.model().rowCount() == 4
+    rows = sum(table.rowHeight(r) for r in range(4))
+    assert rows <= table.viewport().height(), (rows, table.viewport().height())  # no 4th cut
+    assert not table.verticalScrollBar().isVisible()
+    assert window.revisions_tab.diff.height() >= 150  # the diff keeps most of the height
