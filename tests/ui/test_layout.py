@@ -6,6 +6,7 @@ Activity tables keep more than one row, and the Why / Why not / gate reasons wra
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
@@ -359,3 +360,24 @@ def test_revisions_table_shows_four_revisions_at_once(
     assert rows <= table.viewport().height(), (rows, table.viewport().height())  # no 4th cut
     assert not table.verticalScrollBar().isVisible()
     assert window.revisions_tab.diff.height() >= 150  # the diff keeps most of the height
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="ui/tabs/instructions.py (helper-32's file): the diagnostics table is a one-line "
+    "make_table, so its Message column ends in '…' (the full text only under the table, for "
+    "the selected row); it should be a WrappedTable like the Why / Why not columns",
+)
+def test_diagnostic_messages_wrap_in_full(
+    qtbot, window: MainWindow, workspace: Path, wait_idle
+) -> None:
+    (workspace / "AGENTS.md").write_text("# Project\n\n- Run tests.\n\n@../outside.md\n")
+    (workspace.parent / "outside.md").write_text("elsewhere\n")
+    tab = _shown(qtbot, window, window.instructions_tab, wait_idle)
+    tab.refresh_now()
+    wait_idle(10000)
+    qtbot.wait(50)
+    table = tab.diag_table
+    messages = [table.model().index(r, 3).data() for r in range(table.model().rowCount())]
+    assert any("outside.md" in str(m) for m in messages), messages
+    _assert_rows_hold_their_text(table, 3)
