@@ -15,7 +15,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QTableView, QWidget
 
 from context_center.engine.facade import Engine
-from context_center.engine.model import FactType
+from context_center.engine.model import FactType, Scope
 from context_center.engine.suggestions import append_turn
 from context_center.ui import i18n
 from context_center.ui.main_window import MainWindow
@@ -35,8 +35,29 @@ def _no_real_transcripts(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("HOME", str(tmp_path / "person"))
 
 
+def _seed_fact(engine: Engine) -> str:
+    """Two facts of one name; returns the id of the global one, overridden here (the Memory
+    tab shows the conflict banner and, for it, the ⚠ line under its provenance)."""
+    engine.memory.create(
+        name="release-branch",
+        title="发布分支：从 release/<version> 切出并打标签，永远不要从 main 发布",
+        description="How the payments service and its workers are released, step by step",
+        type=FactType.PROJECT,
+        body="Cut releases from `release/<version>` and tag them; never release from main.",
+    )
+    overridden = engine.memory.create(
+        name="release-branch",
+        title="Release branch",
+        description="The old rule every workspace used before this one wrote its own, kept "
+        "for the others; 其他工作区仍然使用这条全局事实，直到它们也写下自己的规则为止。",
+        type=FactType.FEEDBACK,
+        scope=Scope.GLOBAL,
+        body="Release from main.",
+    )
+    return overridden.id
+
+
 def _seed_candidates(engine: Engine) -> None:
-    engine.memory.create(name="note", title="A note", type=FactType.REFERENCE, body="n")
     for session in ("s1", "s2"):
         append_turn(
             engine.layout, "Always run ruff before committing, CI rejects lint.", session=session
@@ -92,18 +113,27 @@ def _assert_900x600(qtbot: Any, window: MainWindow) -> None:
         assert hint.width() <= 900, (name, hint)
 
 
+@pytest.mark.parametrize("start", [(900, 600), (1280, 800)], ids=["at900", "from1280"])
 @pytest.mark.parametrize("data", ["empty", "candidates"])
 def test_window_shrinks_to_900x600_after_every_tab(
-    qtbot, ctx, settings, engine: Engine, wait_idle, app_style, language: str, data: str
+    qtbot, ctx, settings, engine: Engine, wait_idle, app_style, language: str, data: str, start
 ) -> None:  # type: ignore[no-untyped-def]
+    """``from1280``: every tab shown in a 1280×800 window first (the Memory tab's fact with
+    its provenance open), then the window made 900×600."""
+    overridden = _seed_fact(engine)
     if data == "candidates":
         _seed_candidates(engine)
     window = MainWindow(ctx, settings, watch=False)
     qtbot.addWidget(window)
-    window.resize(900, 600)
+    window.resize(*start)
     window.show()
     wait_idle()
+    memory = window.memory_tab
+    memory.select_fact(overridden)
     assert not _show_every_tab(qtbot, window, lambda: wait_idle(10000))
+    assert memory.detail.prov_override.text()  # the ⚠ line is there
+    if start == (1280, 800):  # the provenance is open in the tall window
+        assert not memory.detail.prov_fields.isHidden()
     tab = window.suggestions_tab
     assert tab.scan_count >= 1
     assert (tab.model.rowCount() > 0) == (data == "candidates")
