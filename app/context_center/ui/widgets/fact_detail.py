@@ -86,6 +86,7 @@ TEXT = Texts(
 )
 
 FOLD_BELOW = 430  # pane height (px) under which the provenance starts folded
+PROVENANCE_SPACING = 4  # px between the provenance's toggle, fields and ⚠ line
 
 _KEYBOARD_SELECTABLE = (
     Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -145,7 +146,7 @@ class FactDetail(QFrame):
         self.prov_box.setObjectName("provenance")
         prov_layout = QVBoxLayout(self.prov_box)
         prov_layout.setContentsMargins(10, 6, 10, 6)
-        prov_layout.setSpacing(4)
+        prov_layout.setSpacing(PROVENANCE_SPACING)
         self.prov_toggle = QToolButton()
         self.prov_toggle.setObjectName("provenanceToggle")
         self.prov_toggle.setText(TEXT["provenance"])
@@ -189,7 +190,7 @@ class FactDetail(QFrame):
         could never happen)."""
         hint = super().minimumSizeHint()
         if not self._prov_chosen and not self.prov_fields.isHidden():
-            folded = self.prov_fields.minimumSizeHint().height() + self.prov_box.layout().spacing()
+            folded = self.prov_fields.minimumSizeHint().height() + PROVENANCE_SPACING
             hint.setHeight(max(hint.height() - folded, 0))
         return hint
 
