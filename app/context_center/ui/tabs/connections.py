@@ -28,6 +28,7 @@ from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
 from context_center.ui.widgets.labels import tab_heading
+from context_center.ui.widgets.shared_columns import share_columns
 from context_center.ui.widgets.tables import make_table
 
 POLL_MS = 1000
@@ -192,9 +193,10 @@ class ConnectionsTab(Tab):
             ],
             self,
         )
-        self.connections_view = make_table(
-            self.connections, name="connectionsTable", stretch=5, widths={0: 110, 1: 70, 2: 240}
-        )
+        self.connections_view = make_table(self.connections, name="connectionsTable", stretch=5)
+        # state, config file and hooks take their text's width (up to a share of the room);
+        # the command, often empty, takes the rest instead of squeezing "~/.claude.json"
+        share_columns(self.connections_view, {2: 0.3, 3: 0.4, 4: 0.3}, 5)
 
         self.log_label = QLabel()
         self.log_label.setObjectName("accessLogLabel")

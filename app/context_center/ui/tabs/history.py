@@ -16,7 +16,6 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -32,6 +31,7 @@ from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
+from context_center.ui.widgets.shared_columns import share_columns
 from context_center.ui.widgets.tables import make_table
 
 TEXT = Texts(
@@ -93,8 +93,6 @@ PATHS = Texts(
 )
 
 LIMIT = 500
-STRETCH = QHeaderView.ResizeMode.Stretch
-TO_CONTENTS = QHeaderView.ResizeMode.ResizeToContents
 
 
 def _change(row: HistoryRow) -> str:
@@ -170,10 +168,9 @@ class HistoryPanel(Tab):
         self.show_fact_button.setToolTip(TEXT["show_fact_tip"])
         self.show_fact_button.clicked.connect(self.on_show_fact)
         self.table = make_table(self.model, name="historyTable", stretch=6)
-        header = self.table.horizontalHeader()  # fits 900 px: the long columns share the rest
-        for column in range(len(COLUMNS)):
-            stretch = column in (1, 5, 6)
-            header.setSectionResizeMode(column, STRETCH if stretch else TO_CONTENTS)
+        # fits 900 px: the fact and the path take their text's width up to a share of the
+        # room, the details (the gate's reasons) all the rest, instead of a third each
+        share_columns(self.table, {1: 0.35, 5: 0.25}, 6)
         self.table.doubleClicked.connect(lambda _i: self.on_show_fact())
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.update_actions())
         self.status = QLabel(TEXT["empty"])

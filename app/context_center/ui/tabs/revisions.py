@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -74,6 +75,8 @@ def load_revisions(engine: Engine, fact_id: str) -> list[RevRow]:
 def _restore(engine: Engine, fact_id: str, revision: int) -> Changes[Fact]:
     return engine.restore_fact(fact_id, revision)
 
+
+REVISION_SHARE = 0.4  # of the right column's split, at most, for the revisions table
 
 PICK_COLUMNS: list[Column[PickRow]] = [
     Column(QT_TRANSLATE_NOOP("Columns", "Fact"), lambda r: r.title, tooltip=lambda r: r.ref),
@@ -209,8 +212,8 @@ class RevisionsTab(Tab):
         dl.setSpacing(6)
         dl.addLayout(compare)
         dl.addWidget(self.diff, 1)
-        vsplit = fixed_split(Qt.Orientation.Vertical, (self.rev_table, 1), (diff_box, 3))
-        rl.addWidget(vsplit, 1)
+        self.vsplit = fixed_split(Qt.Orientation.Vertical, (self.rev_table, 1), (diff_box, 3))
+        rl.addWidget(self.vsplit, 1)
         rl.addLayout(restore_row)
 
         splitter = fixed_split(Qt.Orientation.Horizontal, (left, 1), (right, 3), sizes=[320, 940])
@@ -316,6 +319,25 @@ class RevisionsTab(Tab):
         self.heading.setText(f"{current.fact.display_title}  ·  {current.fact.ref}  ·  {count}")
         # newest first: compare the previous revision with the current one
         self.rev_table.selectRow(1 if len(revs) > 1 else 0)
+        self._fit_revision_table()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_revision_table()
+
+    def _fit_revision_table(self) -> None:
+        """The revisions table as tall as its rows (at most REVISION_SHARE of the right
+        column, then it scrolls), the diff the rest: a fixed 1:3 split cut the fourth row
+        of four at 1280×800."""
+        total = self.vsplit.height() - self.vsplit.handleWidth()
+        if total <= 0:
+            return
+        table = self.rev_table
+        rows = sum(table.rowHeight(r) for r in range(self.rev_model.rowCount()))
+        rows = rows or table.verticalHeader().defaultSectionSize()
+        wanted = table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth() + 2
+        height = max(min(wanted, int(total * REVISION_SHARE)), table.minimumSizeHint().height())
+        self.vsplit.setSizes([height, total - height])
 
     def _on_rev_selected(self, *_args: object) -> None:
         rev = self.selected_revision()

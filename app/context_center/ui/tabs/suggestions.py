@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
-    QStackedWidget,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -57,6 +56,7 @@ from context_center.ui.tabs.suggestions_text import TEXT
 from context_center.ui.widgets.candidate_editor import Candidate, CandidateEditor
 from context_center.ui.widgets.decision_undo import offer_dismiss_undo
 from context_center.ui.widgets.labels import plain_label, tab_heading
+from context_center.ui.widgets.page_stack import PageStack
 from context_center.ui.widgets.tables import fixed_split
 
 SUMMARY_MIN_HEIGHT = 560  # tab height (px) below which the introduction is folded away
@@ -179,7 +179,7 @@ class SuggestionsTab(Tab):
         self.empty = plain_label(name="emptySuggestions")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setContentsMargins(24, 24, 24, 24)
-        self.stack = QStackedWidget()
+        self.stack = PageStack()  # sized by the page it shows, not by the hidden editor
         self.stack.addWidget(self.empty)
         self.stack.addWidget(detail)
 

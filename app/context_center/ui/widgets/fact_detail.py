@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -86,6 +86,7 @@ TEXT = Texts(
 )
 
 FOLD_BELOW = 430  # pane height (px) under which the provenance starts folded
+PROVENANCE_SPACING = 4  # px between the provenance's toggle, fields and ⚠ line
 
 _KEYBOARD_SELECTABLE = (
     Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -145,7 +146,7 @@ class FactDetail(QFrame):
         self.prov_box.setObjectName("provenance")
         prov_layout = QVBoxLayout(self.prov_box)
         prov_layout.setContentsMargins(10, 6, 10, 6)
-        prov_layout.setSpacing(4)
+        prov_layout.setSpacing(PROVENANCE_SPACING)
         self.prov_toggle = QToolButton()
         self.prov_toggle.setObjectName("provenanceToggle")
         self.prov_toggle.setText(TEXT["provenance"])
@@ -181,6 +182,17 @@ class FactDetail(QFrame):
     def _on_toggle(self, checked: bool) -> None:
         self._prov_chosen = True
         self.set_provenance_open(checked)
+        self.updateGeometry()  # the minimum now counts the fields the person opened
+
+    def minimumSizeHint(self) -> QSize:
+        """As small as with the provenance folded while it folds by itself: fields opened in
+        a tall window must not hold the window above 900×600 (the resize that folds them
+        could never happen)."""
+        hint = super().minimumSizeHint()
+        if not self._prov_chosen and not self.prov_fields.isHidden():
+            folded = self.prov_fields.minimumSizeHint().height() + PROVENANCE_SPACING
+            hint.setHeight(max(hint.height() - folded, 0))
+        return hint
 
     def set_provenance_open(self, opened: bool) -> None:
         self.prov_toggle.setChecked(opened)

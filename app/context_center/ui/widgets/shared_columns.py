@@ -2,8 +2,9 @@
 
 ``share_columns(table, capped, stretch)``: the ``capped`` columns take their content's width
 but at most their share of the room the fixed (resize-to-contents) columns leave, and wrap
-beyond it; the ``stretch`` column takes the rest. So a long "type · scope" or fact ref wraps
-onto two lines instead of squeezing the reasons into a one-word-per-line sliver at 900×600.
+beyond it, yet never narrower than their own heading (which read "ype · scope" at 900×600);
+the ``stretch`` column takes the rest. So a long "type · scope" or fact ref wraps onto two
+lines instead of squeezing the reasons into a one-word-per-line sliver at 900×600.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ class _ColumnShare(QObject):
         )
         room = max(table.viewport().width() - fixed, 0)
         for col, share in self.capped.items():
-            wanted = max(table.sizeHintForColumn(col), header.sectionSizeHint(col))
-            width = max(min(wanted, int(room * share)), header.minimumSectionSize())
+            label = header.sectionSizeHint(col)  # never narrower than its own heading
+            wanted = max(table.sizeHintForColumn(col), label)
+            width = max(min(wanted, int(room * share)), label, header.minimumSectionSize())
             if header.sectionSize(col) != width:
                 header.resizeSection(col, width)
 

@@ -13,7 +13,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -76,18 +76,27 @@ def make_table(
     header = view.horizontalHeader()
     header.setHighlightSections(False)
     header.setStretchLastSection(False)
+    bold = QFont(view.font())
+    bold.setBold(True)  # the stylesheet's header weight
+    heading = QFontMetrics(bold)
     for col, width in (widths or {}).items():
         header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-        view.setColumnWidth(col, width)
+        # never narrower than its heading in the window's language ("Rev" is "修订版")
+        label = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
+        view.setColumnWidth(col, max(width, heading.horizontalAdvance(label) + 20))
     header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     return view
 
 
 class _WrapDelegate(QStyledItemDelegate):
     """Measures wrapped text as narrower as the stylesheet's item padding makes it when
-    painted, so a line that only just fits is not cut to "…" at paint time."""
+    painted, so a line that only just fits is not cut to "…" at paint time, and a few pixels
+    taller: the painted rect loses the grid line, and the style drops a last line that does not
+    fit by a fraction of a pixel (a Chinese run's fallback font makes its line taller), so a
+    row sized to Qt's own measure showed one line of two ("… rare in the store (or")."""
 
     PADDING = 14
+    SLACK = 3  # px: the grid line and the rounding of the lines' heights
 
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -95,7 +104,8 @@ class _WrapDelegate(QStyledItemDelegate):
         narrower = QStyleOptionViewItem(option)
         narrower.rect = QRect(option.rect)
         narrower.rect.setWidth(max(option.rect.width() - self.PADDING, 1))
-        return super().sizeHint(narrower, index)
+        size = super().sizeHint(narrower, index)
+        return QSize(size.width(), size.height() + self.SLACK)
 
 
 class WrappedTable(QTableView):
