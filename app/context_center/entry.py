@@ -18,6 +18,14 @@ write (``memory save``) is not, since it may have been applied — it fails with
 says so; a hook prints nothing and exits 0, as a hook always does on our failure.
 
 ``CONTEXT_CENTER_NO_SERVER=1`` turns the client off (every command runs in its own process).
+
+Before anything else, ``main`` sets two environment variables a user has not set
+(``ENV_DEFAULTS``): ``OPENBLAS_NUM_THREADS=1`` (numpy's OpenBLAS otherwise starts a thread per
+core when numpy is imported, about 0.05 CPU-s of a cold process; nothing here multiplies
+matrices) and ``PYDANTIC_DISABLE_PLUGINS=__all__`` (pydantic otherwise reads every installed
+distribution's entry points for plugins when the first model is built; we use none). They are
+set in ``os.environ``, so the children a command starts (a detached cache rewrite, the warm
+server a host starts) and the command a warm server runs for us see the same values.
 """
 
 from __future__ import annotations
@@ -241,7 +249,20 @@ def try_served(argv: list[str]) -> int | None:
         return 1
 
 
+# Set before numpy or pydantic is imported, unless the user set them (see the docstring).
+ENV_DEFAULTS: dict[str, str] = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "PYDANTIC_DISABLE_PLUGINS": "__all__",
+}
+
+
+def apply_env_defaults() -> None:
+    for name, value in ENV_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+
+
 def main(argv: list[str] | None = None) -> int:
+    apply_env_defaults()
     args = list(sys.argv[1:] if argv is None else argv)
     if os.environ.get(NO_SERVER_ENV) != "1":
         served = try_served(args)

@@ -1,0 +1,76 @@
+"""The console entry's environment defaults (``entry.ENV_DEFAULTS``): set for the process and
+every child it starts, unless the user set them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from context_center import entry
+
+CHILD = (
+    "import os, subprocess, sys; from context_center.entry import main; "
+    "main(['--version']); "
+    "subprocess.run([sys.executable, '-c', "
+    '\'import os; print(os.environ.get("OPENBLAS_NUM_THREADS"), '
+    'os.environ.get("PYDANTIC_DISABLE_PLUGINS"))\'], check=True)'
+)
+
+
+def _env_without_defaults() -> dict[str, str]:
+    env = dict(os.environ)
+    for name in entry.ENV_DEFAULTS:
+        env.pop(name, None)
+    return env
+
+
+def test_a_child_of_the_entry_sees_the_defaults() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_env_without_defaults(),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "1 __all__"
+
+
+def test_what_the_user_set_wins() -> None:
+    env = _env_without_defaults()
+    env["OPENBLAS_NUM_THREADS"] = "4"
+    env["PYDANTIC_DISABLE_PLUGINS"] = "logfire"
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "4 logfire"
+
+
+def test_main_sets_them_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in entry.ENV_DEFAULTS:
+        monkeypatch.setenv(name, "x")  # recorded, so the test's end restores the original
+        monkeypatch.delenv(name)
+    assert entry.main(["--version"]) == 0
+    assert {name: os.environ.get(name) for name in entry.ENV_DEFAULTS} == entry.ENV_DEFAULTS
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_numpy_starts_no_blas_threads_in_an_entry_process() -> None:
+    code = (
+        "import os; from context_center.entry import main; main(['--version']); "
+        "import numpy; print(len(os.listdir('/proc/self/task')))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_env_without_defaults(),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "1"
