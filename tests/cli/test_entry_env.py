@@ -74,3 +74,39 @@ def test_numpy_starts_no_blas_threads_in_an_entry_process() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "1"
+
+
+def _threshold_after(argv: list[str], tmp_path: Path) -> str:
+    code = (
+        "import gc, sys; from context_center import entry; sys.argv[1:] = sys.argv[2:]; "
+        "rc = entry.main(); print(gc.get_threshold()[0])"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "-", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "CONTEXT_CENTER_NO_SERVER": "1"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()[-1]
+
+
+def test_a_per_turn_process_collects_garbage_rarely(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    argv = ["--home", str(home), "--workspace", str(tmp_path), "recall", "hello", "--json"]
+    assert _threshold_after(argv, tmp_path) == str(entry.PER_TURN_GC_THRESHOLD)
+
+
+def test_other_processes_and_callers_keep_the_defaults(tmp_path: Path) -> None:
+    import gc
+
+    default = str(gc.get_threshold()[0])
+    assert _threshold_after(["--version"], tmp_path) == default
+    before = gc.get_threshold()
+    home = tmp_path / "home"
+    home.mkdir()
+    assert entry.main(["--home", str(home), "--workspace", str(tmp_path), "recall", "x"]) == 0
+    assert gc.get_threshold() == before  # main(argv) called by a program changes nothing
