@@ -3,6 +3,7 @@ every child it starts, unless the user set them."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -78,8 +79,8 @@ def test_numpy_starts_no_blas_threads_in_an_entry_process() -> None:
 
 def _threshold_after(argv: list[str], tmp_path: Path) -> str:
     code = (
-        "import gc, sys; from context_center import entry; sys.argv[1:] = sys.argv[2:]; "
-        "rc = entry.main(); print(gc.get_threshold()[0])"
+        "import atexit, gc, sys; from context_center import entry; sys.argv[1:] = sys.argv[2:]; "
+        "atexit.register(lambda: print(gc.get_threshold()[0])); entry.main()"
     )
     proc = subprocess.run(
         [sys.executable, "-c", code, "-", *argv],
@@ -110,3 +111,48 @@ def test_other_processes_and_callers_keep_the_defaults(tmp_path: Path) -> None:
     home.mkdir()
     assert entry.main(["--home", str(home), "--workspace", str(tmp_path), "recall", "x"]) == 0
     assert gc.get_threshold() == before  # main(argv) called by a program changes nothing
+
+
+TEARDOWN = (
+    "import atexit, sys\n"
+    "class Torn:\n"
+    "    def __del__(self):\n"
+    "        sys.stderr.write('torn down\\n')\n"
+    "kept = Torn()\n"
+    "atexit.register(lambda: sys.stderr.write('atexit ran\\n'))\n"
+    "from context_center import entry\n"
+    "sys.argv[1:] = sys.argv[2:]\n"
+    "raise SystemExit(entry.main())\n"
+)
+
+
+def _run_as_the_command(argv: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", TEARDOWN, "-", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "CONTEXT_CENTER_NO_SERVER": "1"},
+    )
+
+
+def test_a_per_turn_process_ends_without_teardown_but_with_its_output(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    base = ["--home", str(home), "--workspace", str(tmp_path)]
+    proc = _run_as_the_command([*base, "recall", "hello", "--json"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "trace" in json.loads(proc.stdout)  # all of it, flushed
+    assert "atexit ran" in proc.stderr and "torn down" not in proc.stderr
+    failed = _run_as_the_command(
+        [*base, "memory", "read", "project/missing.md", "--json"], tmp_path
+    )
+    assert failed.returncode == 1 and "error" in json.loads(failed.stdout)
+    assert "torn down" not in failed.stderr
+
+
+def test_other_processes_are_torn_down_as_usual(tmp_path: Path) -> None:
+    proc = _run_as_the_command(["--version"], tmp_path)
+    assert proc.returncode == 0 and proc.stdout.startswith("context-center ")
+    assert "atexit ran" in proc.stderr and "torn down" in proc.stderr
