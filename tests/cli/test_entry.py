@@ -131,6 +131,8 @@ def test_a_recall_process_imports_only_what_recall_needs(tmp_path: Path) -> None
         "context_center.cli.suggestions",
         "context_center.engine.suggestions.mining",
         "context_center.cli.approvals",
+        "ctypes.util",  # find_library runs ldconfig in a child (store/atomic.py)
+        "numpy.ma",  # np.isin imports it (recall/masks.isin does not)
     ):
         assert heavy not in loaded, heavy
 
@@ -160,3 +162,33 @@ def test_a_memory_subcommand_imports_only_its_module(tmp_path: Path) -> None:
     memory = next(a for a in full._actions if getattr(a, "choices", None) and "memory" in a.choices)
     sub = next(a for a in memory.choices["memory"]._actions if getattr(a, "choices", None))
     assert set(sub.choices) == MEMORY_SUBCOMMANDS
+
+
+def test_a_prompt_hook_process_imports_neither_the_gate_nor_markdown(tmp_path: Path) -> None:
+    hook_input = json.dumps(
+        {"hook_event_name": "UserPromptSubmit", "prompt": "hello", "cwd": str(tmp_path)}
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import io, sys; from context_center.cli import main; "
+            "sys.stdin = io.StringIO(sys.argv[2]); "
+            "main(['--home', sys.argv[1], 'hook', 'claude-code', 'UserPromptSubmit']); "
+            "print(' '.join(sorted(sys.modules)))",
+            str(tmp_path),
+            hook_input,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(proc.stdout.split())
+    assert "context_center.mcp.hooks" in loaded  # it did run the hook
+    for heavy in (
+        "markdown_it",  # find_workspace_root is fsread's (not instructions.resolve's)
+        "context_center.engine.gate.decision",  # Controller is proposal's
+        "context_center.engine.gate.approvals",
+    ):
+        assert heavy not in loaded, heavy

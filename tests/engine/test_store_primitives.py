@@ -4,6 +4,7 @@ no-replace rename, the orphan sweep and the lock (timeouts, symlinked lock files
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -152,3 +153,23 @@ def test_a_file_written_from_several_buffers_is_them_in_order(tmp_path: Path) ->
     assert path.read_bytes() == b"head" + arr.tobytes() + b"-" + b"ail"
     assert os.stat(path).st_mode & 0o777 == 0o600
     assert not [p for p in tmp_path.iterdir() if p.name != "f.bin"]  # no temp file left
+
+
+def _glibc() -> bool:
+    try:
+        return bool(os.confstr("CS_GNU_LIBC_VERSION"))
+    except (ValueError, OSError):
+        return False
+
+
+@pytest.mark.skipif(sys.platform != "linux" or not _glibc(), reason="renameat2 is glibc's")
+def test_renameat2_is_found_in_the_process_and_reports_errno(tmp_path: Path) -> None:
+    # found without ctypes.util.find_library (which runs ldconfig in a child process)
+    assert atomic._renameat2 is not None
+    with pytest.raises(FileNotFoundError):
+        atomic.renameat2_noreplace(tmp_path / "missing", tmp_path / "x")
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("a")
+    b.write_text("b")
+    if atomic.renameat2_exchange(a, b):  # the file system may lack it (then False)
+        assert a.read_text() == "b" and b.read_text() == "a"

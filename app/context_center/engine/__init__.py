@@ -104,9 +104,6 @@ if TYPE_CHECKING:
         DEFAULT_TYPE as DEFAULT_TYPE,
     )
     from context_center.engine.gate.decision import (
-        Controller as Controller,
-    )
-    from context_center.engine.gate.decision import (
         GateDecision as GateDecision,
     )
     from context_center.engine.gate.decision import (
@@ -117,6 +114,9 @@ if TYPE_CHECKING:
     )
     from context_center.engine.gate.decision import (
         assess as assess,
+    )
+    from context_center.engine.gate.proposal import (
+        Controller as Controller,
     )
     from context_center.engine.gate.proposal import (
         ProposedContent as ProposedContent,
@@ -172,6 +172,9 @@ if TYPE_CHECKING:
     from context_center.engine.instructions.docfile import (
         save_document as save_document,
     )
+    from context_center.engine.instructions.fsread import (
+        find_workspace_root as find_workspace_root,
+    )
     from context_center.engine.instructions.model import (
         Agent as Agent,
     )
@@ -222,9 +225,6 @@ if TYPE_CHECKING:
     )
     from context_center.engine.instructions.resolve import (
         Resolution as Resolution,
-    )
-    from context_center.engine.instructions.resolve import (
-        find_workspace_root as find_workspace_root,
     )
     from context_center.engine.instructions.rules import (
         RuleScope as RuleScope,
@@ -387,7 +387,7 @@ _EXPORTS: dict[str, str] = {
     "Status": "context_center.engine.gate.approvals",
     "UPDATE_FIELDS": "context_center.engine.model",
     "final_content": "context_center.engine.gate.approvals",
-    "Controller": "context_center.engine.gate.decision",
+    "Controller": "context_center.engine.gate.proposal",
     "DEFAULT_TYPE": "context_center.engine.gate.decision",
     "GateDecision": "context_center.engine.gate.decision",
     "Operation": "context_center.engine.gate.decision",
@@ -415,7 +415,7 @@ _EXPORTS: dict[str, str] = {
     "InstructionDocument": "context_center.engine.instructions.resolve",
     "LOCAL_DOCUMENT_NAMES": "context_center.engine.instructions.resolve",
     "Resolution": "context_center.engine.instructions.resolve",
-    "find_workspace_root": "context_center.engine.instructions.resolve",
+    "find_workspace_root": "context_center.engine.instructions.fsread",
     "AgentSummary": "context_center.engine.instructions.compare",
     "CompareCell": "context_center.engine.instructions.compare",
     "CompareRow": "context_center.engine.instructions.compare",

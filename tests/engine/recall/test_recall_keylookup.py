@@ -12,7 +12,7 @@ from test_recall_current import NOW, _age_stores, _seed
 
 from context_center.engine import Engine, FactType, Scope
 from context_center.engine.model import Fact
-from context_center.engine.recall import catchup
+from context_center.engine.recall import catchup, masks
 from context_center.engine.recall.index import SCOPE_CODES, RecallIndex
 from context_center.engine.recall.keylookup import ordinal_by_hash, ordinals_of_stems
 
@@ -102,7 +102,7 @@ def test_the_mask_is_isins() -> None:
         values = rng.integers(0, 50, size, dtype=np.uint64)
         for pool_size in (0, 1, 7, 200):
             pool = rng.integers(0, 60, pool_size, dtype=np.uint64)
-            assert np.array_equal(catchup._members(values, pool), np.isin(values, pool))
+            assert np.array_equal(masks.isin(values, pool), np.isin(values, pool))
 
 
 def test_the_mask_of_the_index_is_the_conflict_rule(cached: RecallIndex) -> None:

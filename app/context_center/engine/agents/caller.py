@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from context_center.engine.gate.decision import Controller
+from context_center.engine.gate.proposal import Controller
 
 DEFAULT_AGENT = "agent"
 

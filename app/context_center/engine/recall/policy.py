@@ -6,13 +6,12 @@ The figures follow the reference implementation (see design/REFERENCE.md, "Recal
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Sequence
 from enum import StrEnum
 
 from context_center.engine.errors import InvalidRequest
-from context_center.engine.recall.tokenize import CJK_CLASS, QueryTerm
+from context_center.engine.recall.tokenize import WORD_OR_CJK_RUN, QueryTerm
 
 # BM25
 K1 = 1.2
@@ -156,7 +155,7 @@ _PHRASE_LENGTHS = sorted({len(p) for p in GENERIC_PHRASES_ZH}, reverse=True)
 # A generic turn is short; anything longer than this (after folding) asks for something.
 GENERIC_MAX_CHARS = 80
 
-_TURN_RUN = re.compile(f"(?P<cjk>[{CJK_CLASS}]+)|(?P<word>[^\\W{CJK_CLASS}]+)")
+_TURN_RUN = WORD_OR_CJK_RUN
 
 
 def _generic_cjk(run: str) -> bool:

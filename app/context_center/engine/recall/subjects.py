@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from context_center.engine.model import Fact, Scope
+from context_center.engine.recall.masks import isin
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import is_common, tokens
 
@@ -132,7 +133,7 @@ class SubjectMap:
             keys, counts = np.unique(live_keys, return_counts=True)
             dup = self._dup = keys[counts > 1]
             if len(dup):
-                ords = np.flatnonzero(alive & np.isin(subject, dup))
+                ords = np.flatnonzero(alive & isin(subject, dup))
                 for o, k in zip(ords.tolist(), subject[ords].tolist(), strict=True):
                     self._members.setdefault(int(k), []).append(o)
         self._subject = subject
@@ -154,7 +155,7 @@ class SubjectMap:
         if not len(self._linked) and not len(self._dup):
             return np.zeros(len(ords), dtype=np.bool_)
         if self._grouped is None:
-            grouped = np.isin(self._subject, self._dup) if len(self._dup) else None
+            grouped = isin(self._subject, self._dup) if len(self._dup) else None
             if grouped is None:
                 grouped = np.zeros(len(self._subject), dtype=np.bool_)
             grouped[self._linked[self._linked < len(grouped)]] = True

@@ -31,7 +31,6 @@ suppressions come from here, before any index work).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -43,7 +42,8 @@ from context_center.engine.recall.compounds import CodePair, code_pairs, compoun
 from context_center.engine.recall.policy import EXPANSION_WEIGHT, Reason, is_generic_turn
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import (
-    CJK_CLASS,
+    CJK_RUN,
+    WORD_OR_CJK_RUN,
     QueryTerm,
     cjk_pieces,
     query_terms,
@@ -51,8 +51,10 @@ from context_center.engine.recall.tokenize import (
 )
 from context_center.engine.recall.vocab import MAX_CJK_FORM, MIN_CJK_FORM, vocabulary
 
-_WORD_SEQ = re.compile(f"[^\\W{CJK_CLASS}]+|[{CJK_CLASS}]+")
-_CJK = re.compile(f"[{CJK_CLASS}]+")
+# ``[^\W<CJK>]+|[<CJK>]+``: the two classes are disjoint, so the shared run pattern (CJK
+# first) finds the same runs
+_WORD_SEQ = WORD_OR_CJK_RUN
+_CJK = CJK_RUN
 COMMON_FILE = "common_en.tsv"
 
 

@@ -12,18 +12,16 @@ Loaded once per process, lazily (about 900 lines; a few milliseconds).
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
 from context_center.engine.recall.stem import stem
-from context_center.engine.recall.tokenize import CJK_CLASS, cjk_pieces, is_common
+from context_center.engine.recall.tokenize import WORD_OR_CJK_RUN as _PART
+from context_center.engine.recall.tokenize import cjk_pieces, is_cjk, is_common
 
 DATA_FILE = "bilingual.tsv"
-_PART = re.compile(f"(?P<cjk>[{CJK_CLASS}]+)|(?P<word>[^\\W{CJK_CLASS}]+)")
-_ONLY_CJK = re.compile(f"^[{CJK_CLASS}]+$")
 # A Chinese form shorter than this is never looked up in a message (one character is too
 # ambiguous); longer forms are matched as substrings of a CJK run.
 MIN_CJK_FORM = 2
@@ -46,7 +44,19 @@ class Vocabulary:
     by_words: dict[tuple[str, ...], tuple[int, ...]]  # stemmed word sequence -> groups
     by_cjk: dict[str, tuple[int, ...]]  # a Chinese form -> groups
     first_words: frozenset[str]  # first stems of every English phrase
-    pairs: int  # (English form, Chinese form) pairs, for the record
+    # each group's (English forms, Chinese forms) as written: ``pairs`` counts from them
+    columns: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = field(
+        default=(), repr=False, compare=False
+    )
+
+    @property
+    def pairs(self) -> int:
+        """(English form, Chinese form) pairs, for the record (counted when asked: a recall
+        turn never asks)."""
+        found: set[tuple[str, str]] = set()
+        for english, chinese in self.columns:
+            found.update(_pairs(english, chinese))
+        return len(found)
 
     def forms(self, group_ids: tuple[int, ...]) -> list[Form]:
         seen: dict[tuple[str, ...], Form] = {}
@@ -68,21 +78,22 @@ def form_of(text: str) -> tuple[Form, tuple[str, ...]] | None:
     words: list[str] = []
     only_words = True
     for m in _PART.finditer(low):
-        if m.group("cjk") is not None:
+        piece = m.group()
+        if m.lastgroup == "cjk":
             only_words = False
-            terms.extend(cjk_pieces(m.group("cjk")))
+            terms.extend(cjk_pieces(piece))
         else:
-            word = stem(m.group("word"))
+            word = stem(piece)
             words.append(word)
-            if not is_common(m.group("word")):
+            if not is_common(piece):
                 terms.append(word)
-    cjk = bool(_ONLY_CJK.match(low))
+    cjk = is_cjk(low)
     if not terms or (cjk and len(low) < MIN_CJK_FORM):
         return None  # one Chinese character is too ambiguous to search for
     return Form(low, tuple(dict.fromkeys(terms)), cjk), (tuple(words) if only_words else ())
 
 
-def _pairs(english: list[str], chinese: list[str]) -> set[tuple[str, str]]:
+def _pairs(english: tuple[str, ...], chinese: tuple[str, ...]) -> set[tuple[str, str]]:
     """(English form, Chinese form) pairs of one line (Latin forms in column two excluded)."""
     return {
         (_norm(e), _norm(z))
@@ -96,7 +107,7 @@ def parse(text: str) -> Vocabulary:
     groups: list[tuple[Form, ...]] = []
     by_words: dict[tuple[str, ...], list[int]] = {}
     by_cjk: dict[str, list[int]] = {}
-    pairs: set[tuple[str, str]] = set()
+    columns: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#") or "\t" not in raw:
@@ -104,8 +115,8 @@ def parse(text: str) -> Vocabulary:
         left, _, right = raw.partition("\t")
         forms: list[Form] = []
         gid = len(groups)
-        english = [p for p in (s.strip() for s in left.split("|")) if p]
-        chinese = [p for p in (s.strip() for s in right.split("|")) if p]
+        english = tuple(p for p in (s.strip() for s in left.split("|")) if p)
+        chinese = tuple(p for p in (s.strip() for s in right.split("|")) if p)
         for surface in [*english, *chinese]:
             parsed = form_of(surface)
             if parsed is None:
@@ -119,13 +130,13 @@ def parse(text: str) -> Vocabulary:
         if len(forms) < 2:
             continue
         groups.append(tuple(forms))
-        pairs.update(_pairs(english, chinese))
+        columns.append((english, chinese))
     return Vocabulary(
         groups=tuple(groups),
         by_words={k: tuple(dict.fromkeys(v)) for k, v in by_words.items()},
         by_cjk={k: tuple(dict.fromkeys(v)) for k, v in by_cjk.items()},
         first_words=frozenset(k[0] for k in by_words),
-        pairs=len(pairs),
+        columns=tuple(columns),
     )
 
 
