@@ -362,12 +362,6 @@ def test_revisions_table_shows_four_revisions_at_once(
     assert window.revisions_tab.diff.height() >= 150  # the diff keeps most of the height
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ui/tabs/instructions.py (helper-32's file): the diagnostics table is a one-line "
-    "make_table, so its Message column ends in '…' (the full text only under the table, for "
-    "the selected row); it should be a WrappedTable like the Why / Why not columns",
-)
 def test_diagnostic_messages_wrap_in_full(
     qtbot, window: MainWindow, workspace: Path, wait_idle
 ) -> None:

@@ -133,7 +133,7 @@ class InstructionsTab(UnsavedDocument, Tab):
         self.diag_model: RowTableModel[DiagRow] = RowTableModel(
             DIAG_COLUMNS, self, text_tooltips=False
         )
-        self.diag_table = make_table(self.diag_model, name="diagnosticsTable", stretch=3)
+        self.diag_table = make_table(self.diag_model, name="diagnosticsTable", stretch=3, wrap=True)
         share_columns(self.diag_table, {0: 0.3, 1: 0.35}, 3)  # the message keeps a third
         self.diag_table.doubleClicked.connect(self._on_diag_activated)
         self.diag_table.selectionModel().selectionChanged.connect(self._on_diag_selected)

@@ -59,8 +59,11 @@ def make_table(
     stretch: int,
     widths: dict[int, int] | None = None,
     parent: QWidget | None = None,
+    wrap: bool = False,
 ) -> QTableView:
-    view = QTableView(parent)
+    """A one-line-per-row table; ``wrap``: a ``WrappedTable`` whose rows grow to their text
+    (for explanations and diagnostic messages, which are never cut to "…")."""
+    view = WrappedTable(parent) if wrap else QTableView(parent)
     view.setObjectName(name)
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -68,11 +71,12 @@ def make_table(
     view.setTabKeyNavigation(False)  # Tab leaves the table (no keyboard trap)
     view.setAlternatingRowColors(True)
     view.setShowGrid(False)
-    view.setWordWrap(False)
     vh = view.verticalHeader()
     vh.hide()
-    vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-    vh.setDefaultSectionSize(view.fontMetrics().height() + 10)
+    if not wrap:
+        view.setWordWrap(False)
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(view.fontMetrics().height() + 10)
     header = view.horizontalHeader()
     header.setHighlightSections(False)
     header.setStretchLastSection(False)
