@@ -82,7 +82,7 @@ def test_last_trace_is_shown_with_hits_and_suppressions(qtbot, ctx, facts, qtmod
     last = tab.last
     assert last.trace == saved
     assert "why does AuthHandler retry #6928?" in last.query.text()
-    assert "Recalled 1 fact(s)" in last.outcome.text()
+    assert "Recalled 1 fact" in last.outcome.text()
     assert "omitted 0" in last.outcome.text()
 
     hits = last.hits_model

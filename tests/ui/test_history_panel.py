@@ -66,7 +66,7 @@ def test_rows_say_who_and_through_which_path(panel: HistoryPanel) -> None:
     assert by[("project/answer-language.md", "proposed (queued)")][3] == "claude-code"
     rejected = by[("project/tone.md", "rejected")]
     assert rejected[3] == "a person" and "too vague" in rejected[6]
-    assert panel.status.text() == f"{len(rows)} change(s), newest first"
+    assert panel.status.text() == f"{len(rows)} changes, newest first"
 
 
 def test_follows_live_changes(qtbot, ctx, panel: HistoryPanel, engine: Engine, wait_idle) -> None:

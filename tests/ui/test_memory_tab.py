@@ -248,7 +248,7 @@ def test_a_broken_fact_file_is_shown_with_its_diagnostic(
         assert d.code in text and f"project/{d.path}" in text
         assert d.message.split()[0] in text
     assert "could not be read" in text and "CLI" not in text
-    assert "2 file(s) left out" in widget.count_label.text()
+    assert "2 files left out" in widget.count_label.text()
     assert "5 facts" in widget.count_label.text()  # the good ones are all listed
 
 

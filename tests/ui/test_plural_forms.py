@@ -60,3 +60,22 @@ def test_both_forms_read_alike_in_chinese(qtbot) -> None:  # type: ignore[no-unt
         assert "1 个事实文件无法读取" in one and "2 个事实文件无法读取" in banner.label.text()
     finally:
         i18n.uninstall()
+
+
+def test_no_english_source_text_counts_with_a_bracketed_plural() -> None:
+    """Every counted message has its two English forms (``terms.plural``), or says the number
+    without one ("Files read: 3"). The only exception quotes the engine's own wording, which
+    the window matches to translate it."""
+    from pathlib import Path
+    from xml.etree import ElementTree
+
+    ts = Path(i18n.__file__).parent.parent / "resources" / "i18n" / "context_center_zh_CN.ts"
+    sources = [
+        m.findtext("source") or ""
+        for m in ElementTree.parse(ts).getroot().iter("message")
+        if (m.find("translation") is None or m.find("translation").get("type") != "obsolete")  # type: ignore[union-attr]
+    ]
+    import re
+
+    bracketed = [s for s in sources if re.search(r"[a-z]\((s|es)\)", s)]
+    assert bracketed == ["approval record {file} is damaged: {n} problem(s)"]

@@ -113,7 +113,7 @@ def test_scan_on_first_show_lists_candidates_with_evidence_and_counts(
     by_source = {s.source: s for s in tab.sources_model.rows}
     assert by_source["history"].turns == 6 and by_source["history"].malformed == 1
     assert by_source["claude"].status == "missing"
-    assert "1 malformed line(s) were skipped" in tab.sources_note.text()
+    assert "1 malformed line was skipped" in tab.sources_note.text()
     malformed_col = 4
     row = tab.sources_model.row_of(lambda s: s.source == "history")
     assert tab.sources_model.index(row, malformed_col).data() == "1"

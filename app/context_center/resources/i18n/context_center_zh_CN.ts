@@ -47,15 +47,23 @@
         <translation>无</translation>
     </message>
     <message>
-        <source>Recalled {n} fact(s)</source>
-        <translation>已召回 {n} 条事实</translation>
-    </message>
-    <message>
         <source>Nothing recalled: {reason}</source>
         <translation>未召回任何内容：{reason}</translation>
     </message>
     <message>
-        <source>Recalled {n} fact(s): {refs}; omitted {omitted}</source>
+        <source>Recalled {n} fact</source>
+        <translation>已召回 {n} 条事实</translation>
+    </message>
+    <message>
+        <source>Recalled {n} facts</source>
+        <translation>已召回 {n} 条事实</translation>
+    </message>
+    <message>
+        <source>Recalled {n} fact: {refs}; omitted {omitted}</source>
+        <translation>已召回 {n} 条事实：{refs}；排除 {omitted}</translation>
+    </message>
+    <message>
+        <source>Recalled {n} facts: {refs}; omitted {omitted}</source>
         <translation>已召回 {n} 条事实：{refs}；排除 {omitted}</translation>
     </message>
     <message>
@@ -63,7 +71,7 @@
         <translation>无匹配</translation>
     </message>
     <message>
-        <source>  ·  omitted {omitted}  ·  {candidates} distinctive match(es)  ·  {used} of {budget} characters, at most {max_facts} facts  ·  {ms:.1f} ms</source>
+        <source>  ·  omitted {omitted}  ·  distinctive matches: {candidates}  ·  {used} of {budget} characters, at most {max_facts} facts  ·  {ms:.1f} ms</source>
         <translation>  ·  排除 {omitted}  ·  {candidates} 个特征匹配  ·  已用 {used} / {budget} 字符，最多 {max_facts} 条事实  ·  {ms:.1f} 毫秒</translation>
     </message>
     <message>
@@ -1110,7 +1118,11 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>智能体通过本数据目录的 MCP 服务器使用它；Claude Code 还会通过钩子使用。用 `context-center connect claude-code`（或 codex、cursor）接入一个智能体；`disconnect` 会精确移除 connect 写入的内容。</translation>
     </message>
     <message>
-        <source>Access log: {n} most recent agent access(es), newest first</source>
+        <source>Access log: the one agent access so far</source>
+        <translation>访问日志：目前只有 1 次智能体访问</translation>
+    </message>
+    <message>
+        <source>Access log, newest first: the last {n} agent accesses</source>
         <translation>访问日志：最近 {n} 次智能体访问，最新的在前</translation>
     </message>
     <message>
@@ -2034,7 +2046,11 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>没有关于“{text}”的记录。</translation>
     </message>
     <message>
-        <source>{n} change(s), newest first</source>
+        <source>{n} change, newest first</source>
+        <translation>{n} 项更改，最新的在前</translation>
+    </message>
+    <message>
+        <source>{n} changes, newest first</source>
         <translation>{n} 项更改，最新的在前</translation>
     </message>
     <message>
@@ -2793,7 +2809,11 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>项目 {project} 条 · 全局 {global_} 条</translation>
     </message>
     <message>
-        <source> · {n} file(s) left out (see the banner)</source>
+        <source> · {n} file left out (see the banner)</source>
+        <translation> · {n} 个文件被排除（见横幅）</translation>
+    </message>
+    <message>
+        <source> · {n} files left out (see the banner)</source>
         <translation> · {n} 个文件被排除（见横幅）</translation>
     </message>
     <message>
@@ -4006,11 +4026,15 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>未知</translation>
     </message>
     <message>
-        <source>{n} file(s) read</source>
+        <source>Files read: {n}</source>
         <translation>已读取 {n} 个文件</translation>
     </message>
     <message>
-        <source>{n} malformed line(s) skipped (never fatal)</source>
+        <source>{n} malformed line skipped (never fatal)</source>
+        <translation>跳过了 {n} 行格式错误的内容（不会导致失败）</translation>
+    </message>
+    <message>
+        <source>{n} malformed lines skipped (never fatal)</source>
         <translation>跳过了 {n} 行格式错误的内容（不会导致失败）</translation>
     </message>
 </context>
@@ -4073,8 +4097,20 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
         <translation>放弃你的编辑？</translation>
     </message>
     <message>
-        <source>Scanned {sessions} session(s) and {turns} of your turns (the {limit} most recent sessions across all sources).</source>
+        <source>Sessions scanned: {sessions} · your turns read: {turns} (the {limit} most recent sessions across all sources).</source>
         <translation>已扫描 {sessions} 个会话中你的 {turns} 轮对话（所有来源中最近的 {limit} 个会话）。</translation>
+    </message>
+    <message>
+        <source>{n} malformed line was skipped.</source>
+        <translation>跳过了 {n} 行格式错误的内容。</translation>
+    </message>
+    <message>
+        <source>{n} malformed lines were skipped.</source>
+        <translation>跳过了 {n} 行格式错误的内容。</translation>
+    </message>
+    <message>
+        <source>Suggestions: {memories} memory, {skills} skill</source>
+        <translation>{memories} 条记忆建议和 {skills} 条技能建议</translation>
     </message>
     <message>
         <source>Nothing was read.</source>
@@ -4103,14 +4139,6 @@ Escape	关闭对话框（会丢失文字时先询问）</translation>
     <message>
         <source>No suggestions: this workspace is not confirmed local.</source>
         <translation>没有建议：本工作区未确认为本地。</translation>
-    </message>
-    <message>
-        <source>{n} malformed line(s) were skipped.</source>
-        <translation>跳过了 {n} 行格式错误的内容。</translation>
-    </message>
-    <message>
-        <source>{memories} memory and {skills} skill suggestion(s)</source>
-        <translation>{memories} 条记忆建议和 {skills} 条技能建议</translation>
     </message>
     <message>
         <source>No suggestions right now.

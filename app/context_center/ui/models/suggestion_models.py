@@ -8,7 +8,7 @@ from context_center.engine import MemoryCandidate, SkillCandidate, SourceCount
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.suggestion_text import source_note
-from context_center.ui.terms import scope_label, type_and_scope
+from context_center.ui.terms import plural, scope_label, type_and_scope
 
 SOURCE_LABELS = Texts(
     "Suggestions",
@@ -118,7 +118,7 @@ class CandidatesModel(RowTableModel[MemoryCandidate | SkillCandidate]):
 
 
 def _source_tip(s: SourceCount) -> str:
-    read = translate("Suggestions", "{n} file(s) read").format(n=s.files)
+    read = translate("Suggestions", "Files read: {n}").format(n=s.files)
     lines = [SOURCE_LABELS.get(s.source, s.source), s.root, read]
     if s.note:
         lines.append(source_note(s.note))
@@ -153,8 +153,10 @@ class SourceCountsModel(RowTableModel[SourceCount]):
                     lambda s: str(s.malformed),
                     numeric=True,
                     colour=lambda s: "#a15c00" if s.malformed else None,
-                    tooltip=lambda s: translate(
-                        "Suggestions", "{n} malformed line(s) skipped (never fatal)"
+                    tooltip=lambda s: plural(
+                        s.malformed,
+                        translate("Suggestions", "{n} malformed line skipped (never fatal)"),
+                        translate("Suggestions", "{n} malformed lines skipped (never fatal)"),
                     ).format(n=s.malformed),
                     header_tip=QT_TRANSLATE_NOOP(
                         "Columns", "Malformed lines that were skipped (never fatal)"

@@ -36,6 +36,7 @@ from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.recall_text import why_not
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.history import HistoryPanel
+from context_center.ui.terms import plural
 from context_center.ui.widgets.labels import plain_label
 from context_center.ui.widgets.tables import WrappedTable, fixed_split
 
@@ -59,16 +60,20 @@ TEXT = Texts(
             "ActivityTab", "\u201c{query}\u201d  ·  {when} (local)  ·  searchable terms: {terms}"
         ),
         "none": QT_TRANSLATE_NOOP("ActivityTab", "none"),
-        "recalled_n": QT_TRANSLATE_NOOP("ActivityTab", "Recalled {n} fact(s)"),
+        "recalled_n_one": QT_TRANSLATE_NOOP("ActivityTab", "Recalled {n} fact"),
+        "recalled_n": QT_TRANSLATE_NOOP("ActivityTab", "Recalled {n} facts"),
         "nothing": QT_TRANSLATE_NOOP("ActivityTab", "Nothing recalled: {reason}"),
+        "status_recalled_one": QT_TRANSLATE_NOOP(
+            "ActivityTab", "Recalled {n} fact: {refs}; omitted {omitted}"
+        ),
         "status_recalled": QT_TRANSLATE_NOOP(
-            "ActivityTab", "Recalled {n} fact(s): {refs}; omitted {omitted}"
+            "ActivityTab", "Recalled {n} facts: {refs}; omitted {omitted}"
         ),
         "no_match": QT_TRANSLATE_NOOP("ActivityTab", "no match"),
         "outcome": (
             QT_TRANSLATE_NOOP(
                 "ActivityTab",
-                "  ·  omitted {omitted}  ·  {candidates} distinctive match(es)  ·  {used} of {budget} "
+                "  ·  omitted {omitted}  ·  distinctive matches: {candidates}  ·  {used} of {budget} "
                 "characters, at most {max_facts} facts  ·  {ms:.1f} ms",
             )
         ),
@@ -157,7 +162,8 @@ def describe(trace: RecallTrace) -> tuple[str, str]:
     terms = ", ".join(trace.terms) if trace.terms else TEXT["none"]
     query = TEXT["query"].format(query=trace.query, when=when, terms=terms)
     if trace.selected:
-        outcome = TEXT["recalled_n"].format(n=len(trace.selected))
+        n = len(trace.selected)
+        outcome = plural(n, TEXT["recalled_n_one"], TEXT["recalled_n"]).format(n=n)
     else:
         reason = trace.reason
         outcome = TEXT["nothing"].format(reason=_why_nothing(reason))
@@ -175,8 +181,9 @@ def describe(trace: RecallTrace) -> tuple[str, str]:
 def status_text(trace: RecallTrace) -> str:
     """``trace.summary()`` in the window's language."""
     if trace.selected:
-        return TEXT["status_recalled"].format(
-            n=len(trace.selected),
+        n = len(trace.selected)
+        return plural(n, TEXT["status_recalled_one"], TEXT["status_recalled"]).format(
+            n=n,
             refs=", ".join(s.ref for s in trace.selected),
             omitted=trace.omitted,
         )
@@ -231,7 +238,7 @@ class TraceView(QWidget):
                 lay.addWidget(w)
             return box
 
-        # the outcome ("Recalled 2 fact(s) · …") is the Recalled table's caption
+        # the outcome ("Recalled 2 facts · …") is the Recalled table's caption
         self.parts = fixed_split(
             Qt.Orientation.Vertical,
             (part(self.outcome, self.hits), 2),

@@ -27,6 +27,7 @@ from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, lookup, translate
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
+from context_center.ui.terms import plural
 from context_center.ui.widgets.labels import tab_heading
 from context_center.ui.widgets.shared_columns import share_columns
 from context_center.ui.widgets.tables import make_table
@@ -256,8 +257,12 @@ class ConnectionsTab(Tab):
         self.log.set_rows(log)
         count = len(log)
         self.log_label.setText(
-            translate(
-                "ConnectionsTab", "Access log: {n} most recent agent access(es), newest first"
+            plural(
+                count,
+                translate("ConnectionsTab", "Access log: the one agent access so far"),
+                translate(
+                    "ConnectionsTab", "Access log, newest first: the last {n} agent accesses"
+                ),
             ).format(n=count)
             if count
             else translate("ConnectionsTab", "Access log: no agent has used this workspace yet")

@@ -31,6 +31,7 @@ from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
+from context_center.ui.terms import plural
 from context_center.ui.widgets.shared_columns import share_columns
 from context_center.ui.widgets.tables import make_table
 
@@ -59,7 +60,8 @@ TEXT = Texts(
             )
         ),
         "empty_filtered": QT_TRANSLATE_NOOP("History", "Nothing recorded for “{text}”."),
-        "count": QT_TRANSLATE_NOOP("History", "{n} change(s), newest first"),
+        "count_one": QT_TRANSLATE_NOOP("History", "{n} change, newest first"),
+        "count": QT_TRANSLATE_NOOP("History", "{n} changes, newest first"),
         "gone": QT_TRANSLATE_NOOP("History", "{ref} is no longer active (see the Archive tab)"),
         "person": QT_TRANSLATE_NOOP("History", "a person"),
         "revision": QT_TRANSLATE_NOOP("History", "{action} · r{revision}"),
@@ -214,7 +216,9 @@ class HistoryPanel(Tab):
         rows = await self.ctx.run(load_history, self.ctx.engine, text)
         self.model.set_rows(rows)
         if rows:
-            self.status.setText(TEXT["count"].format(n=len(rows)))
+            self.status.setText(
+                plural(len(rows), TEXT["count_one"], TEXT["count"]).format(n=len(rows))
+            )
         elif text:
             self.status.setText(TEXT["empty_filtered"].format(text=text))
         else:

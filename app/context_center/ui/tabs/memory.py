@@ -66,7 +66,7 @@ from context_center.ui.tabs.memory_work import (
     read_entries,
     same_files,
 )
-from context_center.ui.terms import fresh_choices, scope_choices, type_choices
+from context_center.ui.terms import fresh_choices, plural, scope_choices, type_choices
 from context_center.ui.widgets.fact_detail import FactDetail
 from context_center.ui.widgets.fact_table import make_fact_table
 from context_center.ui.widgets.memory_banners import ConflictBanner, DiagnosticsBanner
@@ -316,7 +316,8 @@ class MemoryTab(Tab):
                 project=f"{self.data.total_project:,}", global_=f"{self.data.total_global:,}"
             )
             if self.data.diagnostics_count:
-                parts += TEXT["skipped"].format(n=self.data.diagnostics_count)
+                n = self.data.diagnostics_count
+                parts += plural(n, TEXT["skipped_one"], TEXT["skipped"]).format(n=n)
         if shown != total:
             text = TEXT["shown"].format(shown=f"{shown:,}", total=f"{total:,}")
         else:

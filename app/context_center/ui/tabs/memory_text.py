@@ -27,7 +27,8 @@ TEXT = Texts(
             "MemoryTab", "Show the revision history of the selected fact"
         ),
         "counts": QT_TRANSLATE_NOOP("MemoryTab", "{project} project · {global_} global"),
-        "skipped": QT_TRANSLATE_NOOP("MemoryTab", " · {n} file(s) left out (see the banner)"),
+        "skipped_one": QT_TRANSLATE_NOOP("MemoryTab", " · {n} file left out (see the banner)"),
+        "skipped": QT_TRANSLATE_NOOP("MemoryTab", " · {n} files left out (see the banner)"),
         "shown": QT_TRANSLATE_NOOP("MemoryTab", "{shown} of {total} facts"),
         "total": QT_TRANSLATE_NOOP("MemoryTab", "{total} facts"),
         "created": QT_TRANSLATE_NOOP("MemoryTab", "Created {ref}"),

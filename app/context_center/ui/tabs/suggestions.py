@@ -53,6 +53,7 @@ from context_center.ui.models.suggestion_models import (
 from context_center.ui.suggestion_text import explanation_text, note_text
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.suggestions_text import TEXT
+from context_center.ui.terms import plural
 from context_center.ui.widgets.candidate_editor import Candidate, CandidateEditor
 from context_center.ui.widgets.decision_undo import offer_dismiss_undo
 from context_center.ui.widgets.labels import plain_label, tab_heading
@@ -334,17 +335,20 @@ class SuggestionsTab(Tab):
             limit=result.session_limit,
         )
         if skipped:
-            note += " " + TEXT["n_malformed_line_s"].format(n=skipped)
+            note += " " + plural(
+                skipped, TEXT["n_malformed_line_s_one"], TEXT["n_malformed_line_s"]
+            ).format(n=skipped)
         if result.notes:
             note += " " + " ".join(note_text(n) for n in result.notes)
         self.sources_note.setText(note if result.available else TEXT["nothing_was_read"])
-        self.ctx.status(
-            TEXT["memories_memory_and_skills"].format(
-                memories=len(result.memories), skills=len(result.skills)
+        if self.isVisible():  # a scan behind another tab (the one at start) says nothing there
+            self.ctx.status(
+                TEXT["memories_memory_and_skills"].format(
+                    memories=len(result.memories), skills=len(result.skills)
+                )
+                if result.available
+                else TEXT["suggestions_are_off_for"]
             )
-            if result.available
-            else TEXT["suggestions_are_off_for"]
-        )
         row = self.model.row_of(lambda c: c.id == previous) if previous else -1
         self._select(row if row >= 0 else 0)
         self.sig_candidate_count.emit(self.model.rowCount())

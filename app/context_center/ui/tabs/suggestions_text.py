@@ -38,7 +38,7 @@ TEXT = Texts(
         "discard_your_edits": QT_TRANSLATE_NOOP("SuggestionsTab", "Discard your edits?"),
         "scanned_sessions_session_s": QT_TRANSLATE_NOOP(
             "SuggestionsTab",
-            "Scanned {sessions} session(s) and {turns} of your turns (the {limit} most recent sessions across all sources).",
+            "Sessions scanned: {sessions} · your turns read: {turns} (the {limit} most recent sessions across all sources).",
         ),
         "nothing_was_read": QT_TRANSLATE_NOOP("SuggestionsTab", "Nothing was read."),
         "suggestions_are_off_for": QT_TRANSLATE_NOOP(
@@ -58,11 +58,14 @@ TEXT = Texts(
         "no_suggestions_this_workspace": QT_TRANSLATE_NOOP(
             "SuggestionsTab", "No suggestions: this workspace is not confirmed local."
         ),
+        "n_malformed_line_s_one": QT_TRANSLATE_NOOP(
+            "SuggestionsTab", "{n} malformed line was skipped."
+        ),
         "n_malformed_line_s": QT_TRANSLATE_NOOP(
-            "SuggestionsTab", "{n} malformed line(s) were skipped."
+            "SuggestionsTab", "{n} malformed lines were skipped."
         ),
         "memories_memory_and_skills": QT_TRANSLATE_NOOP(
-            "SuggestionsTab", "{memories} memory and {skills} skill suggestion(s)"
+            "SuggestionsTab", "Suggestions: {memories} memory, {skills} skill"
         ),
         "no_suggestions_right_now": QT_TRANSLATE_NOOP(
             "SuggestionsTab",
