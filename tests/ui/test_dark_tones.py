@@ -108,3 +108,40 @@ def test_every_tone_is_a_colour() -> None:
     for tones in (LIGHT, DARK):
         for name, value in vars(tones).items():
             assert QColor(value).isValid(), name
+
+
+def test_state_words_in_tables_follow_the_scheme(scheme: str) -> None:
+    """Connections' states and outcomes and the Suggestions sources' warnings are coloured
+    by the scheme's tones (fixed light-scheme colours measured ~3.5 on the dark base)."""
+    from context_center.engine import SourceCount
+    from context_center.ui.models.suggestion_models import SourceCountsModel
+    from context_center.ui.tabs.connections import OUTCOME_TONES, STATE_TONES, _toned
+
+    base = tone("base")
+    for key in (*STATE_TONES, *OUTCOME_TONES):
+        colour = _toned(STATE_TONES, key) or _toned(OUTCOME_TONES, key)
+        assert colour is not None and contrast(colour, base) >= READABLE, (scheme, key)
+    assert _toned(STATE_TONES, "not connected") is None
+    model = SourceCountsModel()
+    model.set_rows(
+        [
+            SourceCount(
+                source="history",
+                root="~/x",
+                status="unconfirmed",
+                files=1,
+                sessions=1,
+                turns=2,
+                malformed=3,
+            )
+        ]
+    )
+    cells = [
+        model.data(model.index(0, col), Qt.ItemDataRole.ForegroundRole)
+        for col in range(model.columnCount())
+    ]
+    coloured = [c for c in cells if c is not None]
+    assert coloured, "the skipped lines are coloured"
+    for brush in coloured:
+        colour = brush.color() if hasattr(brush, "color") else QColor(brush)
+        assert contrast(colour.name(), base) >= READABLE, scheme

@@ -7,6 +7,7 @@ from typing import Any
 from context_center.engine import MemoryCandidate, SkillCandidate, SourceCount
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.style import tone
 from context_center.ui.suggestion_text import source_note
 from context_center.ui.terms import plural, scope_label, type_and_scope
 
@@ -140,7 +141,7 @@ class SourceCountsModel(RowTableModel[SourceCount]):
                     QT_TRANSLATE_NOOP("Columns", "Status"),
                     lambda s: STATUS_LABELS.get(s.status, s.status),
                     tooltip=lambda s: source_note(s.note) or STATUS_LABELS.get(s.status, s.status),
-                    colour=lambda s: None if s.status != "unconfirmed" else "#a15c00",
+                    colour=lambda s: None if s.status != "unconfirmed" else tone("caution"),
                 ),
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "Sessions"),
@@ -152,7 +153,7 @@ class SourceCountsModel(RowTableModel[SourceCount]):
                     QT_TRANSLATE_NOOP("Columns", "Skipped"),
                     lambda s: str(s.malformed),
                     numeric=True,
-                    colour=lambda s: "#a15c00" if s.malformed else None,
+                    colour=lambda s: tone("caution") if s.malformed else None,
                     tooltip=lambda s: plural(
                         s.malformed,
                         translate("Suggestions", "{n} malformed line skipped (never fatal)"),

@@ -26,6 +26,7 @@ from context_center.ui.context import APPROVALS, FACTS, TRACE, WORKSPACE
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, lookup, translate
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
+from context_center.ui.style import tone
 from context_center.ui.tabs.base import Tab
 from context_center.ui.terms import plural
 from context_center.ui.widgets.labels import tab_heading
@@ -43,8 +44,15 @@ STATES = Texts(
         "unreadable": QT_TRANSLATE_NOOP("ConnectionsTab", "config cannot be read"),
     },
 )
-STATE_COLOURS = {"connected": "#1a7f37", "differs": "#9a6700", "unreadable": "#cf222e"}
-OUTCOME_COLOURS = {"queued": "#9a6700", "refused": "#cf222e", "error": "#cf222e"}
+# the scheme's tones (``style.tone``), so the words stay readable in the dark palette too
+STATE_TONES = {"connected": "fresh", "differs": "caution", "unreadable": "danger"}
+OUTCOME_TONES = {"queued": "caution", "refused": "danger", "error": "danger"}
+
+
+def _toned(tones: dict[str, str], key: str) -> str | None:
+    return tone(tones[key]) if key in tones else None
+
+
 CONFIG_SCOPES = Texts(  # where an agent's config lives: the repository, or the user's home
     "ConnectionsTab",
     {
@@ -186,7 +194,7 @@ class ConnectionsTab(Tab):
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "State"),
                     lambda r: STATES.get(r.state, r.state),
-                    colour=lambda r: STATE_COLOURS.get(r.state),
+                    colour=lambda r: _toned(STATE_TONES, r.state),
                 ),
                 Column(QT_TRANSLATE_NOOP("Columns", "Config"), lambda r: r.file),
                 Column(QT_TRANSLATE_NOOP("Columns", "Hooks"), lambda r: r.hooks),
@@ -210,7 +218,7 @@ class ConnectionsTab(Tab):
                 Column(
                     QT_TRANSLATE_NOOP("Columns", "Outcome"),
                     lambda r: OUTCOMES.get(r.outcome, r.outcome),
-                    colour=lambda r: OUTCOME_COLOURS.get(r.outcome),
+                    colour=lambda r: _toned(OUTCOME_TONES, r.outcome),
                 ),
                 Column(QT_TRANSLATE_NOOP("Columns", "Detail"), lambda r: r.detail),
             ],
