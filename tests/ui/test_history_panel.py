@@ -121,3 +121,15 @@ def test_empty_state(qtbot, ctx, wait_idle) -> None:
     assert widget.model.rowCount() == 0
     assert widget.status.text().startswith("No changes recorded yet.")
     assert not widget.show_fact_button.isEnabled()
+
+
+def test_gate_reasons_read_as_sentences_in_english(panel: HistoryPanel) -> None:
+    """A queued write's details give the gate's reasons as the window says them elsewhere
+    ("… needs a person's confirmation"), never its codes ("user_type")."""
+    rows = texts(panel)
+    queued = [r for r in rows if r[2] == "proposed (queued)"]
+    assert queued
+    for row in queued:
+        detail = row[6]
+        assert detail and "_" not in detail, detail
+    assert any("confirmation" in r[6] for r in queued), queued

@@ -3,8 +3,9 @@
 ``HistoryRow.detail`` (engine/facade/history.py) joins its parts with ", ": for a revision,
 what it changed ("name: a → b", "type: user → project", "title", "description", "text"); for an
 approval event, the gate's reason codes and "reason: …", "error: …", "requeued from: …",
-"requeued as: …". ``history_detail`` reads those parts back, translates each one's words (the
-names, ids, codes and a person's own reason stay as written) and joins them again. A part this
+"requeued as: …". ``history_detail`` reads those parts back, translates each one's words (a
+gate reason code becomes its sentence, in English too; names, ids and a person's own reason
+stay as written) and joins them again. A part this
 module does not know is kept as written, joined to the part before it (it may hold a comma).
 """
 
@@ -14,7 +15,7 @@ import re
 
 from context_center.ui.engine_text import Forms
 from context_center.ui.gate_text import REASONS as GATE_REASONS
-from context_center.ui.i18n import ENGLISH, QT_TRANSLATE_NOOP, Texts, current_language
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.terms import type_label
 
 PARTS = Forms(
@@ -66,6 +67,6 @@ def _part(piece: str) -> str:
 
 def history_detail(detail: str) -> str:
     """A history row's details in the window's language."""
-    if not detail or current_language() == ENGLISH:
+    if not detail:
         return detail
     return TEXT["sep"].join(_part(piece) for piece in _segments(detail))
