@@ -88,6 +88,32 @@ def test_revisions_search_filters_the_fact_list(qtbot, ctx, history: str, wait_i
     qtbot.waitUntil(lambda: [r.title for r in tab.pick_model.rows] == ["Rate limits"])
 
 
+def test_two_facts_of_one_title_are_told_apart_by_scope(
+    qtbot, ctx, engine: Engine, wait_idle
+) -> None:  # type: ignore[no-untyped-def]
+    from context_center.engine.model import Scope
+
+    engine.memory.create(name="release", title="Release branch", type=FactType.PROJECT, body="p")
+    engine.memory.create(
+        name="release", title="Release branch", type=FactType.PROJECT, body="g", scope=Scope.GLOBAL
+    )
+    engine.memory.create(name="solo", title="Solo", type=FactType.PROJECT, body="s")
+    tab = RevisionsTab(ctx)
+    qtbot.addWidget(tab)
+    tab.show()
+    wait_idle()
+    model = tab.pick_model
+    shown = sorted(
+        tuple(model.index(r, c).data() for c in range(model.columnCount()))
+        for r in range(model.rowCount())
+    )
+    assert shown == [
+        ("Release branch · global", "1"),
+        ("Release branch · project", "1"),
+        ("Solo", "1"),  # a title of its own says nothing more
+    ]
+
+
 @pytest.fixture
 def archived(engine: Engine) -> Engine:
     m = engine.memory

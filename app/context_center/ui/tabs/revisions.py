@@ -6,7 +6,7 @@ monotonic); it is a person's explicit action, so it applies at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
@@ -30,6 +30,7 @@ from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
 from context_center.ui.tabs.base import Tab
+from context_center.ui.terms import scope_label
 from context_center.ui.widgets.diff_view import DiffView
 from context_center.ui.widgets.tables import fixed_split, make_table
 
@@ -39,6 +40,7 @@ class PickRow:
     id: str
     ref: str
     title: str
+    scope: str
     revision: int
     haystack: str
 
@@ -58,13 +60,25 @@ def load_facts(engine: Engine) -> list[PickRow]:
             e.fact.id,
             e.fact.ref,
             e.fact.display_title,
+            e.fact.scope.value,
             e.fact.revision,
             f"{e.fact.display_title}\n{e.fact.ref}".lower(),
         )
         for e in view.entries
     ]
     rows.sort(key=lambda r: (r.title.lower(), r.ref))
-    return rows
+    return _told_apart(rows)
+
+
+def _told_apart(rows: list[PickRow]) -> list[PickRow]:
+    """Two facts may share a title (one in each scope): those say their scope after it."""
+    seen: dict[str, int] = {}
+    for r in rows:
+        seen[r.title] = seen.get(r.title, 0) + 1
+    return [
+        replace(r, title=f"{r.title} · {scope_label(r.scope)}") if seen[r.title] > 1 else r
+        for r in rows
+    ]
 
 
 def load_revisions(engine: Engine, fact_id: str) -> list[RevRow]:
