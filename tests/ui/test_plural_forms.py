@@ -79,3 +79,18 @@ def test_no_english_source_text_counts_with_a_bracketed_plural() -> None:
 
     bracketed = [s for s in sources if re.search(r"[a-z]\((s|es)\)", s)]
     assert bracketed == ["approval record {file} is damaged: {n} problem(s)"]
+
+
+def test_several_overrides_are_explained_once(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """One override gets its own explanation; several share one after them, so the banner of
+    a short window leaves room for the table (it repeated three lines per override)."""
+    banner = ConflictBanner()
+    qtbot.addWidget(banner)
+    banner.show_conflicts(_conflicts(1))
+    one = banner.label.text()
+    assert one.count("In this workspace the project fact applies") == 1
+    banner.show_conflicts(_conflicts(5))
+    many = banner.label.text()
+    assert "In this workspace the project fact applies" not in many
+    assert many.count("In this workspace each project fact applies") == 1
+    assert many.count("'>⚠ ") == 3 and "2 more" in many

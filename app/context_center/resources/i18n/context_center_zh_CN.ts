@@ -2643,6 +2643,10 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>{project} 与 {global_} 的{key}相同。在本工作区中以项目事实为准：召回只注入 {project}，{global_} 不会进入稳定指导。两个文件都不会被修改；其他工作区仍会看到 {global_}。</translation>
     </message>
     <message>
+        <source>In this workspace each project fact applies: recall injects only it, and the global fact it overrides is left out of the stable guidance. No file is changed; other workspaces still see the global facts.</source>
+        <translation>在本工作区，每条项目事实生效：召回只注入它，被它覆盖的全局事实不进入稳定指导。不会修改任何文件；其他工作区仍能看到这些全局事实。</translation>
+    </message>
+    <message>
         <source>name</source>
         <translation>名称</translation>
     </message>

@@ -75,6 +75,12 @@ TEXT = Texts(
             "applies: recall injects only {project}, and {global_} is left out of the stable "
             "guidance. Neither file is changed; other workspaces still see {global_}.",
         ),
+        "explanation_many": QT_TRANSLATE_NOOP(
+            "MemoryBanners",
+            "In this workspace each project fact applies: recall injects only it, and the global "
+            "fact it overrides is left out of the stable guidance. No file is changed; other "
+            "workspaces still see the global facts.",
+        ),
         "key_name": QT_TRANSLATE_NOOP("MemoryBanners", "name"),
         "key_id": QT_TRANSLATE_NOOP("MemoryBanners", "id"),
         "key_title": QT_TRANSLATE_NOOP("MemoryBanners", "title"),
@@ -128,9 +134,11 @@ class ConflictBanner(QFrame):
                 global_=_link(c.global_id, c.global_ref),
                 key=escape(conflict_key(c.key)),
             )
-            explanation = TEXT["explanation"].format(
-                project=c.project_ref, global_=c.global_ref, key=conflict_key(c.key)
-            )
+            explanation = ""  # several: said once, after them (a short window keeps its table)
+            if n == 1:
+                explanation = TEXT["explanation"].format(
+                    project=c.project_ref, global_=c.global_ref, key=conflict_key(c.key)
+                )
             items.append(
                 f"<p style='margin-top:4px'>⚠ {line}<span class='muted'>"
                 f"{escape(explanation)}</span></p>"
@@ -138,6 +146,9 @@ class ConflictBanner(QFrame):
         if n > MAX_BANNER_CONFLICTS:
             more = TEXT["more_overrides"].format(n=n - MAX_BANNER_CONFLICTS)
             items.append(f"<p style='margin-top:4px'>{more}</p>")
+        if n > 1:
+            many = escape(TEXT["explanation_many"])
+            items.append(f"<p style='margin-top:4px'><span class='muted'>{many}</span></p>")
         self.label.setText(head + "".join(items))
         self.show()
 
