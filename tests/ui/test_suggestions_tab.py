@@ -405,7 +405,11 @@ def test_the_window_prewarms_the_index_and_stops_a_child_when_it_closes(
         index_child, "index_argv", lambda _e: [sys.executable, "-c", script, str(copy_pid)]
     )
     task = slow.ensure(engine)
-    qtbot.waitUntil(lambda: slow.started == 1 and copy_pid.exists(), timeout=5000)
+    # the file exists a moment before its number is written: wait for the number
+    qtbot.waitUntil(
+        lambda: slow.started == 1 and copy_pid.exists() and copy_pid.read_text() != "",
+        timeout=5000,
+    )
     [child] = slow._children
     grandchild = int(copy_pid.read_text())
     started = time.perf_counter()
