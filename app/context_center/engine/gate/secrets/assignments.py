@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator
 
 from context_center.engine.gate.secrets import kinds as k
+from context_center.engine.gate.secrets import prefilter
 from context_center.engine.gate.secrets import values as v
 
 Raw = tuple[str, int, int]  # kind, start, end in the scanned text
@@ -69,7 +70,8 @@ def has_value_run(text: str) -> bool:
     last = _last_run  # one read: another thread may replace it, never half
     if last[0] is text:
         return last[1]
-    found = VALUE_RUN.search(text) is not None
+    # a run of 20 holds one of 15 (``prefilter.token_run``, usually answered already)
+    found = prefilter.token_run(text) and VALUE_RUN.search(text) is not None
     _last_run = (text, found)
     return found
 
@@ -171,7 +173,7 @@ def _spaced(text: str) -> Iterator[Raw]:
         if v.key_is_secret(key) and v.looks_random(value):
             aws = "AWS" in key.upper() and "SECRET" in key.upper() and len(value) == 40
             yield k.AWS_SECRET_KEY if aws else k.SECRET_ASSIGNMENT, m.start("value"), m.end("value")
-    if text.isascii():
+    if text.isascii() or not prefilter.may_cjk_key(text):
         return
     for m in CJK_SPACED_ASSIGNMENT.finditer(text):
         if v.looks_random(m.group("value")):
@@ -190,5 +192,5 @@ def assignments(text: str) -> Iterator[Raw]:
     yield from _spaced(text)
     if "<" in text:
         yield from _markup(text)
-    if not text.isascii():
+    if not text.isascii() and prefilter.may_cjk_key(text):
         yield from _cjk(text)

@@ -28,6 +28,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
+from context_center.engine.gate.secrets import prefilter
 from context_center.engine.gate.secrets.assignments import has_value_run
 from context_center.engine.gate.secrets.kinds import BASIC_CREDENTIALS
 from context_center.engine.gate.secrets.normalise import (
@@ -130,7 +131,7 @@ def decoded_runs(base: View) -> Iterator[View]:
     for pattern, decode, wanted in (
         (HEX_RUN, bytes.fromhex, runs),
         (HEX_ESCAPES, _hex_escapes, escapes),
-        (HEX_BYTES, _hex_bytes, True),
+        (HEX_BYTES, _hex_bytes, prefilter.may_hex_bytes(text)),
         (BASE64_RUN, _decode_base64, runs),
     ):
         if not wanted:
@@ -145,9 +146,12 @@ def decoded_runs(base: View) -> Iterator[View]:
 
 
 def _joins(text: str) -> list[tuple[int, int, str]]:
-    edits = [(m.start(), m.end(), "") for m in JOIN.finditer(text)]
-    for m in SPACED_LETTERS.finditer(text):
-        edits.extend((i, i + 1, "") for i in range(m.start() + 1, m.end(), 2))
+    edits = (
+        [(m.start(), m.end(), "") for m in JOIN.finditer(text)] if prefilter.may_join(text) else []
+    )
+    if prefilter.may_space_out(text):
+        for m in SPACED_LETTERS.finditer(text):
+            edits.extend((i, i + 1, "") for i in range(m.start() + 1, m.end(), 2))
     edits.sort()
     return edits
 

@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterator
 
 from context_center.engine.gate.secrets import kinds as k
+from context_center.engine.gate.secrets import prefilter
 from context_center.engine.gate.secrets import values as v
 from context_center.engine.gate.secrets.assignments import CJK_KEY
 
@@ -116,7 +117,14 @@ def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
 
 
 def _cjk_statements(text: str) -> Iterator[Raw]:
-    for pattern in (CJK_STATEMENT, ASCII_KEY_CJK_VERB, CJK_PASSWORD_SPACED):
+    cjk_key = prefilter.may_cjk_key(text)  # CJK_STATEMENT and CJK_PASSWORD_SPACED need one
+    for pattern, wanted in (
+        (CJK_STATEMENT, cjk_key),
+        (ASCII_KEY_CJK_VERB, prefilter.may_key_cjk_verb(text)),
+        (CJK_PASSWORD_SPACED, cjk_key),
+    ):
+        if not wanted:
+            continue
         for m in pattern.finditer(text):
             if pattern is ASCII_KEY_CJK_VERB and not (
                 v.key_is_secret(m["key"]) or m["key"].lower() in ("key", "api key", "access key")
@@ -129,13 +137,45 @@ def _cjk_statements(text: str) -> Iterator[Raw]:
                 yield k.STATED_SECRET, m.start("value"), m.start("value") + len(value)
 
 
-_STATEMENT_NEEDLES = ("pass", "pin", "key", "token", "secret", "credential")
+_STATEMENT_NEEDLES = prefilter.STATEMENT_NEEDLES
+# How far into a ``STATEMENT_KEY`` match its first needle can be: "encryption_key" has "key"
+# at 11; every other phrase has one sooner (``credentials`` at 0, "session_token" at 8).
+_NEEDLE_OFFSET = 11
+
+
+def _needle_starts(lower: str) -> list[int]:
+    """Where a ``STATEMENT_KEY`` match can start: at most ``_NEEDLE_OFFSET`` characters before
+    a needle, since every match holds one that near its start (sorted, once each)."""
+    starts: set[int] = set()
+    for needle in _STATEMENT_NEEDLES:
+        at = lower.find(needle)
+        while at >= 0:
+            starts.update(range(max(0, at - _NEEDLE_OFFSET), at + 1))
+            at = lower.find(needle, at + 1)
+    return sorted(starts)
+
+
+def statement_keys(text: str, lower: str) -> Iterator[re.Match[str]]:
+    """``STATEMENT_KEY.finditer(text)``, trying only where a match can start in an ASCII text
+    (``lower`` is ``text.lower()``); a match attempt does not depend on where the scan began,
+    and a skipped position could not start one."""
+    if not text.isascii():  # lower() may change lengths: its offsets would not be text's
+        yield from STATEMENT_KEY.finditer(text)
+        return
+    pos = 0
+    for start in _needle_starts(lower):
+        if start < pos:
+            continue
+        m = STATEMENT_KEY.match(text, start)
+        if m is not None:
+            yield m
+            pos = m.end()
 
 
 def statements(text: str) -> Iterator[Raw]:
     lower = text.lower()
     if any(needle in lower for needle in _STATEMENT_NEEDLES):
-        for m in STATEMENT_KEY.finditer(text):
+        for m in statement_keys(text, lower):
             found = _stated_after(text, m)
             if found is not None:
                 yield found
@@ -230,16 +270,9 @@ def _command_passwords(family: str, args: list[re.Match[str]]) -> Iterator[Raw]:
             yield k.COMMAND_LINE_PASSWORD, start, start + len(value)
 
 
-_COMMAND_NEEDLES = (
-    *("mysql", "mariadb", "sshpass", "redis-cli", "docker", "podman", "nerdctl", "helm"),
-    *("oras", "skopeo", "buildah", "mongo", "sqlcmd", "bcp", "ldap", "curl", "smbclient"),
-    "openssl",
-)
-
-
 def commands(text: str) -> Iterator[Raw]:
-    if not any(needle in text for needle in _COMMAND_NEEDLES):
-        return
+    if not prefilter.may_command(text):
+        return  # no command's name, or no "-" for a password option
     until = -1
     for m in COMMAND.finditer(text):
         if m.start() < until:

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterator
 
 from context_center.engine.gate.secrets import kinds as k
+from context_center.engine.gate.secrets import prefilter
 from context_center.engine.gate.secrets.plugins import plugins
 
 Raw = tuple[str, int, int]
@@ -96,7 +97,7 @@ OBFUSCATED_EMAIL = re.compile(
     re.IGNORECASE,
 )
 # A quick test for ``(at)``/``[at]``… before the obfuscated pattern runs at every word.
-_AT_BRACKET = re.compile(r"[(\[{<][ \t]*+at[ \t]*+[)\]}>]", re.IGNORECASE)
+_AT_BRACKET = prefilter.AT_BRACKET
 # ``alice at example dot com``: plain words, so the last one must be a common top-level domain.
 WORDED_EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+\-])(?P<local>[A-Za-z0-9._%+\-]++)[ \t]++at[ \t]++"
@@ -234,6 +235,8 @@ def _plugin_tokens(text: str) -> Iterator[Raw]:
 
 def service_tokens(text: str) -> Iterator[Raw]:
     """Every token recognised by its shape alone (the only detectors run on joined text)."""
+    if not prefilter.may_hold_token(text):
+        return  # no run long enough for a token, none of the shorter shapes' needles
     for kind, pattern, needles in OWN_TOKENS:
         if not _has(text, needles):
             continue
