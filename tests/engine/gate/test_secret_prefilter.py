@@ -37,6 +37,7 @@ from context_center.engine.gate.secrets import (
     normalise,
     prefilter,
     statements,
+    tokens,
     values,
 )
 
@@ -224,6 +225,7 @@ def _unfiltered() -> Iterator[None]:
             "may_hex_bytes",
             "may_cjk_key",
             "may_key_cjk_verb",
+            "may_secret_key",
             "token_run",
             "short_words",
         ):
@@ -323,6 +325,16 @@ def test_most_ordinary_fact_titles_skip_the_patterns() -> None:
 # --------------------------------------------------------------------------- mutations
 
 
+class _Shadow:
+    """A module with some of its names replaced (for one importer only)."""
+
+    def __init__(self, module: ModuleType, **names: object) -> None:
+        self._module, self._names = module, names
+
+    def __getattr__(self, name: str) -> object:
+        return self._names[name] if name in self._names else getattr(self._module, name)
+
+
 def _without(chars: str) -> re.Pattern[str]:
     kept = "".join(c for c in ":=<%@\\\r\n+" if c not in chars)
     return re.compile("[" + re.escape(kept) + "]")
@@ -382,9 +394,21 @@ MUTATIONS: dict[str, list[tuple[ModuleType, str, object]]] = {
     "no 是": [(prefilter, "_CJK_VERB_CHARS", "为改换设变")],
     "no compact pwd": [(prefilter, *_drop("COMPACT_NEEDLES", "pwd"))],
     "no compact masterauth": [(prefilter, *_drop("COMPACT_NEEDLES", "masterauth"))],
-    "offset 10": [(statements, "_NEEDLE_OFFSET", 10)],
+    "no offset 11": [
+        (statements, "NEEDLE_OFFSETS", {**statements.NEEDLE_OFFSETS, "key": (3, 4, 6, 7, 8, 10)})
+    ],
     "no join on \\n": [(prefilter, "may_join", lambda t: "\r" in t or "+" in t)],
     "no spaced letters": [(prefilter, "may_space_out", lambda t: False)],
+    "no own needle hf_": [
+        (
+            tokens,
+            "_OWN_NEEDLE",
+            re.compile("|".join(n for _, _, ns in tokens.OWN_TOKENS for n in ns if n != "hf_")),
+        )
+    ],
+    "no compact key for spaced values": [
+        (assignments, "prefilter", _Shadow(prefilter, may_secret_key=lambda t: "secret" in t))
+    ],
     "plain full-width colon": [
         (normalise, "_PLAIN", re.compile("[\\x00-\\x7f\\u4e00-\\u9fff\\uff1a]*+")),
     ],
@@ -417,24 +441,36 @@ def test_plain_characters_stay_as_they_are() -> None:
     assert normalise._NOT_PLAIN.findall("".join(plain)) == []
 
 
-def test_statement_key_needles_sit_near_the_start() -> None:
-    """Every phrase ``STATEMENT_KEY`` matches (all separators) has a needle within
-    ``_NEEDLE_OFFSET`` characters of its start, and one phrase needs all of them."""
-    heads = ("secret access", "access", "secret", "private", "api", "signing", "encryption")
+def _statement_phrases() -> list[str]:
+    """Every phrase ``STATEMENT_KEY`` matches, in lower case (the language is finite)."""
+    seps = (" ", "_", "-")
     phrases = [f"pass{w}{s}" for w in ("word", "wd", "phrase", "code") for s in ("", "s")]
-    phrases += ["pin", "credential", "credentials", "key", "token", "secret"]
-    for sep in (" ", "_", "-", ""):
-        phrases += [f"{h}{sep}key" for h in (*heads, "license")]
-        phrases += [f"{h}{sep}token" for h in ("access", "auth", "api", "bearer", "session")]
-        phrases += [f"{h}{sep}token" for h in ("refresh", "bot")] + [f"client{sep}secret"]
-    offsets = []
+    phrases += ["pin", "credential", "credentials"]
+    heads = [f"secret{s}access" for s in seps]
+    heads += ["access", "secret", "private", "api", "signing", "encryption", "license"]
+    phrases += [f"{h}{s}key" for h in heads for s in (*seps, "")]
+    phrases += ["token"] + [
+        f"{h}{s}token"
+        for h in ("access", "auth", "api", "bearer", "session", "refresh", "bot")
+        for s in seps
+    ]
+    phrases += ["secret"] + [f"client{s}secret" for s in seps]
+    return phrases
+
+
+def test_statement_key_offsets_are_derived_from_every_phrase() -> None:
+    """For every phrase the pattern matches: where it starts, counted back from its first
+    needle, is in ``NEEDLE_OFFSETS``; and every offset there is needed by some phrase."""
+    phrases = _statement_phrases()
+    assert all(statements.STATEMENT_KEY.fullmatch(p) for p in phrases)
+    derived: dict[str, set[int]] = {}
     for phrase in phrases:
-        if statements.STATEMENT_KEY.fullmatch(phrase) is None:
-            continue
-        at = [phrase.find(n) for n in statements._STATEMENT_NEEDLES if n in phrase]
-        offsets.append(min(at))
-    assert len(offsets) >= 60
-    assert max(offsets) == statements._NEEDLE_OFFSET
+        at, needle = min((phrase.find(n), n) for n in statements._STATEMENT_NEEDLES if n in phrase)
+        derived.setdefault(needle, set()).add(at)
+    assert {n: tuple(sorted(d)) for n, d in derived.items()} == statements.NEEDLE_OFFSETS
+    # the pattern matches nothing else: a few near misses
+    for other in ("key", "passwd_", "tokens", "api__key", "secretkey_", "pins", "access  key"):
+        assert statements.STATEMENT_KEY.fullmatch(other) is None, other
 
 
 def test_statement_keys_are_the_patterns_matches() -> None:

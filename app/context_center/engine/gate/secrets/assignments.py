@@ -168,7 +168,7 @@ def _markup(text: str) -> Iterator[Raw]:
 def _spaced(text: str) -> Iterator[Raw]:
     if not has_value_run(text):
         return  # both patterns look ahead at a value of 20 such characters
-    for m in SPACED_ASSIGNMENT.finditer(text):
+    for m in SPACED_ASSIGNMENT.finditer(text) if prefilter.may_secret_key(text) else ():
         key, value = m.group("key"), m.group("value")
         if v.key_is_secret(key) and v.looks_random(value):
             aws = "AWS" in key.upper() and "SECRET" in key.upper() and len(value) == 40

@@ -138,19 +138,30 @@ def _cjk_statements(text: str) -> Iterator[Raw]:
 
 
 _STATEMENT_NEEDLES = prefilter.STATEMENT_NEEDLES
-# How far into a ``STATEMENT_KEY`` match its first needle can be: "encryption_key" has "key"
-# at 11; every other phrase has one sooner (``credentials`` at 0, "session_token" at 8).
-_NEEDLE_OFFSET = 11
+# Where a ``STATEMENT_KEY`` match starts, counted back from the first needle it holds: the
+# phrases whose first needle is "key" have a head before it ("api key" 3-4, "access key" 6-7,
+# "private", "signing", "license key" 7-8, "encryption key" 10-11), "token" may follow "api ",
+# "bot " (4), "auth " (5), "access ", "bearer " (7), "session ", "refresh " (8), "secret"
+# "client " (7); every other phrase starts with its needle. (``test_secret_prefilter`` derives
+# this table again from every phrase the pattern matches.)
+NEEDLE_OFFSETS: dict[str, tuple[int, ...]] = {
+    "pass": (0,),
+    "pin": (0,),
+    "key": (3, 4, 6, 7, 8, 10, 11),
+    "token": (0, 4, 5, 7, 8),
+    "secret": (0, 7),
+    "credential": (0,),
+}
 
 
 def _needle_starts(lower: str) -> list[int]:
-    """Where a ``STATEMENT_KEY`` match can start: at most ``_NEEDLE_OFFSET`` characters before
-    a needle, since every match holds one that near its start (sorted, once each)."""
+    """Where a ``STATEMENT_KEY`` match can start (sorted, once each): ``NEEDLE_OFFSETS``
+    before an occurrence of a needle."""
     starts: set[int] = set()
-    for needle in _STATEMENT_NEEDLES:
+    for needle, offsets in NEEDLE_OFFSETS.items():
         at = lower.find(needle)
         while at >= 0:
-            starts.update(range(max(0, at - _NEEDLE_OFFSET), at + 1))
+            starts.update(at - d for d in offsets if d <= at)
             at = lower.find(needle, at + 1)
     return sorted(starts)
 

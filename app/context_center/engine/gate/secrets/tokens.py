@@ -138,6 +138,8 @@ OWN_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     (k.PRIVATE_KEY, AGE_SECRET_KEY, ("AGE-SECRET-KEY-1",)),
     (k.AZURE_STORAGE_KEY, AZURE_SHARED_KEY, ("SharedAccessKey=",)),
 )
+# Any needle of those, in one search.
+_OWN_NEEDLE = re.compile("|".join(re.escape(n) for _, _, ns in OWN_TOKENS for n in ns))
 # The same for the detect-secrets shapes (``plugins``), by kind.
 _PLUGIN_NEEDLES: dict[str, tuple[str, ...]] = {
     k.GITLAB_TOKEN: ("gl", "GR1348941"),
@@ -170,6 +172,7 @@ SCANNING = (
     WORDED_EMAIL,
 )
 ANCHORED = (TOKEN_CHARS, _AT_BRACKET, _REMOTE_COMMAND)
+BOUNDED = (_OWN_NEEDLE,)  # literals only
 _WORD_CHAR = re.compile(r"[A-Za-z0-9_\-]")
 
 
@@ -197,8 +200,9 @@ _PLUGIN_MAYBE: dict[str, re.Pattern[str]] = {
     k.TWILIO_KEY: re.compile(r"(?:AC|SK)[a-z0-9]{32}"),
     k.SENDGRID_KEY: re.compile(r"SG\.[A-Za-z0-9_-]{22}\."),
     k.AZURE_STORAGE_KEY: re.compile(r"AccountKey="),
-    k.DISCORD_TOKEN: re.compile(r"[a-zA-Z\d_-]{24}\.[a-zA-Z\d_-]{6}\."),
-    k.TELEGRAM_TOKEN: re.compile(r"\d{8}:"),
+    # (these two written from their literal, so the search skips to it)
+    k.DISCORD_TOKEN: re.compile(r"\.(?<=[a-zA-Z\d_-]{24}\.)[a-zA-Z\d_-]{6}\."),
+    k.TELEGRAM_TOKEN: re.compile(r":(?<=\d{8}:)"),
     k.SQUARE_SECRET: re.compile(r"sq0csp-"),
     k.PYPI_TOKEN: re.compile(r"pypi-"),
 }
@@ -237,6 +241,13 @@ def service_tokens(text: str) -> Iterator[Raw]:
     """Every token recognised by its shape alone (the only detectors run on joined text)."""
     if not prefilter.may_hold_token(text):
         return  # no run long enough for a token, none of the shorter shapes' needles
+    # Each own shape is a token run (``prefilter.TOKEN_RUN``) holding one of its needles.
+    if prefilter.token_run(text) and _OWN_NEEDLE.search(text) is not None:
+        yield from _own_tokens(text)
+    yield from _plugin_tokens(text)
+
+
+def _own_tokens(text: str) -> Iterator[Raw]:
     for kind, pattern, needles in OWN_TOKENS:
         if not _has(text, needles):
             continue
@@ -245,7 +256,6 @@ def service_tokens(text: str) -> Iterator[Raw]:
                 yield kind, m.start("value"), m.end("value")
             else:
                 yield kind, m.start(), m.end()
-    yield from _plugin_tokens(text)
 
 
 def bearer_and_jwt(text: str) -> Iterator[Raw]:
