@@ -35,6 +35,7 @@ from context_center.engine.gate.secrets import (
     assignments,
     find_sensitive,
     normalise,
+    obfuscation,
     prefilter,
     statements,
     tokens,
@@ -96,6 +97,7 @@ WITNESSES = {
     "cjk_compact": "master_auth 是 Xy7zQ2abc",
     "offset": "encryption_key is Xy7zQ2abc9",
     "cjk_plain": "令牌：Xy7zQ2abc",
+    "dotless_i": "the token here; the pın is 4821 。",
 }
 
 _ALNUM = string.ascii_letters + string.digits
@@ -209,7 +211,7 @@ TEXTS = _corpus()
 def _reset_memos() -> None:
     prefilter._last_run = ("", False)
     prefilter._last_short = ("", False)
-    assignments._last_run = ("", False)
+    assignments._last_runs = ("", ())
 
 
 @contextmanager
@@ -399,6 +401,14 @@ MUTATIONS: dict[str, list[tuple[ModuleType, str, object]]] = {
     ],
     "no join on \\n": [(prefilter, "may_join", lambda t: "\r" in t or "+" in t)],
     "no spaced letters": [(prefilter, "may_space_out", lambda t: False)],
+    "dotless i read as lower-cased": [(statements, "_ODD_CASE", "")],
+    "value runs cut short": [
+        (
+            obfuscation,
+            "value_runs",
+            lambda t: tuple((a, b - 1) for a, b in assignments.value_runs(t)),
+        )
+    ],
     "no own needle hf_": [
         (
             tokens,
@@ -478,6 +488,21 @@ def test_statement_keys_are_the_patterns_matches() -> None:
         lower = text.lower()
         got = [m.span() for m in statements.statement_keys(text, lower)]
         assert got == [m.span() for m in statements.STATEMENT_KEY.finditer(text)], text
+
+
+def test_odd_case_characters_are_all_there_are() -> None:
+    """The characters an ASCII letter matches ignoring case that ``str.lower`` maps to one
+    other character are exactly ``_ODD_CASE`` (``İ`` lower-cases to two, ``K`` to ``k``)."""
+    any_letter = re.compile("[a-z]", re.IGNORECASE)
+    odd = set()
+    for ch in (chr(c) for c in range(0x80, 0x110000)):
+        if any_letter.fullmatch(ch) and len(ch.lower()) == 1:
+            odd |= {
+                ch
+                for letter in string.ascii_lowercase
+                if re.fullmatch(letter, ch, re.IGNORECASE) and ch.lower() != letter
+            }
+    assert odd == set(statements._ODD_CASE)
 
 
 def test_compact_needles_cover_every_secret_key_word() -> None:

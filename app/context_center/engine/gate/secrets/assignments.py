@@ -56,24 +56,31 @@ SPACED_ASSIGNMENT = re.compile(
 CJK_SPACED_ASSIGNMENT = re.compile(CJK_KEY + r"[ \t]++[\"'`]?+" + _SPACED_VALUE)
 # Twenty characters of the value class in a row: every spaced value, hex run (24 digits) and
 # base64 run (20 characters of a smaller class) holds such a run, so a text without one
-# needs none of those scans.
+# needs none of those scans, and the decoders look for hex and base64 only inside them.
 VALUE_RUN = re.compile(r"[A-Za-z0-9+/=_.\-]{20}")
+# The runs themselves, whole (an attempt inside a shorter run reads at most 19 characters).
+VALUE_RUNS = re.compile(r"[A-Za-z0-9+/=_.\-]{20,}+")
+
+Span = tuple[int, int]
+_last_runs: tuple[str, tuple[Span, ...]] = ("", ())
 
 
-_last_run: tuple[str, bool] = ("", False)
-
-
-def has_value_run(text: str) -> bool:
-    """Whether ``text`` holds ``VALUE_RUN``; the last answer is kept, as one scan asks twice
-    about the same text (the assignments and the decoders)."""
-    global _last_run
-    last = _last_run  # one read: another thread may replace it, never half
+def value_runs(text: str) -> tuple[Span, ...]:
+    """Where ``text``'s runs of 20 or more value characters are; the last answer is kept, as
+    one scan asks more than once about the same text (the assignments and the decoders)."""
+    global _last_runs
+    last = _last_runs  # one read: another thread may replace it, never half
     if last[0] is text:
         return last[1]
     # a run of 20 holds one of 15 (``prefilter.token_run``, usually answered already)
-    found = prefilter.token_run(text) and VALUE_RUN.search(text) is not None
-    _last_run = (text, found)
+    found = tuple(m.span() for m in VALUE_RUNS.finditer(text)) if prefilter.token_run(text) else ()
+    _last_runs = (text, found)
     return found
+
+
+def has_value_run(text: str) -> bool:
+    """Whether ``text`` holds ``VALUE_RUN``."""
+    return bool(value_runs(text))
 
 
 XML_ELEMENT = re.compile(

@@ -29,7 +29,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
 from context_center.engine.gate.secrets import prefilter
-from context_center.engine.gate.secrets.assignments import has_value_run
+from context_center.engine.gate.secrets.assignments import value_runs
 from context_center.engine.gate.secrets.kinds import BASIC_CREDENTIALS
 from context_center.engine.gate.secrets.normalise import (
     View,
@@ -126,23 +126,35 @@ def _hex_bytes(run: str) -> bytes:
 def decoded_runs(base: View) -> Iterator[View]:
     """A view for each base64 or hex run of ``base`` that decodes to text."""
     text = base.text
-    runs = has_value_run(text)  # HEX_RUN and BASE64_RUN match only inside such a run
-    escapes = "\\x" in text  # every HEX_ESCAPES match starts with one
-    for pattern, decode, wanted in (
+    # HEX_RUN and BASE64_RUN match only inside a value run (their characters are value
+    # characters, and a run is whole: the character after it is none, so an end look-ahead
+    # answers the same as in the whole text); the others anywhere.
+    runs = value_runs(text)
+    whole = ((0, len(text)),)
+    for pattern, decode, spans in (
         (HEX_RUN, bytes.fromhex, runs),
-        (HEX_ESCAPES, _hex_escapes, escapes),
-        (HEX_BYTES, _hex_bytes, prefilter.may_hex_bytes(text)),
+        (HEX_ESCAPES, _hex_escapes, whole if "\\x" in text else ()),  # each starts so
+        (HEX_BYTES, _hex_bytes, whole if prefilter.may_hex_bytes(text) else ()),
         (BASE64_RUN, _decode_base64, runs),
     ):
-        if not wanted:
-            continue
-        for m in pattern.finditer(text):
-            if pattern is BASE64_RUN and HEX_RUN.fullmatch(m.group()):
-                continue  # already read as hex
-            data = decode(m.group())
-            decoded = _is_text(data) if data else None
-            if decoded is not None:
-                yield decoded_view(base, m.start(), m.end(), decoded)
+        for start, end in spans:
+            yield from _decoded(base, pattern, decode, start, end)
+
+
+def _decoded(
+    base: View,
+    pattern: re.Pattern[str],
+    decode: Callable[[str], bytes | None],
+    start: int,
+    end: int,
+) -> Iterator[View]:
+    for m in pattern.finditer(base.text, start, end):
+        if pattern is BASE64_RUN and HEX_RUN.fullmatch(m.group()):
+            continue  # already read as hex
+        data = decode(m.group())
+        decoded = _is_text(data) if data else None
+        if decoded is not None:
+            yield decoded_view(base, m.start(), m.end(), decoded)
 
 
 def _joins(text: str) -> list[tuple[int, int, str]]:

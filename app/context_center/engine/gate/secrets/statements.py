@@ -24,7 +24,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import islice
 
 from context_center.engine.gate.secrets import kinds as k
 from context_center.engine.gate.secrets import prefilter
@@ -60,8 +61,12 @@ CJK_STATEMENT = re.compile(
 )
 # 密码 or 口令, whitespace, and a value that looks like a password ("服务器 root 密码 Hunter22").
 CJK_PASSWORD_SPACED = re.compile(r"(?:密码|口令)[ \t]++[\"'`“‘]?+(?P<value>[!-~]++)")
+# The key's first character, then the look-behind (so the search skips to ASCII letters, the
+# few of a Chinese text), then the rest of the key: ``[A-Za-z_][A-Za-z0-9_.-]*+``, ``api key``
+# or ``access key``, tried in that order as the plain alternation would.
 ASCII_KEY_CJK_VERB = re.compile(
-    r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z_][A-Za-z0-9_.\-]*+|api[ ]key|access[ ]key)[ \t]*+"
+    r"[A-Za-z_](?<![A-Za-z0-9_.\-].)"
+    r"(?P<keyrest>[A-Za-z0-9_.\-]*+|(?<=a)pi[ ]key|(?<=a)ccess[ ]key)[ \t]*+"
     + _CJK_VERB
     + r"[ \t]*+:?+[ \t]*+[\"'`“‘]?+(?P<value>[!-~]++)"
 )
@@ -86,12 +91,20 @@ def _value_at(text: str, word: re.Match[str], limit: int, token_only: bool) -> R
     return None
 
 
+def _has_word(words: list[re.Match[str]], rest: Iterator[re.Match[str]], j: int) -> bool:
+    """Whether there is a ``j``-th word; ``words`` is read so far, ``rest`` is the rest."""
+    if j >= len(words):
+        words.extend(rest)  # nothing once the line is read
+    return j < len(words)
+
+
 def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
     """The value stated after one credential phrase, if any (looks at most 160 characters of
     the same line)."""
     limit = text.find("\n", key.end(), key.end() + 160)
     limit = key.end() + 160 if limit < 0 else limit
-    words = list(_WORD.finditer(text, key.end(), limit))
+    rest = _WORD.finditer(text, key.end(), limit)
+    words = list(islice(rest, 7))  # enough for the first six words and one after a verb
     token_only = _token_only(key.group())
     spaced = bool(words) and words[0].start() > key.end()
     if spaced and _PASSWORD_WORD.fullmatch(key.group()) and words[0].group().lower() not in _VERBS:
@@ -103,7 +116,7 @@ def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
         lw = words[i].group().lower()
         if lw in _VERBS:
             j = i + 1
-            while j < len(words) and words[j].group().lower() in _SKIP_AFTER_VERB:
+            while _has_word(words, rest, j) and words[j].group().lower() in _SKIP_AFTER_VERB:
                 j += 1
             found = _value_at(text, words[j], limit, token_only) if j < len(words) else None
             if found is not None:
@@ -116,6 +129,10 @@ def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
     return None
 
 
+def _secret_key(key: str) -> bool:
+    return v.key_is_secret(key) or key.lower() in ("key", "api key", "access key")
+
+
 def _cjk_statements(text: str) -> Iterator[Raw]:
     cjk_key = prefilter.may_cjk_key(text)  # CJK_STATEMENT and CJK_PASSWORD_SPACED need one
     for pattern, wanted in (
@@ -126,8 +143,8 @@ def _cjk_statements(text: str) -> Iterator[Raw]:
         if not wanted:
             continue
         for m in pattern.finditer(text):
-            if pattern is ASCII_KEY_CJK_VERB and not (
-                v.key_is_secret(m["key"]) or m["key"].lower() in ("key", "api key", "access key")
+            if pattern is ASCII_KEY_CJK_VERB and not _secret_key(
+                text[m.start() : m.end("keyrest")]
             ):
                 continue
             value = m["value"].rstrip(_TRAILING + "!?")
@@ -166,21 +183,34 @@ def _needle_starts(lower: str) -> list[int]:
     return sorted(starts)
 
 
+# The characters the pattern's letters match, ignoring case, that ``str.lower`` does not turn
+# into that letter (``ı`` is an ``i`` to it, ``ſ`` an ``s``; ``İ`` lower-cases to two). A
+# text with none of them, lower-cased one for one, has its needles where the pattern sees them.
+_ODD_CASE = "ıſ"
+# Each needle where it starts, with the case rules of ``STATEMENT_KEY`` (so in a text whose
+# lower-cased copy has other offsets, the needles of every match are found where they are).
+_NEEDLE_AT = re.compile("(?=" + "|".join(f"({n})" for n in NEEDLE_OFFSETS) + ")", re.IGNORECASE)
+_NEEDLES_BY_GROUP = tuple(NEEDLE_OFFSETS)
+
+
+def _needle_starts_unicode(text: str) -> list[int]:
+    starts: set[int] = set()
+    for m in _NEEDLE_AT.finditer(text):
+        at = m.start()
+        offsets = NEEDLE_OFFSETS[_NEEDLES_BY_GROUP[(m.lastindex or 1) - 1]]
+        starts.update(at - d for d in offsets if d <= at)
+    return sorted(starts)
+
+
 def statement_keys(text: str, lower: str) -> Iterator[re.Match[str]]:
-    """``STATEMENT_KEY.finditer(text)``, trying only where a match can start in an ASCII text
-    (``lower`` is ``text.lower()``); a match attempt does not depend on where the scan began,
-    and a skipped position could not start one."""
-    if not text.isascii():  # lower() may change lengths: its offsets would not be text's
-        yield from STATEMENT_KEY.finditer(text)
-        return
-    pos = 0
-    for start in _needle_starts(lower):
-        if start < pos:
-            continue
-        m = STATEMENT_KEY.match(text, start)
-        if m is not None:
-            yield m
-            pos = m.end()
+    """``STATEMENT_KEY.finditer(text)``, trying only where a match can start (``lower`` is
+    ``text.lower()``): a skipped position could not start one."""
+    if text.isascii() or (
+        len(lower) == len(text) and not any(ch in text for ch in _ODD_CASE)
+    ):  # each character lower-cased to one: the offsets are text's
+        yield from _at_needles(STATEMENT_KEY, text, _needle_starts(lower))
+    else:
+        yield from _at_needles(STATEMENT_KEY, text, _needle_starts_unicode(text))
 
 
 def statements(text: str) -> Iterator[Raw]:
@@ -281,11 +311,38 @@ def _command_passwords(family: str, args: list[re.Match[str]]) -> Iterator[Raw]:
             yield k.COMMAND_LINE_PASSWORD, start, start + len(value)
 
 
+def _at_needles(
+    pattern: re.Pattern[str], text: str, starts: Iterable[int]
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` when every match starts at one of ``starts`` (sorted): a
+    match attempt does not depend on where the scan began (look-behinds see the whole
+    text), and the scan goes on after each match as ``finditer`` does."""
+    pos = 0
+    for start in starts:
+        if start < pos:
+            continue
+        m = pattern.match(text, start)
+        if m is not None:
+            yield m
+            pos = m.end()
+
+
+def _command_starts(text: str) -> list[int]:
+    """Where a ``COMMAND`` match can start: each of its names begins with a needle."""
+    starts: set[int] = set()
+    for needle in prefilter.COMMAND_NEEDLES:
+        at = text.find(needle)
+        while at >= 0:
+            starts.add(at)
+            at = text.find(needle, at + 1)
+    return sorted(starts)
+
+
 def commands(text: str) -> Iterator[Raw]:
     if not prefilter.may_command(text):
         return  # no command's name, or no "-" for a password option
     until = -1
-    for m in COMMAND.finditer(text):
+    for m in _at_needles(COMMAND, text, _command_starts(text)):
         if m.start() < until:
             continue
         rest = REST_OF_COMMAND.match(text, m.end())
