@@ -57,13 +57,16 @@ HEX_BYTES = re.compile(
 SPACED_LETTERS = re.compile(r"(?<![!-~])(?<!(?<![!-~])[!-~] )(?:[!-~] ){7,}+[!-~]?+")
 # ``user:password`` as a whole decoded run (what HTTP Basic and docker's config.json hold).
 USER_PASSWORD = re.compile(r"[^\s:]{1,64}+:(?P<password>[^\s]{4,}+)")
+# The first character of each form first (so the search skips to quotes, backslashes and
+# line breaks), then the form that character starts, in the order the forms are tried: a
+# quote then a line break or ``+`` then a quote (``"ghp_AbCd" + "EfGh…"``, Python's implicit
+# concatenation over two lines), a ``\\`` line continuation, a bare line break between two
+# token characters.
 JOIN = re.compile(
-    r"[\"'`][ \t]*+\+?+[ \t]*+\\?+\r?\n[ \t]*+\+?+[ \t]*+[\"'`]"
-    r"|[\"'`][ \t]*+\+[ \t]*+[\"'`]"
-    r"|\\\r?\n[ \t]*+"
-    # a bare line break between token characters (the look-behind after the first character,
-    # so the scan can skip to line breaks)
-    r"|[\r\n](?<=[A-Za-z0-9_\-]\n|[A-Za-z0-9_\-]\r)\n?+[ \t]*+(?=[A-Za-z0-9_\-])"
+    r"[\"'`\\\r\n]"
+    r"(?:(?<=[\"'`])(?:[ \t]*+\+?+[ \t]*+\\?+\r?\n[ \t]*+\+?+[ \t]*+[\"'`]|[ \t]*+\+[ \t]*+[\"'`])"
+    r"|(?<=\\)\r?\n[ \t]*+"
+    r"|(?<=[A-Za-z0-9_\-]\n|[A-Za-z0-9_\-]\r)\n?+[ \t]*+(?=[A-Za-z0-9_\-]))"
 )
 _RUN = re.compile(r"\S++")
 ANCHORED = (PERCENT_RUN, HEX_ESCAPES, JOIN, USER_PASSWORD, _RUN)
