@@ -402,6 +402,9 @@ MUTATIONS: dict[str, list[tuple[ModuleType, str, object]]] = {
     "no join on \\n": [(prefilter, "may_join", lambda t: "\r" in t or "+" in t)],
     "no spaced letters": [(prefilter, "may_space_out", lambda t: False)],
     "dotless i read as lower-cased": [(statements, "_ODD_CASE", "")],
+    "Slack needs three digits": [
+        (tokens, "_SLACK_MAYBE", re.compile(r"xox[abposr]-\d\d\d|hooks\.slack\.com", re.I))
+    ],
     "value runs cut short": [
         (
             obfuscation,

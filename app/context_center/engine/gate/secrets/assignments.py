@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from context_center.engine.gate.secrets import kinds as k
 from context_center.engine.gate.secrets import prefilter
 from context_center.engine.gate.secrets import values as v
+from context_center.engine.gate.secrets.lazy import lazy_compile
 
 Raw = tuple[str, int, int]  # kind, start, end in the scanned text
 
@@ -32,34 +33,34 @@ _KEY = r"[A-Za-z0-9_.\-]"
 # credential, and the scan then goes on after the value; after any other key it goes on right
 # after the separator, so ``data=api_key=…`` and ``?format=json&api_key=…`` still see
 # ``api_key`` as a key, and no character is read as a value more than once.
-ASSIGNMENT = re.compile(
+ASSIGNMENT = lazy_compile(
     rf"(?<!{_KEY})-{{0,2}}+(?P<key>[A-Za-z_]{_KEY}*+)"
     r"[\"'\]]{0,2}+[ \t]*+(?P<sep>:=|=|:)[ \t]*+"
 )
 # A quoted value runs to its closing quote; an unquoted one stops at whitespace, a quote,
 # "," or ";", and at an "&" that starts the next ``name=``.
-VALUE = re.compile(
+VALUE = lazy_compile(
     r"(?P<q>[\"'`])(?P<qvalue>[^\"'`\r\n]++)"
     r"|(?P<value>(?:[^\s\"'`,;&]|&(?![A-Za-z_][A-Za-z0-9_.\-]*+=))++)"
 )
 # A header's value runs to the end of the line (or a closing quote).
-REST_OF_LINE = re.compile(r"[^\r\n\"'`]*+")
+REST_OF_LINE = lazy_compile(r"[^\r\n\"'`]*+")
 CJK_KEY = r"(?:访问密钥|密码|口令|密钥|秘钥|私钥|令牌|凭据|凭证|授权码)"
-CJK_ASSIGNMENT = re.compile(CJK_KEY + r"[ \t]*+[:=][ \t]*+[\"'`]?+(?P<value>[!-~]++)")
+CJK_ASSIGNMENT = lazy_compile(CJK_KEY + r"[ \t]*+[:=][ \t]*+[\"'`]?+(?P<value>[!-~]++)")
 # A key and its value separated only by whitespace (``AWS_SECRET_ACCESS_KEY wJalr…``): the value
 # must look random, so prose ("the API_KEY variable") stays out. The value is only looked at, so
 # in ``export AWS_SECRET_ACCESS_KEY v`` the key is not swallowed as the value of ``export``.
 _SPACED_VALUE = r"(?=(?P<value>[A-Za-z0-9+/][A-Za-z0-9+/=_.\-]{19,}+))"
-SPACED_ASSIGNMENT = re.compile(
+SPACED_ASSIGNMENT = lazy_compile(
     rf"(?<!{_KEY})(?P<key>[A-Za-z_]{_KEY}*+)[\"']?+[ \t]++[\"'`]?+" + _SPACED_VALUE
 )
-CJK_SPACED_ASSIGNMENT = re.compile(CJK_KEY + r"[ \t]++[\"'`]?+" + _SPACED_VALUE)
+CJK_SPACED_ASSIGNMENT = lazy_compile(CJK_KEY + r"[ \t]++[\"'`]?+" + _SPACED_VALUE)
 # Twenty characters of the value class in a row: every spaced value, hex run (24 digits) and
 # base64 run (20 characters of a smaller class) holds such a run, so a text without one
 # needs none of those scans, and the decoders look for hex and base64 only inside them.
-VALUE_RUN = re.compile(r"[A-Za-z0-9+/=_.\-]{20}")
+VALUE_RUN = lazy_compile(r"[A-Za-z0-9+/=_.\-]{20}")
 # The runs themselves, whole (an attempt inside a shorter run reads at most 19 characters).
-VALUE_RUNS = re.compile(r"[A-Za-z0-9+/=_.\-]{20,}+")
+VALUE_RUNS = lazy_compile(r"[A-Za-z0-9+/=_.\-]{20,}+")
 
 Span = tuple[int, int]
 _last_runs: tuple[str, tuple[Span, ...]] = ("", ())
@@ -83,14 +84,14 @@ def has_value_run(text: str) -> bool:
     return bool(value_runs(text))
 
 
-XML_ELEMENT = re.compile(
+XML_ELEMENT = lazy_compile(
     r"(?<![<>])<(?P<key>[A-Za-z_][A-Za-z0-9_.\-]*+)>[ \t]*+(?P<value>[^<\s]++)[ \t]*+</(?P=key)>"
 )
-KEY_VALUE_ATTRIBUTES = re.compile(
+KEY_VALUE_ATTRIBUTES = lazy_compile(
     r"(?<![A-Za-z0-9_\-])key[ \t]*+=[ \t]*+\"(?P<key>[^\"\r\n]{1,100}+)\"[ \t]++"
     r"value[ \t]*+=[ \t]*+\"(?P<value>[^\"\r\n]++)\""
 )
-_SCHEME_PLACEHOLDER = re.compile(r"(?:bearer|basic|token|bot|digest)[ \t]++(?P<rest>.*+)", re.I)
+_SCHEME_PLACEHOLDER = lazy_compile(r"(?:bearer|basic|token|bot|digest)[ \t]++(?P<rest>.*+)", re.I)
 
 SCANNING = (
     ASSIGNMENT,

@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from context_center.engine.gate.secrets.lazy import lazy_compile
+
 # Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt, Unicode 15.1) as
 # inclusive ranges: code points a renderer shows as nothing. Python's ``unicodedata`` does not
 # expose the property, and only some of these are category Cf: U+034F, U+17B4/5, U+180B-U+180D,
@@ -115,8 +117,8 @@ def _fold_look_alikes(text: str) -> str:
 _PLAIN_CLASS = (
     r"\x00-\x7f\u4e00-\u9fff\u3001-\u3011\u3014-\u301f\u2010\u2012-\u2016\u2018-\u201f\u00b7"
 )
-_PLAIN = re.compile(f"[{_PLAIN_CLASS}]*+")
-_NOT_PLAIN = re.compile(f"[^{_PLAIN_CLASS}]")
+_PLAIN = lazy_compile(f"[{_PLAIN_CLASS}]*+")  # a large class: compiled when first needed
+_NOT_PLAIN = lazy_compile(f"[^{_PLAIN_CLASS}]")
 # Characters known to stay as they are in the matching copy (every ASCII one, and the
 # non-ASCII ones met so far, up to a bound): a text's other characters are found with one set
 # difference, so a Chinese text does not look up each of its characters again.

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from context_center.engine.gate.secrets import prefilter
 from context_center.engine.gate.secrets.assignments import value_runs
 from context_center.engine.gate.secrets.kinds import BASIC_CREDENTIALS
+from context_center.engine.gate.secrets.lazy import lazy_compile
 from context_center.engine.gate.secrets.normalise import (
     View,
     decoded_view,
@@ -42,33 +43,33 @@ from context_center.engine.gate.secrets.values import stated_value
 Raw = tuple[str, int, int]
 Detector = Callable[[str], Iterator[Raw]]
 
-PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})++")
-BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}+={0,2}+")
-HEX_RUN = re.compile(r"(?<![A-Za-z0-9])(?:[0-9a-fA-F]{2}){12,}+(?![A-Za-z0-9])")
-HEX_ESCAPES = re.compile(r"(?:\\x[0-9a-fA-F]{2}){8,}+")
+PERCENT_RUN = lazy_compile(r"(?:%[0-9A-Fa-f]{2})++")
+BASE64_RUN = lazy_compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}+={0,2}+")
+HEX_RUN = lazy_compile(r"(?<![A-Za-z0-9])(?:[0-9a-fA-F]{2}){12,}+(?![A-Za-z0-9])")
+HEX_ESCAPES = lazy_compile(r"(?:\\x[0-9a-fA-F]{2}){8,}+")
 # A failed attempt must not restart at the next pair or letter of the same run (that would be
 # quadratic), so neither may start right after a lone pair or letter and its separator.
-HEX_BYTES = re.compile(
+HEX_BYTES = lazy_compile(
     r"(?<![A-Za-z0-9:])(?<!(?<![A-Za-z0-9])[0-9a-fA-F]{2}[ :])"
     r"[0-9a-fA-F]{2}(?:[ :][0-9a-fA-F]{2}){11,}+(?![A-Za-z0-9])"
 )
 # Eight or more single characters separated by single spaces (``g h p _ A 1 b 2 …``), the last
 # one possibly the start of a longer word.
-SPACED_LETTERS = re.compile(r"(?<![!-~])(?<!(?<![!-~])[!-~] )(?:[!-~] ){7,}+[!-~]?+")
+SPACED_LETTERS = lazy_compile(r"(?<![!-~])(?<!(?<![!-~])[!-~] )(?:[!-~] ){7,}+[!-~]?+")
 # ``user:password`` as a whole decoded run (what HTTP Basic and docker's config.json hold).
-USER_PASSWORD = re.compile(r"[^\s:]{1,64}+:(?P<password>[^\s]{4,}+)")
+USER_PASSWORD = lazy_compile(r"[^\s:]{1,64}+:(?P<password>[^\s]{4,}+)")
 # The first character of each form first (so the search skips to quotes, backslashes and
 # line breaks), then the form that character starts, in the order the forms are tried: a
 # quote then a line break or ``+`` then a quote (``"ghp_AbCd" + "EfGh…"``, Python's implicit
 # concatenation over two lines), a ``\\`` line continuation, a bare line break between two
 # token characters.
-JOIN = re.compile(
+JOIN = lazy_compile(
     r"[\"'`\\\r\n]"
     r"(?:(?<=[\"'`])(?:[ \t]*+\+?+[ \t]*+\\?+\r?\n[ \t]*+\+?+[ \t]*+[\"'`]|[ \t]*+\+[ \t]*+[\"'`])"
     r"|(?<=\\)\r?\n[ \t]*+"
     r"|(?<=[A-Za-z0-9_\-]\n|[A-Za-z0-9_\-]\r)\n?+[ \t]*+(?=[A-Za-z0-9_\-]))"
 )
-_RUN = re.compile(r"\S++")
+_RUN = lazy_compile(r"\S++")
 ANCHORED = (PERCENT_RUN, HEX_ESCAPES, JOIN, USER_PASSWORD, _RUN)
 SCANNING = (BASE64_RUN, HEX_RUN, HEX_BYTES, SPACED_LETTERS)
 

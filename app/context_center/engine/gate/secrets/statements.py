@@ -31,12 +31,13 @@ from context_center.engine.gate.secrets import kinds as k
 from context_center.engine.gate.secrets import prefilter
 from context_center.engine.gate.secrets import values as v
 from context_center.engine.gate.secrets.assignments import CJK_KEY
+from context_center.engine.gate.secrets.lazy import lazy_compile
 
 Raw = tuple[str, int, int]
 
 # --------------------------------------------------------------------------- statements
 
-STATEMENT_KEY = re.compile(
+STATEMENT_KEY = lazy_compile(
     r"(?<![A-Za-z0-9_\-])(?:"
     r"pass(?:word|wd|phrase|code)s?+|pin|"
     r"(?:(?:secret[ _-]access|access|secret|private|api|signing|encryption|license)[ _-]?)key|"
@@ -45,26 +46,26 @@ STATEMENT_KEY = re.compile(
     r")(?![A-Za-z0-9_\-])",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"\S++")
-_PASSWORD_WORD = re.compile(r"pass(?:word|wd|phrase|code)", re.IGNORECASE)
+_WORD = lazy_compile(r"\S++")
+_PASSWORD_WORD = lazy_compile(r"pass(?:word|wd|phrase|code)", re.IGNORECASE)
 _VERBS = frozenset({"is", "was", "are", "were", "is:", "was:", "to", "be"})
 _FILLER_START = frozenset({"for", "of", "on", "in", "at", "to", "used", "we", "that", "here"})
 _SKIP_AFTER_VERB = frozenset({"set", "to", "now", "still", "currently", "just", "simply"})
 _QUOTES = "\"'`“”‘’«»"
 _TRAILING = ".,;:)]" + _QUOTES
 _CJK_VERB = r"(?:改成了|换成了|设置为|设置成|就是|改为|改成|换成|变成|设为|是|为)"
-CJK_STATEMENT = re.compile(
+CJK_STATEMENT = lazy_compile(
     CJK_KEY
     + r"(?:\([^)\n]{0,20}+\))?+[ \t]*+"
     + _CJK_VERB
     + r"[ \t]*+:?+[ \t]*+[\"'`“‘]?+(?P<value>[!-~]++)"
 )
 # 密码 or 口令, whitespace, and a value that looks like a password ("服务器 root 密码 Hunter22").
-CJK_PASSWORD_SPACED = re.compile(r"(?:密码|口令)[ \t]++[\"'`“‘]?+(?P<value>[!-~]++)")
+CJK_PASSWORD_SPACED = lazy_compile(r"(?:密码|口令)[ \t]++[\"'`“‘]?+(?P<value>[!-~]++)")
 # The key's first character, then the look-behind (so the search skips to ASCII letters, the
 # few of a Chinese text), then the rest of the key: ``[A-Za-z_][A-Za-z0-9_.-]*+``, ``api key``
 # or ``access key``, tried in that order as the plain alternation would.
-ASCII_KEY_CJK_VERB = re.compile(
+ASCII_KEY_CJK_VERB = lazy_compile(
     r"[A-Za-z_](?<![A-Za-z0-9_.\-].)"
     r"(?P<keyrest>[A-Za-z0-9_.\-]*+|(?<=a)pi[ ]key|(?<=a)ccess[ ]key)[ \t]*+"
     + _CJK_VERB
@@ -189,7 +190,7 @@ def _needle_starts(lower: str) -> list[int]:
 _ODD_CASE = "ıſ"
 # Each needle where it starts, with the case rules of ``STATEMENT_KEY`` (so in a text whose
 # lower-cased copy has other offsets, the needles of every match are found where they are).
-_NEEDLE_AT = re.compile("(?=" + "|".join(f"({n})" for n in NEEDLE_OFFSETS) + ")", re.IGNORECASE)
+_NEEDLE_AT = lazy_compile("(?=" + "|".join(f"({n})" for n in NEEDLE_OFFSETS) + ")", re.IGNORECASE)
 _NEEDLES_BY_GROUP = tuple(NEEDLE_OFFSETS)
 
 
@@ -226,15 +227,15 @@ def statements(text: str) -> Iterator[Raw]:
 
 # --------------------------------------------------------------------------- command lines
 
-COMMAND = re.compile(
+COMMAND = lazy_compile(
     r"(?<![A-Za-z0-9_.\-/])(?P<cmd>mysql(?:dump|admin|import|sh|check|slap)?+|"
     r"mariadb(?:-dump|-admin)?+|sshpass|redis-cli|docker|podman|nerdctl|helm|oras|skopeo|"
     r"buildah|mongo(?:sh|dump|restore|export|import)?+|sqlcmd|bcp|ldap(?:search|modify|add|"
     r"delete|whoami|passwd)|curl|smbclient|openssl)(?![A-Za-z0-9_\-])"
 )
 # The rest of one command: to the end of the line or a pipe, ";" or "&&" outside quotes.
-REST_OF_COMMAND = re.compile(r"(?:[^\r\n|;&'\"]|'[^'\r\n]*+'|\"[^\"\r\n]*+\"|&(?!&))*+")
-ARGUMENT = re.compile(r"(?:[^\s'\"]|'[^'\r\n]*+'|\"[^\"\r\n]*+\")++")
+REST_OF_COMMAND = lazy_compile(r"(?:[^\r\n|;&'\"]|'[^'\r\n]*+'|\"[^\"\r\n]*+\"|&(?!&))*+")
+ARGUMENT = lazy_compile(r"(?:[^\s'\"]|'[^'\r\n]*+'|\"[^\"\r\n]*+\")++")
 _LOGIN_COMMANDS = frozenset({"docker", "podman", "nerdctl", "helm", "oras", "skopeo", "buildah"})
 
 
@@ -353,14 +354,14 @@ def commands(text: str) -> Iterator[Raw]:
 
 # --------------------------------------------------------------------------- credential files
 
-PGPASS = re.compile(
+PGPASS = lazy_compile(
     r"(?<![A-Za-z0-9_.\-*\[\]])(?P<host>\*|[A-Za-z0-9_.\-\[\]]++):(?P<port>[1-9][0-9]{1,4}+|\*):"
     r"(?P<db>[^\s:]++):(?P<user>[^\s:]++):(?P<pw>(?:[^\s:\\]|\\.)++)(?![^\s])"
 )
-NETRC = re.compile(
+NETRC = lazy_compile(
     r"(?<![A-Za-z0-9_\-])login[ \t]++[^\s]++[ \t\r\n]++password[ \t]++(?P<value>[^\s]++)"
 )
-_HAS_LETTER = re.compile(r"[A-Za-z*]")
+_HAS_LETTER = lazy_compile(r"[A-Za-z*]")
 
 
 def credential_files(text: str) -> Iterator[Raw]:
