@@ -332,11 +332,7 @@ MUTATIONS: dict[str, list[tuple[ModuleType, str, object]]] = {
         )
     ],
     "no own needle hf_": [
-        (
-            tokens,
-            "_OWN_NEEDLE",
-            re.compile("|".join(n for _, _, ns in tokens.OWN_TOKENS for n in ns if n != "hf_")),
-        )
+        (tokens, "_OWN_NEEDLES", tuple(n for n in tokens._OWN_NEEDLES if n != "hf_"))
     ],
     "no compact key for spaced values": [
         (assignments, "prefilter", _Shadow(prefilter, may_secret_key=lambda t: "secret" in t))
@@ -403,6 +399,19 @@ def test_statement_key_offsets_are_derived_from_every_phrase() -> None:
     # the pattern matches nothing else: a few near misses
     for other in ("key", "passwd_", "tokens", "api__key", "secretkey_", "pins", "access  key"):
         assert statements.STATEMENT_KEY.fullmatch(other) is None, other
+
+
+def test_dense_needles_fall_back_to_the_plain_scan() -> None:
+    keys = "key=" * 500 + "the signing key is Xy7zQ2abc9 "
+    commands = "mysql -pX1 " * 300 + "a mysql -pHunter22"
+    assert statements._needle_starts(keys.lower()) is None
+    assert statements._command_starts(commands) is None
+    got = [m.span() for m in statements.statement_keys(keys, keys.lower())]
+    assert got == [m.span() for m in statements.STATEMENT_KEY.finditer(keys)]
+    for text in (keys, commands):
+        with _unfiltered():
+            expected = _found(find_sensitive, text)
+        assert _found(find_sensitive, text) == expected and expected
 
 
 def test_statement_keys_are_the_patterns_matches() -> None:

@@ -81,7 +81,7 @@ ANCHORED_PATTERNS: tuple[re.Pattern[str], ...] = (
     *obfuscation.ANCHORED,
 )
 # The pre-checks (``prefilter``): each searched anywhere, each of a bounded width.
-BOUNDED_PATTERNS: tuple[re.Pattern[str], ...] = (*prefilter.PATTERNS, *tokens.BOUNDED)
+BOUNDED_PATTERNS: tuple[re.Pattern[str], ...] = prefilter.PATTERNS
 OWN_PATTERNS = SCANNING_PATTERNS + ANCHORED_PATTERNS + BOUNDED_PATTERNS
 
 _DETECTORS = (

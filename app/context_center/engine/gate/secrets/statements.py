@@ -172,13 +172,22 @@ NEEDLE_OFFSETS: dict[str, tuple[int, ...]] = {
 }
 
 
-def _needle_starts(lower: str) -> list[int]:
+# More needle occurrences than one in this many characters (``key=key=…``): the plain scan is
+# cheaper than trying each place.
+_DENSE = 16
+
+
+def _needle_starts(lower: str) -> list[int] | None:
     """Where a ``STATEMENT_KEY`` match can start (sorted, once each): ``NEEDLE_OFFSETS``
-    before an occurrence of a needle."""
+    before an occurrence of a needle; None when needles are dense."""
     starts: set[int] = set()
+    budget = len(lower) // _DENSE + 1
     for needle, offsets in NEEDLE_OFFSETS.items():
         at = lower.find(needle)
         while at >= 0:
+            budget -= 1
+            if budget < 0:
+                return None
             starts.update(at - d for d in offsets if d <= at)
             at = lower.find(needle, at + 1)
     return sorted(starts)
@@ -194,9 +203,13 @@ _NEEDLE_AT = lazy_compile("(?=" + "|".join(f"({n})" for n in NEEDLE_OFFSETS) + "
 _NEEDLES_BY_GROUP = tuple(NEEDLE_OFFSETS)
 
 
-def _needle_starts_unicode(text: str) -> list[int]:
+def _needle_starts_unicode(text: str) -> list[int] | None:
     starts: set[int] = set()
+    budget = len(text) // _DENSE + 1
     for m in _NEEDLE_AT.finditer(text):
+        budget -= 1
+        if budget < 0:
+            return None
         at = m.start()
         offsets = NEEDLE_OFFSETS[_NEEDLES_BY_GROUP[(m.lastindex or 1) - 1]]
         starts.update(at - d for d in offsets if d <= at)
@@ -313,11 +326,15 @@ def _command_passwords(family: str, args: list[re.Match[str]]) -> Iterator[Raw]:
 
 
 def _at_needles(
-    pattern: re.Pattern[str], text: str, starts: Iterable[int]
+    pattern: re.Pattern[str], text: str, starts: Iterable[int] | None
 ) -> Iterator[re.Match[str]]:
     """``pattern.finditer(text)`` when every match starts at one of ``starts`` (sorted): a
     match attempt does not depend on where the scan began (look-behinds see the whole
-    text), and the scan goes on after each match as ``finditer`` does."""
+    text), and the scan goes on after each match as ``finditer`` does. ``starts`` None: the
+    plain scan."""
+    if starts is None:
+        yield from pattern.finditer(text)
+        return
     pos = 0
     for start in starts:
         if start < pos:
@@ -328,12 +345,17 @@ def _at_needles(
             pos = m.end()
 
 
-def _command_starts(text: str) -> list[int]:
-    """Where a ``COMMAND`` match can start: each of its names begins with a needle."""
+def _command_starts(text: str) -> list[int] | None:
+    """Where a ``COMMAND`` match can start: each of its names begins with a needle (None
+    when they are dense)."""
     starts: set[int] = set()
+    budget = len(text) // _DENSE + 1
     for needle in prefilter.COMMAND_NEEDLES:
         at = text.find(needle)
         while at >= 0:
+            budget -= 1
+            if budget < 0:
+                return None
             starts.add(at)
             at = text.find(needle, at + 1)
     return sorted(starts)

@@ -141,8 +141,8 @@ OWN_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     (k.PRIVATE_KEY, AGE_SECRET_KEY, ("AGE-SECRET-KEY-1",)),
     (k.AZURE_STORAGE_KEY, AZURE_SHARED_KEY, ("SharedAccessKey=",)),
 )
-# Any needle of those, in one search.
-_OWN_NEEDLE = lazy_compile("|".join(re.escape(n) for _, _, ns in OWN_TOKENS for n in ns))
+# Any needle of those (a substring search each: an alternation is slower on a long run).
+_OWN_NEEDLES = tuple(dict.fromkeys(n for _, _, ns in OWN_TOKENS for n in ns))
 # The same for the detect-secrets shapes (``plugins``), by kind.
 _PLUGIN_NEEDLES: dict[str, tuple[str, ...]] = {
     k.GITLAB_TOKEN: ("gl", "GR1348941"),
@@ -175,7 +175,6 @@ SCANNING = (
     WORDED_EMAIL,
 )
 ANCHORED = (TOKEN_CHARS, _AT_BRACKET, _REMOTE_COMMAND)
-BOUNDED = (_OWN_NEEDLE,)  # literals only
 _WORD_CHAR = lazy_compile(r"[A-Za-z0-9_\-]")
 
 
@@ -248,7 +247,7 @@ def service_tokens(text: str) -> Iterator[Raw]:
     if not prefilter.may_hold_token(text):
         return  # no run long enough for a token, none of the shorter shapes' needles
     # Each own shape is a token run (``prefilter.TOKEN_RUN``) holding one of its needles.
-    if prefilter.token_run(text) and _OWN_NEEDLE.search(text) is not None:
+    if prefilter.token_run(text) and _has(text, _OWN_NEEDLES):
         yield from _own_tokens(text)
     yield from _plugin_tokens(text)
 
