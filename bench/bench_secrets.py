@@ -4,9 +4,12 @@ First the labelled corpus (tests/engine/gate/secrets_corpus.py): the catch rate 
 everyday credentials, the obfuscated rate and the false-positive rate on benign developer
 strings, against the targets (>= 97 %, >= 75 %, <= 2 %). Then ``find_sensitive`` on adversarial
 inputs of 100 KB and 1 MB: linear matching shows a ratio of about 10 between the two sizes; a
-quadratic pattern would show about 100. Run: ``.venv/bin/python bench/bench_secrets.py`` (add
-``--corpus`` for the figures only, ``--misses`` to list what is missed, ``--plugins`` to time
-each pattern on its own as well).
+quadratic pattern would show about 100. Before those, the cost on ordinary text: microseconds
+per ``find_sensitive`` call on the facts of ``bench.corpus`` (titles, snippet sources, whole
+fact texts as recall's secret match reads them) and how many the pre-check (``prefilter``)
+turns away. Run: ``.venv/bin/python bench/bench_secrets.py`` (add ``--corpus`` for the
+figures only, ``--facts`` for the ordinary-text timings only, ``--misses`` to list what is
+missed, ``--plugins`` to time each pattern on its own as well).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from context_center.engine.gate.secrets import OWN_PATTERNS, find_sensitive, plu
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "engine" / "gate"))
 import secrets_corpus as corpus
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # name -> function of the target size in characters
 INPUTS: dict[str, Callable[[int], str]] = {
@@ -145,11 +150,51 @@ def print_corpus(misses: bool) -> None:
     print()
 
 
+def _per_text_us(texts: list[str], repeat: int = 5) -> float:
+    return _time(lambda: [find_sensitive(t) for t in texts], repeat) / len(texts) * 1e6
+
+
+def print_facts(n: int = 3000) -> None:
+    """Microseconds per call on ordinary facts, and the share the pre-check turns away."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from bench.corpus import generate
+
+    from context_center.engine.gate.secrets.normalise import base_view
+
+    try:  # (absent from a tree before the pre-check: then no share is printed)
+        from context_center.engine.gate.secrets.prefilter import may_hold
+    except ImportError:
+        may_hold = None
+
+    facts = list(generate(n))
+    kinds = {
+        "title": [f.title for f in facts],
+        "snippet source": [(f.description + " — " + f.body)[:300] for f in facts],
+        "whole fact text": ["\n".join((f.title, f.description, f.body)) for f in facts],
+    }
+    print(f"ordinary text: {n:,} facts of bench.corpus (best of 5)")
+    print(f"{'text':16} {'chars':>6} {'us/call':>8} {'skipped':>8}")
+    for name, texts in kinds.items():
+        chars = sum(map(len, texts)) / len(texts)
+        skipped = (
+            f"{sum(not may_hold(base_view(t).text) for t in texts) / len(texts):8.0%}"
+            if may_hold is not None
+            else f"{'-':>8}"
+        )
+        print(f"{name:16} {chars:6.0f} {_per_text_us(texts):8.1f} {skipped}")
+    print()
+
+
 def main() -> int:
     find_sensitive("warm up")  # loads the detect-secrets plugins
+    if "--facts" in sys.argv:
+        print_facts()
+        return 0
     print_corpus("--misses" in sys.argv)
     if "--corpus" in sys.argv:
         return 0
+    print_facts()
     small, large = 100_000, 1_000_000
     worst = 0.0
     ratios: list[float] = []

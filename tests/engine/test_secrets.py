@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from context_center.engine.gate.secrets import (
     ANCHORED_PATTERNS,
+    BOUNDED_PATTERNS,
     DEFAULT_IGNORABLE_RANGES,
     KINDS,
     OWN_PATTERNS,
@@ -867,8 +868,18 @@ def test_scanning_pattern_starts_once_per_run(pattern: re.Pattern[str]) -> None:
 
 
 def test_pattern_tables_are_complete() -> None:
-    assert set(SCANNING_PATTERNS) | set(ANCHORED_PATTERNS) == set(OWN_PATTERNS)
+    assert set(SCANNING_PATTERNS) | set(ANCHORED_PATTERNS) | set(BOUNDED_PATTERNS) == set(
+        OWN_PATTERNS
+    )
     assert len(plugin_patterns()) >= 5  # detect-secrets patterns really are in use
+
+
+@pytest.mark.parametrize("pattern", BOUNDED_PATTERNS, ids=lambda p: p.pattern[:40])
+def test_bounded_patterns_have_a_bounded_width(pattern: re.Pattern[str]) -> None:
+    """A pre-check is searched anywhere but reads at most a bounded number of characters per
+    attempt (no unbounded repeat at all), so it stays linear."""
+    hi = P.parse(pattern.pattern, pattern.flags).getwidth()[1]
+    assert hi < 64, pattern.pattern
 
 
 def test_large_adversarial_inputs_complete() -> None:

@@ -30,7 +30,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from context_center.engine.gate.secrets import assignments, obfuscation, statements, tokens
+from context_center.engine.gate.secrets import (
+    assignments,
+    obfuscation,
+    prefilter,
+    statements,
+    tokens,
+)
 from context_center.engine.gate.secrets import values as _values
 from context_center.engine.gate.secrets.kinds import KINDS, SensitiveSpan
 from context_center.engine.gate.secrets.normalise import (
@@ -43,6 +49,7 @@ from context_center.engine.gate.secrets.plugins import plugin_patterns
 
 __all__ = [
     "ANCHORED_PATTERNS",
+    "BOUNDED_PATTERNS",
     "DEFAULT_IGNORABLE_RANGES",
     "KINDS",
     "OWN_PATTERNS",
@@ -73,7 +80,9 @@ ANCHORED_PATTERNS: tuple[re.Pattern[str], ...] = (
     *statements.ANCHORED,
     *obfuscation.ANCHORED,
 )
-OWN_PATTERNS = SCANNING_PATTERNS + ANCHORED_PATTERNS
+# The pre-checks (``prefilter``): each searched anywhere, each of a bounded width.
+BOUNDED_PATTERNS: tuple[re.Pattern[str], ...] = prefilter.PATTERNS
+OWN_PATTERNS = SCANNING_PATTERNS + ANCHORED_PATTERNS + BOUNDED_PATTERNS
 
 _DETECTORS = (
     tokens.private_keys,
@@ -102,6 +111,8 @@ def find_sensitive(text: str) -> list[SensitiveSpan]:
     if not text:
         return []
     base = base_view(text)
+    if not prefilter.may_hold(base.text):
+        return []  # the common case: nothing a detector or decoder needs is there
     found: set[tuple[str, int, int]] = set()
     for kind, start, end in _everything(base.text):
         if end > start:

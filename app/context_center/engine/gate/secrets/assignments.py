@@ -21,7 +21,9 @@ import re
 from collections.abc import Iterator
 
 from context_center.engine.gate.secrets import kinds as k
+from context_center.engine.gate.secrets import prefilter
 from context_center.engine.gate.secrets import values as v
+from context_center.engine.gate.secrets.lazy import lazy_compile
 
 Raw = tuple[str, int, int]  # kind, start, end in the scanned text
 
@@ -31,57 +33,65 @@ _KEY = r"[A-Za-z0-9_.\-]"
 # credential, and the scan then goes on after the value; after any other key it goes on right
 # after the separator, so ``data=api_key=…`` and ``?format=json&api_key=…`` still see
 # ``api_key`` as a key, and no character is read as a value more than once.
-ASSIGNMENT = re.compile(
+ASSIGNMENT = lazy_compile(
     rf"(?<!{_KEY})-{{0,2}}+(?P<key>[A-Za-z_]{_KEY}*+)"
     r"[\"'\]]{0,2}+[ \t]*+(?P<sep>:=|=|:)[ \t]*+"
 )
 # A quoted value runs to its closing quote; an unquoted one stops at whitespace, a quote,
 # "," or ";", and at an "&" that starts the next ``name=``.
-VALUE = re.compile(
+VALUE = lazy_compile(
     r"(?P<q>[\"'`])(?P<qvalue>[^\"'`\r\n]++)"
     r"|(?P<value>(?:[^\s\"'`,;&]|&(?![A-Za-z_][A-Za-z0-9_.\-]*+=))++)"
 )
 # A header's value runs to the end of the line (or a closing quote).
-REST_OF_LINE = re.compile(r"[^\r\n\"'`]*+")
+REST_OF_LINE = lazy_compile(r"[^\r\n\"'`]*+")
 CJK_KEY = r"(?:访问密钥|密码|口令|密钥|秘钥|私钥|令牌|凭据|凭证|授权码)"
-CJK_ASSIGNMENT = re.compile(CJK_KEY + r"[ \t]*+[:=][ \t]*+[\"'`]?+(?P<value>[!-~]++)")
+CJK_ASSIGNMENT = lazy_compile(CJK_KEY + r"[ \t]*+[:=][ \t]*+[\"'`]?+(?P<value>[!-~]++)")
 # A key and its value separated only by whitespace (``AWS_SECRET_ACCESS_KEY wJalr…``): the value
 # must look random, so prose ("the API_KEY variable") stays out. The value is only looked at, so
 # in ``export AWS_SECRET_ACCESS_KEY v`` the key is not swallowed as the value of ``export``.
 _SPACED_VALUE = r"(?=(?P<value>[A-Za-z0-9+/][A-Za-z0-9+/=_.\-]{19,}+))"
-SPACED_ASSIGNMENT = re.compile(
+SPACED_ASSIGNMENT = lazy_compile(
     rf"(?<!{_KEY})(?P<key>[A-Za-z_]{_KEY}*+)[\"']?+[ \t]++[\"'`]?+" + _SPACED_VALUE
 )
-CJK_SPACED_ASSIGNMENT = re.compile(CJK_KEY + r"[ \t]++[\"'`]?+" + _SPACED_VALUE)
+CJK_SPACED_ASSIGNMENT = lazy_compile(CJK_KEY + r"[ \t]++[\"'`]?+" + _SPACED_VALUE)
 # Twenty characters of the value class in a row: every spaced value, hex run (24 digits) and
 # base64 run (20 characters of a smaller class) holds such a run, so a text without one
-# needs none of those scans.
-VALUE_RUN = re.compile(r"[A-Za-z0-9+/=_.\-]{20}")
+# needs none of those scans, and the decoders look for hex and base64 only inside them.
+VALUE_RUN = lazy_compile(r"[A-Za-z0-9+/=_.\-]{20}")
+# The runs themselves, whole (an attempt inside a shorter run reads at most 19 characters).
+VALUE_RUNS = lazy_compile(r"[A-Za-z0-9+/=_.\-]{20,}+")
+
+Span = tuple[int, int]
+_last_runs: tuple[str, tuple[Span, ...]] = ("", ())
 
 
-_last_run: tuple[str, bool] = ("", False)
-
-
-def has_value_run(text: str) -> bool:
-    """Whether ``text`` holds ``VALUE_RUN``; the last answer is kept, as one scan asks twice
-    about the same text (the assignments and the decoders)."""
-    global _last_run
-    last = _last_run  # one read: another thread may replace it, never half
+def value_runs(text: str) -> tuple[Span, ...]:
+    """Where ``text``'s runs of 20 or more value characters are; the last answer is kept, as
+    one scan asks more than once about the same text (the assignments and the decoders)."""
+    global _last_runs
+    last = _last_runs  # one read: another thread may replace it, never half
     if last[0] is text:
         return last[1]
-    found = VALUE_RUN.search(text) is not None
-    _last_run = (text, found)
+    # a run of 20 holds one of 15 (``prefilter.token_run``, usually answered already)
+    found = tuple(m.span() for m in VALUE_RUNS.finditer(text)) if prefilter.token_run(text) else ()
+    _last_runs = (text, found)
     return found
 
 
-XML_ELEMENT = re.compile(
+def has_value_run(text: str) -> bool:
+    """Whether ``text`` holds ``VALUE_RUN``."""
+    return bool(value_runs(text))
+
+
+XML_ELEMENT = lazy_compile(
     r"(?<![<>])<(?P<key>[A-Za-z_][A-Za-z0-9_.\-]*+)>[ \t]*+(?P<value>[^<\s]++)[ \t]*+</(?P=key)>"
 )
-KEY_VALUE_ATTRIBUTES = re.compile(
+KEY_VALUE_ATTRIBUTES = lazy_compile(
     r"(?<![A-Za-z0-9_\-])key[ \t]*+=[ \t]*+\"(?P<key>[^\"\r\n]{1,100}+)\"[ \t]++"
     r"value[ \t]*+=[ \t]*+\"(?P<value>[^\"\r\n]++)\""
 )
-_SCHEME_PLACEHOLDER = re.compile(r"(?:bearer|basic|token|bot|digest)[ \t]++(?P<rest>.*+)", re.I)
+_SCHEME_PLACEHOLDER = lazy_compile(r"(?:bearer|basic|token|bot|digest)[ \t]++(?P<rest>.*+)", re.I)
 
 SCANNING = (
     ASSIGNMENT,
@@ -166,12 +176,12 @@ def _markup(text: str) -> Iterator[Raw]:
 def _spaced(text: str) -> Iterator[Raw]:
     if not has_value_run(text):
         return  # both patterns look ahead at a value of 20 such characters
-    for m in SPACED_ASSIGNMENT.finditer(text):
+    for m in SPACED_ASSIGNMENT.finditer(text) if prefilter.may_secret_key(text) else ():
         key, value = m.group("key"), m.group("value")
         if v.key_is_secret(key) and v.looks_random(value):
             aws = "AWS" in key.upper() and "SECRET" in key.upper() and len(value) == 40
             yield k.AWS_SECRET_KEY if aws else k.SECRET_ASSIGNMENT, m.start("value"), m.end("value")
-    if text.isascii():
+    if text.isascii() or not prefilter.may_cjk_key(text):
         return
     for m in CJK_SPACED_ASSIGNMENT.finditer(text):
         if v.looks_random(m.group("value")):
@@ -190,5 +200,5 @@ def assignments(text: str) -> Iterator[Raw]:
     yield from _spaced(text)
     if "<" in text:
         yield from _markup(text)
-    if not text.isascii():
+    if not text.isascii() and prefilter.may_cjk_key(text):
         yield from _cjk(text)

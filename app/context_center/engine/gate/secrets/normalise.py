@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from context_center.engine.gate.secrets.lazy import lazy_compile
+
 # Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt, Unicode 15.1) as
 # inclusive ranges: code points a renderer shows as nothing. Python's ``unicodedata`` does not
 # expose the property, and only some of these are category Cf: U+034F, U+17B4/5, U+180B-U+180D,
@@ -108,6 +110,15 @@ def _fold_look_alikes(text: str) -> str:
     return "".join(parts)
 
 
+# Characters that stay as they are in the matching copy, by a static test: ASCII, the CJK
+# Unified Ideographs and the common CJK and general punctuation NFKC leaves alone (none is
+# invisible or a look-alike; tests/engine/gate/test_secret_prefilter.py checks every one). A
+# text made only of these is its own matching copy, found without looking at each character.
+_PLAIN_CLASS = (
+    r"\x00-\x7f\u4e00-\u9fff\u3001-\u3011\u3014-\u301f\u2010\u2012-\u2016\u2018-\u201f\u00b7"
+)
+_PLAIN = lazy_compile(f"[{_PLAIN_CLASS}]*+")  # a large class: compiled when first needed
+_NOT_PLAIN = lazy_compile(f"[^{_PLAIN_CLASS}]")
 # Characters known to stay as they are in the matching copy (every ASCII one, and the
 # non-ASCII ones met so far, up to a bound): a text's other characters are found with one set
 # difference, so a Chinese text does not look up each of its characters again.
@@ -118,7 +129,7 @@ _UNCHANGED_MAX = 1 << 16
 def _replacements(text: str) -> dict[str, str]:
     """The characters of a non-ASCII ``text`` that change in the matching copy."""
     out: dict[str, str] = {}
-    for ch in set(text).difference(_UNCHANGED):
+    for ch in set(_NOT_PLAIN.findall(text)).difference(_UNCHANGED):
         rep = _char_replacement(ch)
         if rep != ch:
             out[ch] = rep
@@ -184,17 +195,29 @@ class View:
         return start, end
 
 
+def _replace_chars(text: str, replacements: dict[str, str]) -> str:
+    """``text`` with each character of ``replacements`` (one character for one) replaced.
+    One ``str.replace`` per character, much faster than ``translate`` on a non-ASCII text
+    for the few a text holds; a replacement never changes again (NFKC is idempotent and
+    drops no character of its own result), so the order does not matter."""
+    if len(replacements) > 8:
+        return text.translate({ord(ch): rep for ch, rep in replacements.items()})
+    for ch, rep in replacements.items():
+        text = text.replace(ch, rep)
+    return text
+
+
 def base_view(text: str) -> View:
     """The normalised copy of ``text`` as a view on it."""
-    if not text.isascii():
-        replacements = _replacements(text)
-        if not replacements:
-            return View(_fold_look_alikes(text))
-        if all(len(rep) == 1 for rep in replacements.values()):
-            # one character for one (full-width punctuation, say): the offsets are unchanged,
-            # so the view is the identity, as ``normalise_for_matching`` would map it
-            table = {ord(ch): rep for ch, rep in replacements.items()}
-            return View(_fold_look_alikes(text.translate(table)))
+    if text.isascii() or _PLAIN.fullmatch(text) is not None:
+        return View(text)  # its own matching copy
+    replacements = _replacements(text)
+    if not replacements:
+        return View(_fold_look_alikes(text))
+    if all(len(rep) == 1 for rep in replacements.values()):
+        # one character for one (full-width punctuation, say): the offsets are unchanged,
+        # so the view is the identity, as ``normalise_for_matching`` would map it
+        return View(_fold_look_alikes(_replace_chars(text, replacements)))
     norm, mapping = normalise_for_matching(text)
     if mapping is None:
         return View(norm)

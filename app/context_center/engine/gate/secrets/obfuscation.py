@@ -28,8 +28,10 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
-from context_center.engine.gate.secrets.assignments import has_value_run
+from context_center.engine.gate.secrets import prefilter
+from context_center.engine.gate.secrets.assignments import value_runs
 from context_center.engine.gate.secrets.kinds import BASIC_CREDENTIALS
+from context_center.engine.gate.secrets.lazy import lazy_compile
 from context_center.engine.gate.secrets.normalise import (
     View,
     decoded_view,
@@ -41,30 +43,33 @@ from context_center.engine.gate.secrets.values import stated_value
 Raw = tuple[str, int, int]
 Detector = Callable[[str], Iterator[Raw]]
 
-PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})++")
-BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}+={0,2}+")
-HEX_RUN = re.compile(r"(?<![A-Za-z0-9])(?:[0-9a-fA-F]{2}){12,}+(?![A-Za-z0-9])")
-HEX_ESCAPES = re.compile(r"(?:\\x[0-9a-fA-F]{2}){8,}+")
+PERCENT_RUN = lazy_compile(r"(?:%[0-9A-Fa-f]{2})++")
+BASE64_RUN = lazy_compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}+={0,2}+")
+HEX_RUN = lazy_compile(r"(?<![A-Za-z0-9])(?:[0-9a-fA-F]{2}){12,}+(?![A-Za-z0-9])")
+HEX_ESCAPES = lazy_compile(r"(?:\\x[0-9a-fA-F]{2}){8,}+")
 # A failed attempt must not restart at the next pair or letter of the same run (that would be
 # quadratic), so neither may start right after a lone pair or letter and its separator.
-HEX_BYTES = re.compile(
+HEX_BYTES = lazy_compile(
     r"(?<![A-Za-z0-9:])(?<!(?<![A-Za-z0-9])[0-9a-fA-F]{2}[ :])"
     r"[0-9a-fA-F]{2}(?:[ :][0-9a-fA-F]{2}){11,}+(?![A-Za-z0-9])"
 )
 # Eight or more single characters separated by single spaces (``g h p _ A 1 b 2 …``), the last
 # one possibly the start of a longer word.
-SPACED_LETTERS = re.compile(r"(?<![!-~])(?<!(?<![!-~])[!-~] )(?:[!-~] ){7,}+[!-~]?+")
+SPACED_LETTERS = lazy_compile(r"(?<![!-~])(?<!(?<![!-~])[!-~] )(?:[!-~] ){7,}+[!-~]?+")
 # ``user:password`` as a whole decoded run (what HTTP Basic and docker's config.json hold).
-USER_PASSWORD = re.compile(r"[^\s:]{1,64}+:(?P<password>[^\s]{4,}+)")
-JOIN = re.compile(
-    r"[\"'`][ \t]*+\+?+[ \t]*+\\?+\r?\n[ \t]*+\+?+[ \t]*+[\"'`]"
-    r"|[\"'`][ \t]*+\+[ \t]*+[\"'`]"
-    r"|\\\r?\n[ \t]*+"
-    # a bare line break between token characters (the look-behind after the first character,
-    # so the scan can skip to line breaks)
-    r"|[\r\n](?<=[A-Za-z0-9_\-]\n|[A-Za-z0-9_\-]\r)\n?+[ \t]*+(?=[A-Za-z0-9_\-])"
+USER_PASSWORD = lazy_compile(r"[^\s:]{1,64}+:(?P<password>[^\s]{4,}+)")
+# The first character of each form first (so the search skips to quotes, backslashes and
+# line breaks), then the form that character starts, in the order the forms are tried: a
+# quote then a line break or ``+`` then a quote (``"ghp_AbCd" + "EfGh…"``, Python's implicit
+# concatenation over two lines), a ``\\`` line continuation, a bare line break between two
+# token characters.
+JOIN = lazy_compile(
+    r"[\"'`\\\r\n]"
+    r"(?:(?<=[\"'`])(?:[ \t]*+\+?+[ \t]*+\\?+\r?\n[ \t]*+\+?+[ \t]*+[\"'`]|[ \t]*+\+[ \t]*+[\"'`])"
+    r"|(?<=\\)\r?\n[ \t]*+"
+    r"|(?<=[A-Za-z0-9_\-]\n|[A-Za-z0-9_\-]\r)\n?+[ \t]*+(?=[A-Za-z0-9_\-]))"
 )
-_RUN = re.compile(r"\S++")
+_RUN = lazy_compile(r"\S++")
 ANCHORED = (PERCENT_RUN, HEX_ESCAPES, JOIN, USER_PASSWORD, _RUN)
 SCANNING = (BASE64_RUN, HEX_RUN, HEX_BYTES, SPACED_LETTERS)
 
@@ -125,29 +130,44 @@ def _hex_bytes(run: str) -> bytes:
 def decoded_runs(base: View) -> Iterator[View]:
     """A view for each base64 or hex run of ``base`` that decodes to text."""
     text = base.text
-    runs = has_value_run(text)  # HEX_RUN and BASE64_RUN match only inside such a run
-    escapes = "\\x" in text  # every HEX_ESCAPES match starts with one
-    for pattern, decode, wanted in (
+    # HEX_RUN and BASE64_RUN match only inside a value run (their characters are value
+    # characters, and a run is whole: the character after it is none, so an end look-ahead
+    # answers the same as in the whole text); the others anywhere.
+    runs = value_runs(text)
+    whole = ((0, len(text)),)
+    for pattern, decode, spans in (
         (HEX_RUN, bytes.fromhex, runs),
-        (HEX_ESCAPES, _hex_escapes, escapes),
-        (HEX_BYTES, _hex_bytes, True),
+        (HEX_ESCAPES, _hex_escapes, whole if "\\x" in text else ()),  # each starts so
+        (HEX_BYTES, _hex_bytes, whole if prefilter.may_hex_bytes(text) else ()),
         (BASE64_RUN, _decode_base64, runs),
     ):
-        if not wanted:
-            continue
-        for m in pattern.finditer(text):
-            if pattern is BASE64_RUN and HEX_RUN.fullmatch(m.group()):
-                continue  # already read as hex
-            data = decode(m.group())
-            decoded = _is_text(data) if data else None
-            if decoded is not None:
-                yield decoded_view(base, m.start(), m.end(), decoded)
+        for start, end in spans:
+            yield from _decoded(base, pattern, decode, start, end)
+
+
+def _decoded(
+    base: View,
+    pattern: re.Pattern[str],
+    decode: Callable[[str], bytes | None],
+    start: int,
+    end: int,
+) -> Iterator[View]:
+    for m in pattern.finditer(base.text, start, end):
+        if pattern is BASE64_RUN and HEX_RUN.fullmatch(m.group()):
+            continue  # already read as hex
+        data = decode(m.group())
+        decoded = _is_text(data) if data else None
+        if decoded is not None:
+            yield decoded_view(base, m.start(), m.end(), decoded)
 
 
 def _joins(text: str) -> list[tuple[int, int, str]]:
-    edits = [(m.start(), m.end(), "") for m in JOIN.finditer(text)]
-    for m in SPACED_LETTERS.finditer(text):
-        edits.extend((i, i + 1, "") for i in range(m.start() + 1, m.end(), 2))
+    edits = (
+        [(m.start(), m.end(), "") for m in JOIN.finditer(text)] if prefilter.may_join(text) else []
+    )
+    if prefilter.may_space_out(text):
+        for m in SPACED_LETTERS.finditer(text):
+            edits.extend((i, i + 1, "") for i in range(m.start() + 1, m.end(), 2))
     edits.sort()
     return edits
 

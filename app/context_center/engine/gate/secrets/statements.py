@@ -24,17 +24,20 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import islice
 
 from context_center.engine.gate.secrets import kinds as k
+from context_center.engine.gate.secrets import prefilter
 from context_center.engine.gate.secrets import values as v
 from context_center.engine.gate.secrets.assignments import CJK_KEY
+from context_center.engine.gate.secrets.lazy import lazy_compile
 
 Raw = tuple[str, int, int]
 
 # --------------------------------------------------------------------------- statements
 
-STATEMENT_KEY = re.compile(
+STATEMENT_KEY = lazy_compile(
     r"(?<![A-Za-z0-9_\-])(?:"
     r"pass(?:word|wd|phrase|code)s?+|pin|"
     r"(?:(?:secret[ _-]access|access|secret|private|api|signing|encryption|license)[ _-]?)key|"
@@ -43,24 +46,28 @@ STATEMENT_KEY = re.compile(
     r")(?![A-Za-z0-9_\-])",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"\S++")
-_PASSWORD_WORD = re.compile(r"pass(?:word|wd|phrase|code)", re.IGNORECASE)
+_WORD = lazy_compile(r"\S++")
+_PASSWORD_WORD = lazy_compile(r"pass(?:word|wd|phrase|code)", re.IGNORECASE)
 _VERBS = frozenset({"is", "was", "are", "were", "is:", "was:", "to", "be"})
 _FILLER_START = frozenset({"for", "of", "on", "in", "at", "to", "used", "we", "that", "here"})
 _SKIP_AFTER_VERB = frozenset({"set", "to", "now", "still", "currently", "just", "simply"})
 _QUOTES = "\"'`“”‘’«»"
 _TRAILING = ".,;:)]" + _QUOTES
 _CJK_VERB = r"(?:改成了|换成了|设置为|设置成|就是|改为|改成|换成|变成|设为|是|为)"
-CJK_STATEMENT = re.compile(
+CJK_STATEMENT = lazy_compile(
     CJK_KEY
     + r"(?:\([^)\n]{0,20}+\))?+[ \t]*+"
     + _CJK_VERB
     + r"[ \t]*+:?+[ \t]*+[\"'`“‘]?+(?P<value>[!-~]++)"
 )
 # 密码 or 口令, whitespace, and a value that looks like a password ("服务器 root 密码 Hunter22").
-CJK_PASSWORD_SPACED = re.compile(r"(?:密码|口令)[ \t]++[\"'`“‘]?+(?P<value>[!-~]++)")
-ASCII_KEY_CJK_VERB = re.compile(
-    r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z_][A-Za-z0-9_.\-]*+|api[ ]key|access[ ]key)[ \t]*+"
+CJK_PASSWORD_SPACED = lazy_compile(r"(?:密码|口令)[ \t]++[\"'`“‘]?+(?P<value>[!-~]++)")
+# The key's first character, then the look-behind (so the search skips to ASCII letters, the
+# few of a Chinese text), then the rest of the key: ``[A-Za-z_][A-Za-z0-9_.-]*+``, ``api key``
+# or ``access key``, tried in that order as the plain alternation would.
+ASCII_KEY_CJK_VERB = lazy_compile(
+    r"[A-Za-z_](?<![A-Za-z0-9_.\-].)"
+    r"(?P<keyrest>[A-Za-z0-9_.\-]*+|(?<=a)pi[ ]key|(?<=a)ccess[ ]key)[ \t]*+"
     + _CJK_VERB
     + r"[ \t]*+:?+[ \t]*+[\"'`“‘]?+(?P<value>[!-~]++)"
 )
@@ -85,12 +92,20 @@ def _value_at(text: str, word: re.Match[str], limit: int, token_only: bool) -> R
     return None
 
 
+def _has_word(words: list[re.Match[str]], rest: Iterator[re.Match[str]], j: int) -> bool:
+    """Whether there is a ``j``-th word; ``words`` is read so far, ``rest`` is the rest."""
+    if j >= len(words):
+        words.extend(rest)  # nothing once the line is read
+    return j < len(words)
+
+
 def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
     """The value stated after one credential phrase, if any (looks at most 160 characters of
     the same line)."""
     limit = text.find("\n", key.end(), key.end() + 160)
     limit = key.end() + 160 if limit < 0 else limit
-    words = list(_WORD.finditer(text, key.end(), limit))
+    rest = _WORD.finditer(text, key.end(), limit)
+    words = list(islice(rest, 7))  # enough for the first six words and one after a verb
     token_only = _token_only(key.group())
     spaced = bool(words) and words[0].start() > key.end()
     if spaced and _PASSWORD_WORD.fullmatch(key.group()) and words[0].group().lower() not in _VERBS:
@@ -102,7 +117,7 @@ def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
         lw = words[i].group().lower()
         if lw in _VERBS:
             j = i + 1
-            while j < len(words) and words[j].group().lower() in _SKIP_AFTER_VERB:
+            while _has_word(words, rest, j) and words[j].group().lower() in _SKIP_AFTER_VERB:
                 j += 1
             found = _value_at(text, words[j], limit, token_only) if j < len(words) else None
             if found is not None:
@@ -115,11 +130,22 @@ def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
     return None
 
 
+def _secret_key(key: str) -> bool:
+    return v.key_is_secret(key) or key.lower() in ("key", "api key", "access key")
+
+
 def _cjk_statements(text: str) -> Iterator[Raw]:
-    for pattern in (CJK_STATEMENT, ASCII_KEY_CJK_VERB, CJK_PASSWORD_SPACED):
+    cjk_key = prefilter.may_cjk_key(text)  # CJK_STATEMENT and CJK_PASSWORD_SPACED need one
+    for pattern, wanted in (
+        (CJK_STATEMENT, cjk_key),
+        (ASCII_KEY_CJK_VERB, prefilter.may_key_cjk_verb(text)),
+        (CJK_PASSWORD_SPACED, cjk_key),
+    ):
+        if not wanted:
+            continue
         for m in pattern.finditer(text):
-            if pattern is ASCII_KEY_CJK_VERB and not (
-                v.key_is_secret(m["key"]) or m["key"].lower() in ("key", "api key", "access key")
+            if pattern is ASCII_KEY_CJK_VERB and not _secret_key(
+                text[m.start() : m.end("keyrest")]
             ):
                 continue
             value = m["value"].rstrip(_TRAILING + "!?")
@@ -129,13 +155,82 @@ def _cjk_statements(text: str) -> Iterator[Raw]:
                 yield k.STATED_SECRET, m.start("value"), m.start("value") + len(value)
 
 
-_STATEMENT_NEEDLES = ("pass", "pin", "key", "token", "secret", "credential")
+_STATEMENT_NEEDLES = prefilter.STATEMENT_NEEDLES
+# Where a ``STATEMENT_KEY`` match starts, counted back from the first needle it holds: the
+# phrases whose first needle is "key" have a head before it ("api key" 3-4, "access key" 6-7,
+# "private", "signing", "license key" 7-8, "encryption key" 10-11), "token" may follow "api ",
+# "bot " (4), "auth " (5), "access ", "bearer " (7), "session ", "refresh " (8), "secret"
+# "client " (7); every other phrase starts with its needle. (``test_secret_prefilter`` derives
+# this table again from every phrase the pattern matches.)
+NEEDLE_OFFSETS: dict[str, tuple[int, ...]] = {
+    "pass": (0,),
+    "pin": (0,),
+    "key": (3, 4, 6, 7, 8, 10, 11),
+    "token": (0, 4, 5, 7, 8),
+    "secret": (0, 7),
+    "credential": (0,),
+}
+
+
+# More needle occurrences than one in this many characters (``key=key=…``): the plain scan is
+# cheaper than trying each place.
+_DENSE = 16
+
+
+def _needle_starts(lower: str) -> list[int] | None:
+    """Where a ``STATEMENT_KEY`` match can start (sorted, once each): ``NEEDLE_OFFSETS``
+    before an occurrence of a needle; None when needles are dense."""
+    starts: set[int] = set()
+    budget = len(lower) // _DENSE + 1
+    for needle, offsets in NEEDLE_OFFSETS.items():
+        at = lower.find(needle)
+        while at >= 0:
+            budget -= 1
+            if budget < 0:
+                return None
+            starts.update(at - d for d in offsets if d <= at)
+            at = lower.find(needle, at + 1)
+    return sorted(starts)
+
+
+# The characters the pattern's letters match, ignoring case, that ``str.lower`` does not turn
+# into that letter (``ı`` is an ``i`` to it, ``ſ`` an ``s``; ``İ`` lower-cases to two). A
+# text with none of them, lower-cased one for one, has its needles where the pattern sees them.
+_ODD_CASE = "ıſ"
+# Each needle where it starts, with the case rules of ``STATEMENT_KEY`` (so in a text whose
+# lower-cased copy has other offsets, the needles of every match are found where they are).
+_NEEDLE_AT = lazy_compile("(?=" + "|".join(f"({n})" for n in NEEDLE_OFFSETS) + ")", re.IGNORECASE)
+_NEEDLES_BY_GROUP = tuple(NEEDLE_OFFSETS)
+
+
+def _needle_starts_unicode(text: str) -> list[int] | None:
+    starts: set[int] = set()
+    budget = len(text) // _DENSE + 1
+    for m in _NEEDLE_AT.finditer(text):
+        budget -= 1
+        if budget < 0:
+            return None
+        at = m.start()
+        offsets = NEEDLE_OFFSETS[_NEEDLES_BY_GROUP[(m.lastindex or 1) - 1]]
+        starts.update(at - d for d in offsets if d <= at)
+    return sorted(starts)
+
+
+def statement_keys(text: str, lower: str) -> Iterator[re.Match[str]]:
+    """``STATEMENT_KEY.finditer(text)``, trying only where a match can start (``lower`` is
+    ``text.lower()``): a skipped position could not start one."""
+    if text.isascii() or (
+        len(lower) == len(text) and not any(ch in text for ch in _ODD_CASE)
+    ):  # each character lower-cased to one: the offsets are text's
+        yield from _at_needles(STATEMENT_KEY, text, _needle_starts(lower))
+    else:
+        yield from _at_needles(STATEMENT_KEY, text, _needle_starts_unicode(text))
 
 
 def statements(text: str) -> Iterator[Raw]:
     lower = text.lower()
     if any(needle in lower for needle in _STATEMENT_NEEDLES):
-        for m in STATEMENT_KEY.finditer(text):
+        for m in statement_keys(text, lower):
             found = _stated_after(text, m)
             if found is not None:
                 yield found
@@ -145,15 +240,15 @@ def statements(text: str) -> Iterator[Raw]:
 
 # --------------------------------------------------------------------------- command lines
 
-COMMAND = re.compile(
+COMMAND = lazy_compile(
     r"(?<![A-Za-z0-9_.\-/])(?P<cmd>mysql(?:dump|admin|import|sh|check|slap)?+|"
     r"mariadb(?:-dump|-admin)?+|sshpass|redis-cli|docker|podman|nerdctl|helm|oras|skopeo|"
     r"buildah|mongo(?:sh|dump|restore|export|import)?+|sqlcmd|bcp|ldap(?:search|modify|add|"
     r"delete|whoami|passwd)|curl|smbclient|openssl)(?![A-Za-z0-9_\-])"
 )
 # The rest of one command: to the end of the line or a pipe, ";" or "&&" outside quotes.
-REST_OF_COMMAND = re.compile(r"(?:[^\r\n|;&'\"]|'[^'\r\n]*+'|\"[^\"\r\n]*+\"|&(?!&))*+")
-ARGUMENT = re.compile(r"(?:[^\s'\"]|'[^'\r\n]*+'|\"[^\"\r\n]*+\")++")
+REST_OF_COMMAND = lazy_compile(r"(?:[^\r\n|;&'\"]|'[^'\r\n]*+'|\"[^\"\r\n]*+\"|&(?!&))*+")
+ARGUMENT = lazy_compile(r"(?:[^\s'\"]|'[^'\r\n]*+'|\"[^\"\r\n]*+\")++")
 _LOGIN_COMMANDS = frozenset({"docker", "podman", "nerdctl", "helm", "oras", "skopeo", "buildah"})
 
 
@@ -230,18 +325,47 @@ def _command_passwords(family: str, args: list[re.Match[str]]) -> Iterator[Raw]:
             yield k.COMMAND_LINE_PASSWORD, start, start + len(value)
 
 
-_COMMAND_NEEDLES = (
-    *("mysql", "mariadb", "sshpass", "redis-cli", "docker", "podman", "nerdctl", "helm"),
-    *("oras", "skopeo", "buildah", "mongo", "sqlcmd", "bcp", "ldap", "curl", "smbclient"),
-    "openssl",
-)
+def _at_needles(
+    pattern: re.Pattern[str], text: str, starts: Iterable[int] | None
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` when every match starts at one of ``starts`` (sorted): a
+    match attempt does not depend on where the scan began (look-behinds see the whole
+    text), and the scan goes on after each match as ``finditer`` does. ``starts`` None: the
+    plain scan."""
+    if starts is None:
+        yield from pattern.finditer(text)
+        return
+    pos = 0
+    for start in starts:
+        if start < pos:
+            continue
+        m = pattern.match(text, start)
+        if m is not None:
+            yield m
+            pos = m.end()
+
+
+def _command_starts(text: str) -> list[int] | None:
+    """Where a ``COMMAND`` match can start: each of its names begins with a needle (None
+    when they are dense)."""
+    starts: set[int] = set()
+    budget = len(text) // _DENSE + 1
+    for needle in prefilter.COMMAND_NEEDLES:
+        at = text.find(needle)
+        while at >= 0:
+            budget -= 1
+            if budget < 0:
+                return None
+            starts.add(at)
+            at = text.find(needle, at + 1)
+    return sorted(starts)
 
 
 def commands(text: str) -> Iterator[Raw]:
-    if not any(needle in text for needle in _COMMAND_NEEDLES):
-        return
+    if not prefilter.may_command(text):
+        return  # no command's name, or no "-" for a password option
     until = -1
-    for m in COMMAND.finditer(text):
+    for m in _at_needles(COMMAND, text, _command_starts(text)):
         if m.start() < until:
             continue
         rest = REST_OF_COMMAND.match(text, m.end())
@@ -252,14 +376,14 @@ def commands(text: str) -> Iterator[Raw]:
 
 # --------------------------------------------------------------------------- credential files
 
-PGPASS = re.compile(
+PGPASS = lazy_compile(
     r"(?<![A-Za-z0-9_.\-*\[\]])(?P<host>\*|[A-Za-z0-9_.\-\[\]]++):(?P<port>[1-9][0-9]{1,4}+|\*):"
     r"(?P<db>[^\s:]++):(?P<user>[^\s:]++):(?P<pw>(?:[^\s:\\]|\\.)++)(?![^\s])"
 )
-NETRC = re.compile(
+NETRC = lazy_compile(
     r"(?<![A-Za-z0-9_\-])login[ \t]++[^\s]++[ \t\r\n]++password[ \t]++(?P<value>[^\s]++)"
 )
-_HAS_LETTER = re.compile(r"[A-Za-z*]")
+_HAS_LETTER = lazy_compile(r"[A-Za-z*]")
 
 
 def credential_files(text: str) -> Iterator[Raw]:

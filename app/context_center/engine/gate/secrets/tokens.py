@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterator
 
 from context_center.engine.gate.secrets import kinds as k
+from context_center.engine.gate.secrets import prefilter
+from context_center.engine.gate.secrets.lazy import lazy_compile
 from context_center.engine.gate.secrets.plugins import plugins
 
 Raw = tuple[str, int, int]
@@ -43,62 +45,64 @@ def _token(prefix: str, width: int, rest: str, boundary: str = r"[A-Za-z0-9_\-]"
     return rf"{prefix}(?<!{boundary}.{{{width}}}){rest}"
 
 
-BEARER = re.compile(
+BEARER = lazy_compile(
     r"(?<![A-Za-z0-9_\-])bearer[ \t]++"
     r"(?P<value>(?-i:eyJ)[A-Za-z0-9._~+/=\-]++|[A-Za-z0-9._~+/=\-]{16,}+)",
     re.IGNORECASE,
 )
-API_KEY = re.compile(_token(r"(?:sk|rk)-", 3, r"[A-Za-z0-9_\-]{12,}+"))
-GITLAB_PAT = re.compile(_token("glpat-", 6, r"[A-Za-z0-9_\-]{20,}+"))
-GOOGLE_API_KEY = re.compile(_token("AIza", 4, r"[A-Za-z0-9_\-]{35,}+"))
-STRIPE_KEY = re.compile(_token(r"(?:sk|rk)_(?:live|test)_", 8, r"[A-Za-z0-9]{16,}+"))
-NPM_TOKEN = re.compile(_token("npm_", 4, r"[A-Za-z0-9]{36,}+"))
-GITHUB_PAT = re.compile(_token("github_pat_", 11, r"[A-Za-z0-9_]{22,}+", r"[A-Za-z0-9_]"))
-GITHUB_LOOSE = re.compile(_token("gh[pousr]_", 4, r"[A-Za-z0-9_]{20,}+", r"[A-Za-z0-9_]"))
-SLACK_LOOSE = re.compile(_token("xox[baprs]-", 5, r"[A-Za-z0-9\-]{10,}+"))
-DOCKER = re.compile(_token("dckr_(?:pat|oat)_", 9, r"[A-Za-z0-9_\-]{20,}+"))
-DIGITALOCEAN = re.compile(_token("do[opr]_v1_", 7, r"[a-f0-9]{64}+"))
-HUGGINGFACE = re.compile(_token("hf_", 3, r"[A-Za-z0-9]{30,}+"))
-SHOPIFY = re.compile(_token("shp(?:at|ss|ca|pa)_", 6, r"[a-fA-F0-9]{32}+"))
-MAILCHIMP = re.compile(r"(?<![A-Za-z0-9])[0-9a-f]{32}+-us[0-9]{1,2}+(?![0-9])")
-CLOUD_ACCESS_KEY = re.compile(
+API_KEY = lazy_compile(_token(r"(?:sk|rk)-", 3, r"[A-Za-z0-9_\-]{12,}+"))
+GITLAB_PAT = lazy_compile(_token("glpat-", 6, r"[A-Za-z0-9_\-]{20,}+"))
+GOOGLE_API_KEY = lazy_compile(_token("AIza", 4, r"[A-Za-z0-9_\-]{35,}+"))
+STRIPE_KEY = lazy_compile(_token(r"(?:sk|rk)_(?:live|test)_", 8, r"[A-Za-z0-9]{16,}+"))
+NPM_TOKEN = lazy_compile(_token("npm_", 4, r"[A-Za-z0-9]{36,}+"))
+GITHUB_PAT = lazy_compile(_token("github_pat_", 11, r"[A-Za-z0-9_]{22,}+", r"[A-Za-z0-9_]"))
+GITHUB_LOOSE = lazy_compile(_token("gh[pousr]_", 4, r"[A-Za-z0-9_]{20,}+", r"[A-Za-z0-9_]"))
+SLACK_LOOSE = lazy_compile(_token("xox[baprs]-", 5, r"[A-Za-z0-9\-]{10,}+"))
+DOCKER = lazy_compile(_token("dckr_(?:pat|oat)_", 9, r"[A-Za-z0-9_\-]{20,}+"))
+DIGITALOCEAN = lazy_compile(_token("do[opr]_v1_", 7, r"[a-f0-9]{64}+"))
+HUGGINGFACE = lazy_compile(_token("hf_", 3, r"[A-Za-z0-9]{30,}+"))
+SHOPIFY = lazy_compile(_token("shp(?:at|ss|ca|pa)_", 6, r"[a-fA-F0-9]{32}+"))
+MAILCHIMP = lazy_compile(r"(?<![A-Za-z0-9])[0-9a-f]{32}+-us[0-9]{1,2}+(?![0-9])")
+CLOUD_ACCESS_KEY = lazy_compile(
     _token("(?:LTAI|AKID)", 4, r"(?:(?<=LTAI)[A-Za-z0-9]{12,30}+|(?<=AKID)[A-Za-z0-9]{32,}+)")
     + r"(?![A-Za-z0-9])",
 )
-GOOGLE_OAUTH = re.compile(_token(r"ya29\.", 5, r"[A-Za-z0-9_\-]{20,}+"))
-GOOGLE_REFRESH = re.compile(_token("1//0", 4, r"[A-Za-z0-9_\-]{40,}+"))
-VAULT = re.compile(_token(r"hv[sbr]\.", 4, r"[A-Za-z0-9_\-]{24,}+"))
-AGE_SECRET_KEY = re.compile(_token("AGE-SECRET-KEY-1", 16, r"[0-9A-Z]{50,}+"))
-AZURE_SHARED_KEY = re.compile(
+GOOGLE_OAUTH = lazy_compile(_token(r"ya29\.", 5, r"[A-Za-z0-9_\-]{20,}+"))
+GOOGLE_REFRESH = lazy_compile(_token("1//0", 4, r"[A-Za-z0-9_\-]{40,}+"))
+VAULT = lazy_compile(_token(r"hv[sbr]\.", 4, r"[A-Za-z0-9_\-]{24,}+"))
+AGE_SECRET_KEY = lazy_compile(_token("AGE-SECRET-KEY-1", 16, r"[0-9A-Z]{50,}+"))
+AZURE_SHARED_KEY = lazy_compile(
     _token("SharedAccessKey=", 16, r"(?P<value>[A-Za-z0-9+/]{40,}+=*+)", r"[A-Za-z0-9]")
 )
-JWT_PATTERN = re.compile(_token("eyJ", 3, r"[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]*+"))
-PEM_BEGIN = re.compile(
+JWT_PATTERN = lazy_compile(
+    _token("eyJ", 3, r"[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]++\.[A-Za-z0-9_\-]*+")
+)
+PEM_BEGIN = lazy_compile(
     r"-----BEGIN[ ]++(?:(?!PRIVATE )[A-Z0-9]++[ ]++)*+PRIVATE[ ]++KEY(?:[ ]++BLOCK)?+-----"
 )
-PEM_END = re.compile(
+PEM_END = lazy_compile(
     r"-----END[ ]++(?:(?!PRIVATE )[A-Z0-9]++[ ]++)*+PRIVATE[ ]++KEY(?:[ ]++BLOCK)?+-----"
 )
-PUTTY = re.compile(r"(?<![A-Za-z0-9])PuTTY-User-Key-File-[0-9]++:")
-URL_CREDENTIALS = re.compile(
+PUTTY = lazy_compile(r"(?<![A-Za-z0-9])PuTTY-User-Key-File-[0-9]++:")
+URL_CREDENTIALS = lazy_compile(
     r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*+://"
     r"(?P<userinfo>[^\s:/?#\[\]@]*+:[^\s/?#\[\]@]++)@"
 )
-EMAIL = re.compile(
+EMAIL = lazy_compile(
     r"(?<![A-Za-z0-9._%+\-])(?P<local>[A-Za-z0-9._%+\-]++)@"
     r"(?P<domain>[A-Za-z0-9\-]++(?:\.[A-Za-z0-9\-]++)++)"
 )
 # ``name (at) example (dot) com``, ``name [at] example.com``, ``name {at} example{dot}cn``.
 _OPEN, _CLOSE = r"[ \t]*+[(\[{<][ \t]*+", r"[ \t]*+[)\]}>][ \t]*+"
-OBFUSCATED_EMAIL = re.compile(
+OBFUSCATED_EMAIL = lazy_compile(
     rf"(?<![A-Za-z0-9._%+\-])(?P<local>[A-Za-z0-9._%+\-]++){_OPEN}at{_CLOSE}"
     rf"(?P<domain>[A-Za-z0-9\-]++(?:(?:\.|{_OPEN}dot{_CLOSE})[A-Za-z0-9\-]++)++)",
     re.IGNORECASE,
 )
 # A quick test for ``(at)``/``[at]``… before the obfuscated pattern runs at every word.
-_AT_BRACKET = re.compile(r"[(\[{<][ \t]*+at[ \t]*+[)\]}>]", re.IGNORECASE)
+_AT_BRACKET = prefilter.AT_BRACKET
 # ``alice at example dot com``: plain words, so the last one must be a common top-level domain.
-WORDED_EMAIL = re.compile(
+WORDED_EMAIL = lazy_compile(
     r"(?<![A-Za-z0-9._%+\-])(?P<local>[A-Za-z0-9._%+\-]++)[ \t]++at[ \t]++"
     r"(?P<domain>[A-Za-z0-9\-]++(?:[ \t]++dot[ \t]++[A-Za-z0-9\-]++)++)",
 )
@@ -108,9 +112,9 @@ _COMMON_TLDS = frozenset(
         *("ru", "edu", "gov", "me", "info", "biz", "us", "ca", "au", "nl"),
     }
 )
-TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-]*+")
+TOKEN_CHARS = lazy_compile(r"[A-Za-z0-9_\-]*+")
 # A command that takes ``user@host``: what follows it on the line is not an email.
-_REMOTE_COMMAND = re.compile(
+_REMOTE_COMMAND = lazy_compile(
     r"(?:^|[\s;&|(`])(?:ssh|scp|sftp|rsync|mosh|autossh|ssh-copy-id)[ \t]", re.MULTILINE
 )
 
@@ -137,6 +141,8 @@ OWN_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     (k.PRIVATE_KEY, AGE_SECRET_KEY, ("AGE-SECRET-KEY-1",)),
     (k.AZURE_STORAGE_KEY, AZURE_SHARED_KEY, ("SharedAccessKey=",)),
 )
+# Any needle of those (a substring search each: an alternation is slower on a long run).
+_OWN_NEEDLES = tuple(dict.fromkeys(n for _, _, ns in OWN_TOKENS for n in ns))
 # The same for the detect-secrets shapes (``plugins``), by kind.
 _PLUGIN_NEEDLES: dict[str, tuple[str, ...]] = {
     k.GITLAB_TOKEN: ("gl", "GR1348941"),
@@ -169,7 +175,7 @@ SCANNING = (
     WORDED_EMAIL,
 )
 ANCHORED = (TOKEN_CHARS, _AT_BRACKET, _REMOTE_COMMAND)
-_WORD_CHAR = re.compile(r"[A-Za-z0-9_\-]")
+_WORD_CHAR = lazy_compile(r"[A-Za-z0-9_\-]")
 
 
 def _inside_word(text: str, start: int) -> bool:
@@ -192,23 +198,27 @@ def _github_plugin(text: str) -> Iterator[Raw]:
 # it first changes nothing found): text that matches none of them never loads detect-secrets
 # (about 100 ms of imports, ``requests`` among them), e.g. a recall block in a recall process.
 _PLUGIN_MAYBE: dict[str, re.Pattern[str]] = {
-    k.GITLAB_TOKEN: re.compile(r"gl[a-z]{2,6}-|GR1348941"),
-    k.TWILIO_KEY: re.compile(r"(?:AC|SK)[a-z0-9]{32}"),
-    k.SENDGRID_KEY: re.compile(r"SG\.[A-Za-z0-9_-]{22}\."),
-    k.AZURE_STORAGE_KEY: re.compile(r"AccountKey="),
-    k.DISCORD_TOKEN: re.compile(r"[a-zA-Z\d_-]{24}\.[a-zA-Z\d_-]{6}\."),
-    k.TELEGRAM_TOKEN: re.compile(r"\d{8}:"),
-    k.SQUARE_SECRET: re.compile(r"sq0csp-"),
-    k.PYPI_TOKEN: re.compile(r"pypi-"),
+    k.GITLAB_TOKEN: lazy_compile(r"gl[a-z]{2,6}-|GR1348941"),
+    k.TWILIO_KEY: lazy_compile(r"(?:AC|SK)[a-z0-9]{32}"),
+    k.SENDGRID_KEY: lazy_compile(r"SG\.[A-Za-z0-9_-]{22}\."),
+    k.AZURE_STORAGE_KEY: lazy_compile(r"AccountKey="),
+    # (these two written from their literal, so the search skips to it)
+    k.DISCORD_TOKEN: lazy_compile(r"\.(?<=[a-zA-Z\d_-]{24}\.)[a-zA-Z\d_-]{6}\."),
+    k.TELEGRAM_TOKEN: lazy_compile(r":(?<=\d{8}:)"),
+    k.SQUARE_SECRET: lazy_compile(r"sq0csp-"),
+    k.PYPI_TOKEN: lazy_compile(r"pypi-"),
 }
-_AWS_SECRET_MAYBE = re.compile(r"['\"][0-9a-zA-Z/+]{40}['\"]", re.IGNORECASE)
+# Every detect-secrets Slack match holds one of these, with the plugins' own case rules (a word
+# like "toxoxa" then does not load detect-secrets).
+_SLACK_MAYBE = lazy_compile(r"xox[abposr]-\d|hooks\.slack\.com", re.IGNORECASE)
+_AWS_SECRET_MAYBE = lazy_compile(r"['\"][0-9a-zA-Z/+]{40}['\"]", re.IGNORECASE)
 
 
 def _plugin_tokens(text: str) -> Iterator[Raw]:
     if _has(text, _GITHUB_NEEDLES):
         yield from _github_plugin(text)
     lower = text.lower()
-    if "xox" in lower or "hooks.slack.com" in lower:
+    if ("xox" in lower or "hooks.slack.com" in lower) and _SLACK_MAYBE.search(text):
         for pattern in plugins().slack:
             yield from ((k.SLACK_TOKEN, m.start(), m.end()) for m in pattern.finditer(text))
     if _has(text, _AWS_ID_NEEDLES):
@@ -234,6 +244,15 @@ def _plugin_tokens(text: str) -> Iterator[Raw]:
 
 def service_tokens(text: str) -> Iterator[Raw]:
     """Every token recognised by its shape alone (the only detectors run on joined text)."""
+    if not prefilter.may_hold_token(text):
+        return  # no run long enough for a token, none of the shorter shapes' needles
+    # Each own shape is a token run (``prefilter.TOKEN_RUN``) holding one of its needles.
+    if prefilter.token_run(text) and _has(text, _OWN_NEEDLES):
+        yield from _own_tokens(text)
+    yield from _plugin_tokens(text)
+
+
+def _own_tokens(text: str) -> Iterator[Raw]:
     for kind, pattern, needles in OWN_TOKENS:
         if not _has(text, needles):
             continue
@@ -242,7 +261,6 @@ def service_tokens(text: str) -> Iterator[Raw]:
                 yield kind, m.start("value"), m.end("value")
             else:
                 yield kind, m.start(), m.end()
-    yield from _plugin_tokens(text)
 
 
 def bearer_and_jwt(text: str) -> Iterator[Raw]:

@@ -24,6 +24,8 @@ import math
 import re
 from collections import Counter
 
+from context_center.engine.gate.secrets.lazy import lazy_compile
+
 # Credential words a key may end with: then the key names the credential itself.
 _CREDENTIAL_ENDINGS = ("PASSWORD", "PASSWD", "PWD", "PASS", "PASSPHRASE", "SECRET", "TOKEN", "KEY")
 # Words that make a key describe a property of a credential rather than name it.
@@ -44,13 +46,13 @@ _REFERENCE_WORDS = frozenset(
         *("HINT", "LABEL", "POLICY", "STORE", "MANAGER", "SCOPE", "SCOPES", "ISSUER"),
     }
 )
-WORD_SPLIT = re.compile(r"[^A-Za-z0-9]++|(?<=[a-z0-9])(?=[A-Z])")
+WORD_SPLIT = lazy_compile(r"[^A-Za-z0-9]++|(?<=[a-z0-9])(?=[A-Z])")
 # A short number (at most 6 digits, optionally signed or with a decimal part).
-SHORT_NUMBER = re.compile(r"[+-]?+[0-9]{1,6}+(?:\.[0-9]{1,6}+)?+")
+SHORT_NUMBER = lazy_compile(r"[+-]?+[0-9]{1,6}+(?:\.[0-9]{1,6}+)?+")
 _COMPACT_KEY_WORDS = ("APIKEY", "ACCESSKEY", "PRIVATEKEY", "REQUIREPASS", "MASTERAUTH")
 _PASS_WORDS = frozenset({"PASS", "PASSPHRASE", "PASSCODE"})
 _KEY_WORDS = ("SECRET", "TOKEN", "PASSWORD", "PASSWD", "_PWD", "-PWD")
-PLACEHOLDER = re.compile(
+PLACEHOLDER = lazy_compile(
     r"(?:\$\{\{.*+|\$\{[A-Za-z_][A-Za-z0-9_]*+(?::?+[-=?+][^}]*+)?+\}?|\$[A-Za-z_][A-Za-z0-9_]*+|\$\(.*+|%[A-Za-z_][A-Za-z0-9_]*+%|"
     r"<[^<>]*+>?|\{\{.*+|[*xX.•]++|null|none|nil|true|false|yes|no|on|off|enabled|disabled|"
     r"~|undefined|str|string|int|bool|bytes|optional|any|required|redacted|\[redacted\]|"
@@ -59,11 +61,11 @@ PLACEHOLDER = re.compile(
     re.IGNORECASE,
 )
 # Code, not a literal: a call, a dotted name, an opening bracket.
-_CODE_VALUE = re.compile(
+_CODE_VALUE = lazy_compile(
     r"[A-Za-z_][A-Za-z0-9_.\[\]\"']*+\(.*+|[A-Za-z_]++(?:\.[A-Za-z_]++)++|"
     r"[\[{(]"
 )
-_IDENTIFIER = re.compile(r"[A-Za-z_]++")
+_IDENTIFIER = lazy_compile(r"[A-Za-z_]++")
 # A language keyword where a literal would be: ``token = await fetch()``, ``key = new Key()``.
 _CODE_WORDS = frozenset(
     {"await", "new", "yield", "lambda", "function", "async", "typeof", "this", "self", "cls"}
@@ -166,13 +168,13 @@ def assigned_secret(key: str, value: str) -> bool:
 
 
 # Words after a number that make it a length or a period, not a PIN ("12 characters", "8 位").
-_UNITS = re.compile(
+_UNITS = lazy_compile(
     r"[ \t]*+(?:characters?|chars?|digits?|letters?|bytes?|bits?|words?|days?|hours?|"
     r"minutes?|seconds?|times?|attempts?|long\b|位|个字符|个字|字符|天|小时|分钟|秒|次)",
     re.IGNORECASE,
 )
 # Values that describe rather than state (``HS256-signed``, ``base64``, ``RSA2048``).
-_DESCRIPTIVE = re.compile(
+_DESCRIPTIVE = lazy_compile(
     r"(?:hs|rs|es|sha|md|aes|rsa|ed|utf|base|http|oauth|tls|ssl)[0-9][0-9\-]*+\w*+",
     re.IGNORECASE,
 )
@@ -180,7 +182,7 @@ _DESCRIPTIVE_SUFFIXES = ("-bit", "-based", "-hashed", "-encoded", "-signed", "-e
 
 
 # A lower-case identifier of three or more parts (``reset_token_2024_migration_v2``).
-_IDENTIFIER_LIKE = re.compile(r"[a-z]++(?:[_\-][a-z0-9]++){2,}+")
+_IDENTIFIER_LIKE = lazy_compile(r"[a-z]++(?:[_\-][a-z0-9]++){2,}+")
 
 
 def stated_value(value: str, after: str, *, token_only: bool) -> bool:
