@@ -39,7 +39,6 @@ the driver byte-compiles the ``context_center`` package it imports (``compileall
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
 import os
 import resource
@@ -640,13 +639,6 @@ def _targets(
         )
 
 
-def byte_compile() -> None:
-    """Byte-compile the package the processes import, as an install would have."""
-    import context_center
-
-    compileall.compile_dir(str(Path(context_center.__file__).resolve().parent), quiet=1, workers=1)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="100,10000,50000")
@@ -666,6 +658,8 @@ def main() -> None:
         print(json.dumps(fn(args.size, Path(args.dir), arg)))
         return
     sizes = [int(s) for s in args.sizes.split(",") if s]
+    from bench.installed import byte_compile
+
     byte_compile()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-turn-"))
     started = time.perf_counter()

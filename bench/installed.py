@@ -10,9 +10,12 @@ from __future__ import annotations
 import compileall
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "app" / "context_center"
 
+def byte_compile() -> None:
+    """Write the missing or stale ``.pyc`` of the ``context_center`` package this process
+    imports (the one its child processes import too: a worktree on ``PYTHONPATH`` wins), once
+    per file, quietly; an error only costs speed."""
+    import context_center
 
-def byte_compile(package: Path = PACKAGE) -> None:
-    """Write the missing or stale ``.pyc`` of ``package`` (quietly; an error only costs speed)."""
-    compileall.compile_dir(str(package), quiet=2)
+    package = Path(context_center.__file__).resolve().parent
+    compileall.compile_dir(str(package), quiet=2, workers=1)
