@@ -12,6 +12,8 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
+from context_center.ui.widgets.markdown_view import commonmark
+
 if TYPE_CHECKING:  # markdown-it is imported on the first render (not on the window's way up)
     from markdown_it import MarkdownIt
     from markdown_it.rules_core import StateCore
@@ -88,10 +90,7 @@ def _linkify(state: StateCore) -> None:
 
 @functools.cache
 def _renderer() -> MarkdownIt:
-    from markdown_it import MarkdownIt
-
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
-    md.enable(["table", "strikethrough"])
+    md = commonmark()
     md.core.ruler.push("bare_http_links", _linkify)
     return md
 

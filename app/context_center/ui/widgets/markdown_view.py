@@ -52,14 +52,17 @@ def document_css() -> str:
     return css
 
 
-@functools.cache
-def _renderer() -> MarkdownIt:
-    """Built on the first render: importing markdown-it is ~30 ms a window need not pay
-    before its first paint."""
+def commonmark() -> MarkdownIt:
+    """A new parser with the window's options: CommonMark, raw HTML escaped (html=False),
+    tables and strikethrough. markdown-it is imported here, on the first render, not on the
+    window's way to its first paint (~30 ms)."""
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     return md.enable(["table", "strikethrough"])
+
+
+_renderer = functools.cache(commonmark)
 
 
 def render_markdown(text: str) -> str:
