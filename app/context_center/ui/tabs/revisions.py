@@ -6,6 +6,7 @@ monotonic); it is a person's explicit action, so it applies at once.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
@@ -72,9 +73,7 @@ def load_facts(engine: Engine) -> list[PickRow]:
 
 def _told_apart(rows: list[PickRow]) -> list[PickRow]:
     """Two facts may share a title (one in each scope): those say their scope after it."""
-    seen: dict[str, int] = {}
-    for r in rows:
-        seen[r.title] = seen.get(r.title, 0) + 1
+    seen = Counter(r.title for r in rows)
     return [
         replace(r, title=f"{r.title} · {scope_label(r.scope)}") if seen[r.title] > 1 else r
         for r in rows
