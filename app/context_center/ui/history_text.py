@@ -11,11 +11,12 @@ module does not know is kept as written, joined to the part before it (it may ho
 
 from __future__ import annotations
 
+import functools
 import re
 
 from context_center.ui.engine_text import Forms
 from context_center.ui.gate_text import REASONS as GATE_REASONS
-from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, current_language
 from context_center.ui.terms import type_label
 
 PARTS = Forms(
@@ -66,7 +67,11 @@ def _part(piece: str) -> str:
 
 
 def history_detail(detail: str) -> str:
-    """A history row's details in the window's language."""
-    if not detail:
-        return detail
+    """A history row's details in the window's language (the table asks for every visible
+    cell on every paint: each text is worked out once per language)."""
+    return _detail(current_language(), detail) if detail else detail
+
+
+@functools.lru_cache(maxsize=4096)
+def _detail(_language: str, detail: str) -> str:
     return TEXT["sep"].join(_part(piece) for piece in _segments(detail))

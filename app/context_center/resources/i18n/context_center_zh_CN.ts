@@ -15,10 +15,6 @@
 <context>
     <name>ActivityTab</name>
     <message>
-        <source>Recalled</source>
-        <translation>已召回</translation>
-    </message>
-    <message>
         <source>Show in Memory</source>
         <translation>在记忆中显示</translation>
     </message>

@@ -46,7 +46,6 @@ HINT_MIN_HEIGHT = 560
 TEXT = Texts(
     "ActivityTab",
     {
-        "recalled": QT_TRANSLATE_NOOP("ActivityTab", "Recalled"),
         "show_fact": QT_TRANSLATE_NOOP("ActivityTab", "Show in Memory"),
         "show_fact_tip": QT_TRANSLATE_NOOP(
             "ActivityTab", "Open the selected recalled fact in the Memory tab (or double-click it)"

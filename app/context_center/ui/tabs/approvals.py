@@ -55,7 +55,8 @@ from context_center.ui.widgets.shared_columns import share_columns
 from context_center.ui.widgets.tables import WrappedTable
 
 if TYPE_CHECKING:  # the dialog's modules are imported when a review first opens
-    from context_center.ui.dialogs.approval import ApprovalDialog, Review
+    from context_center.ui.dialogs.approval import ApprovalDialog
+    from context_center.ui.dialogs.approval_content import Review
 
 # -- engine work (worker thread) ------------------------------------------------------------
 

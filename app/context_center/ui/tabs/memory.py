@@ -240,9 +240,9 @@ class MemoryTab(Tab):
             return
         engine = self.ctx.engine
         prefetch, self._prefetch = self._prefetch, None
-        trusted = prefetch is not None and prefetch[0] is engine
-        if trusted:
-            assert prefetch is not None
+        trusted = False
+        if prefetch is not None and prefetch[0] is engine:
+            trusted = True
             data = await prefetch[1]
         else:
             data = await self.ctx.run(load_memory, engine)
@@ -254,7 +254,7 @@ class MemoryTab(Tab):
             # were cached (no stat of 50,000 files before the first paint); now every file
             # is checked, and an edit made in place while the window was closed shows.
             checked = await self.ctx.run(load_memory, engine)
-            if not same_files(data, checked):
+            if not await self.ctx.run(same_files, data, checked):  # 50,000 rows: not here
                 data = checked
                 self._show_data(data)
         conflicts = await self.ctx.run(load_conflicts, engine)

@@ -36,7 +36,7 @@ def _trim(url: str) -> str:
     return url
 
 
-def _split(token: Token, md: MarkdownIt) -> list[Token]:
+def _split(token: Token, md: MarkdownIt, new: type[Token]) -> list[Token]:
     text = token.content
     out: list[Token] = []
     pos = 0
@@ -49,23 +49,19 @@ def _split(token: Token, md: MarkdownIt) -> list[Token]:
             continue
         start = match.start()
         if start > pos:
-            out.append(_text(text[pos:start]))
-        from markdown_it.token import Token
-
-        link = Token("link_open", "a", 1, attrs={"href": href})
-        out += [link, _text(url), Token("link_close", "a", -1)]
+            out.append(_text(text[pos:start], new))
+        link = new("link_open", "a", 1, attrs={"href": href})
+        out += [link, _text(url, new), new("link_close", "a", -1)]
         pos = start + len(url)
     if not out:
         return [token]
     if pos < len(text):
-        out.append(_text(text[pos:]))
+        out.append(_text(text[pos:], new))
     return out
 
 
-def _text(content: str) -> Token:
-    from markdown_it.token import Token
-
-    token = Token("text", "", 0)
+def _text(content: str, new: type[Token]) -> Token:
+    token = new("text", "", 0)
     token.content = content
     return token
 
@@ -82,7 +78,7 @@ def _linkify(state: StateCore) -> None:
             elif child.type == "link_close":
                 depth -= 1
             if child.type == "text" and depth == 0:
-                children += _split(child, state.md)
+                children += _split(child, state.md, type(child))  # markdown-it's Token
             else:
                 children.append(child)
         block.children = children

@@ -15,13 +15,6 @@ from context_center.ui.style import tone
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
 
 MONO = '"DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace'
-# the light scheme's colours (the views use ``style.tone`` so the dark scheme gets its own)
-ADD_BG = "#e6ffec"
-DEL_BG = "#ffebe9"
-ADD_FG = "#116329"
-DEL_FG = "#82071e"
-HUNK_FG = "#0550ae"
-CTX_FG = "#24292f"
 
 
 def fact_document(fields: Mapping[str, object], body: str) -> str:

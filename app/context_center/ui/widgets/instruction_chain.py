@@ -142,8 +142,9 @@ def build_chain_model(model: QStandardItemModel, resolution: Resolution) -> None
 
 def _styled(child: QStandardItem, kind: QStandardItem, name: str) -> None:
     """Both cells in the scheme's ``name`` tone."""
-    child.setForeground(QColor(tone(name)))
-    kind.setForeground(QColor(tone(name)))
+    colour = QColor(tone(name))
+    child.setForeground(colour)
+    kind.setForeground(colour)
 
 
 def _import_row(

@@ -49,7 +49,7 @@ class _ColumnShare(QObject):
         room = max(table.viewport().width() - fixed, 0)
         for col, share in self.capped.items():
             label = header.sectionSizeHint(col)  # never narrower than its own heading
-            wanted = max(table.sizeHintForColumn(col), label)
+            wanted = table.sizeHintForColumn(col)
             width = max(min(wanted, int(room * share)), label, header.minimumSectionSize())
             if header.sectionSize(col) != width:
                 header.resizeSection(col, width)

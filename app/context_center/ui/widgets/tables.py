@@ -80,16 +80,22 @@ def make_table(
     header = view.horizontalHeader()
     header.setHighlightSections(False)
     header.setStretchLastSection(False)
+    if widths:
+        _fixed_widths(view, model, widths)
+    header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    return view
+
+
+def _fixed_widths(view: QTableView, model: QAbstractItemModel, widths: dict[int, int]) -> None:
+    header = view.horizontalHeader()
     bold = QFont(view.font())
     bold.setBold(True)  # the stylesheet's header weight
     heading = QFontMetrics(bold)
-    for col, width in (widths or {}).items():
+    for col, width in widths.items():
         header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         # never narrower than its heading in the window's language ("Rev" is "修订版")
         label = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
         view.setColumnWidth(col, max(width, heading.horizontalAdvance(label) + 20))
-    header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
-    return view
 
 
 class _WrapDelegate(QStyledItemDelegate):
