@@ -177,12 +177,15 @@ NEEDLE_OFFSETS: dict[str, tuple[int, ...]] = {
 _DENSE = 16
 
 
-def _needle_starts(lower: str) -> list[int] | None:
-    """Where a ``STATEMENT_KEY`` match can start (sorted, once each): ``NEEDLE_OFFSETS``
-    before an occurrence of a needle; None when needles are dense."""
+def _needle_starts(
+    lower: str, offsets_of: dict[str, tuple[int, ...]] | None = None
+) -> list[int] | None:
+    """Where a match can start (sorted, once each): ``offsets_of`` (default
+    ``NEEDLE_OFFSETS``, those of ``STATEMENT_KEY``) before an occurrence of each needle; None
+    when needles are dense."""
     starts: set[int] = set()
     budget = len(lower) // _DENSE + 1
-    for needle, offsets in NEEDLE_OFFSETS.items():
+    for needle, offsets in (NEEDLE_OFFSETS if offsets_of is None else offsets_of).items():
         at = lower.find(needle)
         while at >= 0:
             budget -= 1
@@ -348,17 +351,7 @@ def _at_needles(
 def _command_starts(text: str) -> list[int] | None:
     """Where a ``COMMAND`` match can start: each of its names begins with a needle (None
     when they are dense)."""
-    starts: set[int] = set()
-    budget = len(text) // _DENSE + 1
-    for needle in prefilter.COMMAND_NEEDLES:
-        at = text.find(needle)
-        while at >= 0:
-            budget -= 1
-            if budget < 0:
-                return None
-            starts.add(at)
-            at = text.find(needle, at + 1)
-    return sorted(starts)
+    return _needle_starts(text, dict.fromkeys(prefilter.COMMAND_NEEDLES, (0,)))
 
 
 def commands(text: str) -> Iterator[Raw]:
