@@ -139,14 +139,7 @@ class Pool:
         self.ords, self.scores, self.broad = masks.where(~mask, self.ords, self.scores, self.broad)
 
 
-def member(ords: np.ndarray, members: np.ndarray, size: int) -> np.ndarray:
-    """``np.isin(ords, members)`` for ordinals under ``size`` (the overridden ones): one mark
-    per ordinal and a gather, no sort of both arrays."""
-    marked = np.zeros(size, dtype=np.bool_)
-    marked[members] = True
-    out: np.ndarray = marked[ords]
-    return out
-
+member = masks.member  # ``np.isin`` for ordinals under a size (kept under its old name here)
 
 _KINDS = ("filters", "kinds")
 
@@ -169,9 +162,7 @@ def overridden_marks(index: RecallIndex, overridden: np.ndarray) -> np.ndarray |
     ordinals); None when there is none. Made once per turn for the filters that ask."""
     if not len(overridden):
         return None
-    marks = np.zeros(index.size, dtype=np.bool_)
-    marks[overridden] = True
-    out: np.ndarray = marks & _kinds(index)[0]
+    out: np.ndarray = masks.marks(overridden, index.size) & _kinds(index)[0]
     return out
 
 

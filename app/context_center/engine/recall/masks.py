@@ -32,6 +32,20 @@ def isin(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
     return found
 
 
+def marks(members: np.ndarray, size: int) -> np.ndarray:
+    """Per ordinal under ``size``: is it one of ``members``."""
+    marked = np.zeros(size, dtype=np.bool_)
+    marked[members] = True
+    return marked
+
+
+def member(ords: np.ndarray, members: np.ndarray, size: int) -> np.ndarray:
+    """``np.isin(ords, members)`` for ordinals under ``size``: one mark per ordinal and a
+    gather, no sort of both arrays."""
+    out: np.ndarray = marks(members, size)[ords]
+    return out
+
+
 def one(mask: np.ndarray, array: np.ndarray) -> np.ndarray:
     """``array[mask]``."""
     out: np.ndarray = array.take(np.flatnonzero(mask))

@@ -207,10 +207,7 @@ def _member(docs: np.ndarray, of: np.ndarray, size: int) -> np.ndarray:
         pos = np.minimum(np.searchsorted(of, docs), len(of) - 1)
         same: np.ndarray = of[pos] == docs
         return same
-    marked = np.zeros(size, dtype=np.bool_)
-    marked[of] = True
-    out: np.ndarray = marked[docs]
-    return out
+    return masks.member(docs, of, size)
 
 
 def _code_pair_docs(
