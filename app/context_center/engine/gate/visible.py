@@ -79,6 +79,17 @@ _GENERIC_HOMES = (
 )
 
 
+# What ``_os_homes`` reads: $HOME, and ``Path.home()`` (on POSIX $HOME or the password
+# database, on Windows these variables).
+HOME_VARIABLES = ("HOME",) if os.name != "nt" else ("HOME", "USERPROFILE", "HOMEDRIVE", "HOMEPATH")
+
+
+def os_home_key() -> tuple[str | None, ...]:
+    """What the OS homes of ``_os_homes`` depend on: a caller that keeps a ``Visibility``
+    keeps it while this stays the same."""
+    return tuple(map(os.environ.get, HOME_VARIABLES))
+
+
 def _os_homes() -> list[str]:
     homes = []
     with suppress(RuntimeError, KeyError):

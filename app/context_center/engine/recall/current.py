@@ -263,12 +263,17 @@ class CurrentRecall:
         a load) and write the cache if it does not describe them yet; True when written."""
         with self._lock:
             self._current(source)
-            path = self.cache_path
-            if not self.use_cache or path is None:
-                return False
-            if not self.index.dirty() and self._saved_disk == self._disk:
-                return False
-            return self._save(path, self._disk)
+            return self._save_if_stale(self._disk)
+
+    def _save_if_stale(self, state: DiskState | None) -> bool:
+        """Write the cache when it does not describe ``state`` and this index yet; True when
+        written."""
+        path = self.cache_path
+        if not self.use_cache or path is None:
+            return False
+        if not self.index.dirty() and self._saved_disk == state:
+            return False
+        return self._save(path, state)
 
     def _reload(self, source: StoreSource) -> np.ndarray:
         """Load both stores, sync the index, remember (and save) the stamps it now describes."""
@@ -281,13 +286,7 @@ class CurrentRecall:
         self.index.set_masked(self._overridden(loaded.conflicts))
         self._disk = state
         self._unsaved_files = 0
-        path = self.cache_path
-        if (
-            self.use_cache
-            and path is not None
-            and (self.index.dirty() or self._saved_disk != state)
-        ):
-            self._save(path, state)
+        self._save_if_stale(state)
         return self._masked()
 
 

@@ -13,7 +13,6 @@ bumps ``RecallIndex.generation``), never per turn.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Sequence
@@ -23,7 +22,12 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from context_center.engine.gate.visible import Visibility, visibility, visible_scope
+from context_center.engine.gate.visible import (
+    Visibility,
+    os_home_key,
+    visibility,
+    visible_scope,
+)
 from context_center.engine.model import Conflict, Fact, FactType, Freshness, Scope, utc_now
 from context_center.engine.recall import block as blk
 from context_center.engine.recall import pipeline, scoring
@@ -58,9 +62,6 @@ CACHE_FILE = "recall-index.cache"
 SAVE_AFTER_CHANGES = 64
 SAVE_AFTER_SHARE = 0.01
 _GLOBAL = Scope.GLOBAL.value
-# What ``gate.visible``'s OS homes are read from: $HOME, and ``Path.home()`` (on POSIX $HOME
-# or the password database, on Windows these variables).
-_HOME_VARIABLES = ("HOME",) if os.name != "nt" else ("HOME", "USERPROFILE", "HOMEDRIVE", "HOMEPATH")
 
 
 class Hit(BaseModel):
@@ -363,7 +364,7 @@ class Recaller(CurrentRecall):
             return visibility()
         # The same layout gives the same Visibility while the OS home does not move (it is
         # read from these variables): one dict lookup a turn instead of building its key.
-        homes = tuple(map(os.environ.get, _HOME_VARIABLES))
+        homes = os_home_key()
         known = self._visibility
         if known is not None and known[0] is lay and known[1] == homes:
             return known[2]
