@@ -58,9 +58,9 @@ CJK_SPACED_ASSIGNMENT = lazy_compile(CJK_KEY + r"[ \t]++[\"'`]?+" + _SPACED_VALU
 # Twenty characters of the value class in a row: every spaced value, hex run (24 digits) and
 # base64 run (20 characters of a smaller class) holds such a run, so a text without one
 # needs none of those scans, and the decoders look for hex and base64 only inside them.
-VALUE_RUN = lazy_compile(r"[A-Za-z0-9+/=_.\-]{20}")
+VALUE_RUN = lazy_compile(prefilter.VALUE_CHAR + "{20}")
 # The runs themselves, whole (an attempt inside a shorter run reads at most 19 characters).
-VALUE_RUNS = lazy_compile(r"[A-Za-z0-9+/=_.\-]{20,}+")
+VALUE_RUNS = lazy_compile(prefilter.VALUE_CHAR + "{20,}+")
 
 Span = tuple[int, int]
 _last_runs: tuple[str, tuple[Span, ...]] = ("", ())

@@ -56,7 +56,10 @@ _CASE_NEEDLES = ("eyJ",)
 # Fifteen characters of a token's class in a row: every own token shape (the shortest is
 # ``sk-`` + 12, ``xox?-`` + 10) and every detect-secrets shape but those named above, every
 # value run (20 such characters) and every base64 or hex run holds one.
-TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_.\-]{15}")
+# A character of a token or an assigned value (assignments.VALUE_RUN(S) are runs of the same
+# class: a run of 20 holds one of 15).
+VALUE_CHAR = r"[A-Za-z0-9+/=_.\-]"
+TOKEN_RUN = re.compile(VALUE_CHAR + "{15}")
 # A space, then six words of one or two printable characters each followed by one space: in
 # spaced-out letters (``g h p _ A 1 …``, eight or more) from the first space on, and in 12 hex
 # pairs separated by spaces. Starting at a literal space, the search skips to spaces.
