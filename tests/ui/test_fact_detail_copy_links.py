@@ -56,8 +56,8 @@ def test_bare_urls_are_links_outside_code_only() -> None:
     assert '<a href="https://example.invalid/a_(b)">' in html  # balanced bracket kept
     assert "(b)</a>)." in html  # the closing bracket and the full stop stay outside
     assert '<a href="https://example.invalid/named">named</a>' in html
-    assert "<code>https://example.invalid/in-code</code>" in html
-    assert "https://example.invalid/in-fence\n</code></pre>" in html
+    assert '<span class="code">https://example.invalid/in-code</span>' in html
+    assert '<div class="pre">https://example.invalid/in-fence</div>' in html
     assert "ftp://example.invalid/x" in html and 'href="ftp' not in html
     assert "路径</a>。后" in html
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+import weakref
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -177,6 +179,34 @@ DARK = Tones(
 _state: dict[str, object] = {"tones": LIGHT, "connected": False}
 
 
+_followers: list[weakref.WeakMethod[Callable[[], None]]] = []
+
+
+def follow_scheme(method: Callable[[], None]) -> None:
+    """Call ``method`` (a bound method) after the window switched between the light and the
+    dark scheme (the system's setting changed while it was open), for as long as its object
+    lives. The palette and the stylesheet follow by themselves; a widget that wrote colours
+    of the old scheme into its own content (HTML, text formats, item colours) shows that
+    content again. Held weakly: following never keeps a closed widget alive."""
+    if len(_followers) >= 256:  # dialogs come and go: forget the closed ones now and then
+        _followers[:] = [ref for ref in _followers if ref() is not None]
+    _followers.append(weakref.WeakMethod(method))
+
+
+def _scheme_switched() -> None:
+    alive = []
+    for ref in list(_followers):
+        method = ref()
+        if method is None:
+            continue
+        try:
+            method()
+        except RuntimeError:  # its Qt object was deleted before its Python object
+            continue
+        alive.append(ref)
+    _followers[:] = alive
+
+
 def tones() -> Tones:
     """The colours of the scheme in use now."""
     tones_now = _state["tones"]
@@ -242,10 +272,22 @@ def stylesheet(t: Tones, base_pt: float, arrow: Path) -> str:
 
 def apply_style(app: QApplication, *, dark: bool | None = None) -> None:
     """Fusion, the palette of the system's scheme (or ``dark`` when given), the stylesheet.
-    The first call also follows the system when it switches scheme later."""
+    The first call also follows the system when it switches scheme later, and the desktop's
+    font when it changes (the stylesheet's headings are sized from it)."""
+    if _state.get("applying"):
+        return
+    _state["applying"] = True
+    try:
+        _apply(app, dark)
+    finally:
+        _state["applying"] = False
+
+
+def _apply(app: QApplication, dark: bool | None) -> None:
     app.setStyle("Fusion")
     chosen = DARK if (system_prefers_dark(app) if dark is None else dark) else LIGHT
-    _state["tones"] = chosen
+    switched = _state.get("applied") is not None and _state["applied"] is not chosen
+    _state["tones"] = _state["applied"] = chosen
     app.setPalette(palette_for(chosen))
     font = app.font()
     base_pt = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
@@ -253,7 +295,10 @@ def apply_style(app: QApplication, *, dark: bool | None = None) -> None:
     hints = app.styleHints()
     if dark is None and not _state["connected"] and hasattr(hints, "colorSchemeChanged"):
         hints.colorSchemeChanged.connect(lambda _scheme: apply_style(app))
+        app.fontChanged.connect(lambda _font: apply_style(app))
         _state["connected"] = True
+    if switched:
+        _scheme_switched()
 
 
 def _arrow_file(colour: str) -> Path:
@@ -295,8 +340,15 @@ def pick_family(candidates: tuple[str, ...]) -> str | None:
 
 
 def mono_font() -> QFont:
+    """The font of code and plain-text editors: the first installed of ``MONO_FAMILIES``.
+
+    Never ``QFontDatabase.systemFont(FixedFont)``: with Qt's GTK 3 platform theme (Qt 6.11),
+    asking it for the fixed font once makes the next theme change (the desktop switching
+    between light and dark) hand that fixed font to the whole application as its normal font,
+    so every label and table turned monospace the moment the scheme changed.
+    """
     family = pick_family(MONO_FAMILIES)
-    font = QFont(family) if family else QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font = QFont(family or "monospace")
     font.setStyleHint(QFont.StyleHint.Monospace)
     font.setPointSizeF(max(QApplication.font().pointSizeF() - 0.5, 8.0))
     return font

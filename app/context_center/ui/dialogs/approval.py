@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -69,6 +69,7 @@ from context_center.ui.dialogs.approval_text import (
 from context_center.ui.gate_text import reason_text
 from context_center.ui.i18n import lookup, translate
 from context_center.ui.models.approval_models import OPERATION_LABELS, target_label
+from context_center.ui.style import mono_font
 from context_center.ui.terms import scope_label, type_label
 from context_center.ui.widgets.diff_view import DiffView
 from context_center.ui.widgets.discard import ask_discard
@@ -275,7 +276,7 @@ class ApprovalDialog(QDialog):
         self.edit_body = QPlainTextEdit(plain_lines(body))
         self.edit_body.setObjectName("editBody")
         self.edit_body.setTabChangesFocus(True)
-        self.edit_body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.edit_body.setFont(mono_font())
         self.edit_highlighter = SensitiveHighlighter(self.edit_body.document())
         form.addRow(translate("ApprovalDialog", "Name"), self.edit_name)
         form.addRow(translate("ApprovalDialog", "Title"), self.edit_title)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
 from context_center.engine import ApprovalRecord, Fact, Operation, ProposedContent
+from context_center.ui.style import mono_font
 from context_center.ui.widgets.diff_view import fact_document
 from context_center.ui.widgets.labels import plain_label
 
@@ -77,7 +77,7 @@ def text_view(name: str) -> QPlainTextEdit:
     view.setObjectName(name)
     view.setReadOnly(True)
     view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    view.setFont(mono_font())
     return view
 
 

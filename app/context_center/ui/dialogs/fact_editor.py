@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from context_center.engine import Fact, FactType, Scope
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
+from context_center.ui.style import mono_font
 from context_center.ui.terms import type_label
 from context_center.ui.widgets.discard import ask_discard
 
@@ -146,7 +147,7 @@ class FactEditorDialog(QDialog):
         self.scope_combo.setCurrentIndex(list(Scope).index(DEFAULT_SCOPE))
         self.body_edit = QPlainTextEdit()
         self.body_edit.setObjectName("bodyEdit")
-        self.body_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.body_edit.setFont(mono_font())
         self.body_edit.setPlaceholderText(TEXT["body_placeholder"])
         self.body_edit.setTabChangesFocus(True)  # Tab leaves the body (no keyboard trap)
 

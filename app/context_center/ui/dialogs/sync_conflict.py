@@ -163,7 +163,8 @@ class SyncConflictsDialog(QDialog):
                 ref=c.ref, kind=CODE_LABELS.get(c.code, c.code), target=target
             )
         )
-        self.diff.setHtml(side_by_side_html(c.texts[0], c.texts[1], side_label(a), side_label(b)))
+        labels = side_label(a), side_label(b)
+        self.diff.show_html(lambda: side_by_side_html(c.texts[0], c.texts[1], *labels))
         keep = translate("SyncConflicts", "Keep {side}")
         self.keep_a.setText(keep.format(side=side_label(a)))
         self.keep_b.setText(keep.format(side=side_label(b)))

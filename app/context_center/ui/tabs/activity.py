@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase, QResizeEvent
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -34,6 +34,7 @@ from context_center.ui.context import FACTS, TRACE, WORKSPACE, busy
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, lookup
 from context_center.ui.models.trace_models import HitsModel, SuppressionsModel
 from context_center.ui.recall_text import why_not
+from context_center.ui.style import mono_font
 from context_center.ui.tabs.base import Tab
 from context_center.ui.tabs.history import HistoryPanel
 from context_center.ui.terms import plural
@@ -224,7 +225,7 @@ class TraceView(QWidget):
         self.block.setReadOnly(True)
         self.block.setTabChangesFocus(True)
         self.block.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.block.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.block.setFont(mono_font())
         self.block.setPlaceholderText(TEXT["block_empty"])
         self.block.setMinimumHeight(self.block.fontMetrics().lineSpacing() * 2 + 14)
 

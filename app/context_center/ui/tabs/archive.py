@@ -296,7 +296,7 @@ class ArchiveTab(Tab):
             )
             self.preview_ref.set_full_text(row.archive_ref)
             error = fact_problem(row.error) if row.error else ""
-            self.preview.setHtml(f"<p style='color:{tone('danger')}'>{escape(error)}</p>")
+            self.preview.show_html(lambda: f"<p style='color:{tone('danger')}'>{escape(error)}</p>")
             return
         f = row.fact
         self.preview_meta.setText(

@@ -292,7 +292,9 @@ class ClaudeMemoryTab(Tab):
                 translate("ClaudeMemoryTab", "{file}: not read").format(file=m.file)
             )
             problem = claude_memory_reason(m.problem)
-            self.memory_body.setHtml(f"<p style='color:{tone('danger')}'>{escape(problem)}</p>")
+            self.memory_body.show_html(
+                lambda: f"<p style='color:{tone('danger')}'>{escape(problem)}</p>"
+            )
             return
         kind = type_label(m.type) if m.type else translate("ClaudeMemoryTab", "no type")
         self.memory_meta.setText(f"{m.file} · {kind} · {_index_state(m)} · {m.description}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
-from PySide6.QtGui import QColor, QStandardItemModel, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -54,6 +54,7 @@ from context_center.ui.widgets.instruction_split import balance, fit_panes
 from context_center.ui.widgets.shared_columns import share_columns
 from context_center.ui.widgets.tables import fixed_split, make_table
 from context_center.ui.widgets.target_warning import TargetWarning
+from context_center.ui.widgets.toned import TonedModel
 
 COMPARE_PANE = 2
 
@@ -122,7 +123,7 @@ class InstructionsTab(UnsavedDocument, Tab):
         rules.addWidget(self.rule_edit, 1)
         rules.addWidget(self.rule_scope)
         rules.addWidget(self.btn_add_rule)
-        self.chain_model = QStandardItemModel(self)
+        self.chain_model = TonedModel(self)
         self.chain_view = QTreeView()
         self.chain_view.setObjectName("chainTree")
         self.chain_view.setModel(self.chain_model)

@@ -31,7 +31,7 @@ from context_center.ui.style import tone
 from context_center.ui.suggestion_text import reason_text
 from context_center.ui.terms import type_label
 from context_center.ui.widgets.labels import plain_label
-from context_center.ui.widgets.markdown_view import SafeBrowser
+from context_center.ui.widgets.markdown_view import SafeBrowser, mono_spans
 from context_center.ui.widgets.tables import fixed_split
 
 Candidate = MemoryCandidate | SkillCandidate
@@ -94,10 +94,12 @@ def evidence_html(candidate: Candidate) -> str:
     muted = tone("muted")
     for item in candidate.evidence:
         source = SOURCE_LABELS.get(item.source, item.source)
-        line = TEXT["evidence_line"].format(
-            source=html.escape(source),
-            session=html.escape(item.session),
-            when=html.escape(_when(item.time)),
+        line = mono_spans(
+            TEXT["evidence_line"].format(
+                source=html.escape(source),
+                session=html.escape(item.session),
+                when=html.escape(_when(item.time)),
+            )
         )
         parts.append(
             f"<p style='margin:0 0 2px 0; color:{muted};'>{line}</p>"
@@ -240,7 +242,7 @@ class CandidateEditor(QWidget):
                 self._load_memory(candidate, d)
             else:
                 self._load_skill(candidate, d)
-            self.evidence.setHtml(evidence_html(candidate))
+            self.evidence.show_html(lambda: evidence_html(candidate))
         finally:
             self._loading = False
 

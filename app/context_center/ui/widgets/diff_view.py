@@ -105,7 +105,7 @@ class DiffView(SafeBrowser):
     def set_texts(self, a: str, b: str, a_label: str, b_label: str) -> None:
         self._last = (a, b, a_label, b_label)
         render = side_by_side_html if self.side_by_side else unified_html
-        self.setHtml(render(a, b, a_label, b_label))
+        self.show_html(lambda: render(a, b, a_label, b_label))
 
     def set_side_by_side(self, on: bool) -> None:
         self.side_by_side = on
@@ -114,5 +114,7 @@ class DiffView(SafeBrowser):
 
     def clear_diff(self, message: str = "") -> None:
         self._last = None
-        muted = tone("muted")
-        self.setHtml(f"<p style='color:{muted}'>{escape(message)}</p>" if message else "")
+        if message:
+            self.show_html(lambda: f"<p style='color:{tone('muted')}'>{escape(message)}</p>")
+        else:
+            self.setHtml("")

@@ -32,7 +32,7 @@ from context_center.ui.models.facts import (
     local_time_seconds,
     utc_offset,
 )
-from context_center.ui.style import tone
+from context_center.ui.style import follow_scheme, tone
 from context_center.ui.terms import freshness_label, scope_label, type_label
 from context_center.ui.widgets.bare_links import render_with_links
 from context_center.ui.widgets.elided import ElidedLabel
@@ -111,6 +111,8 @@ class FactDetail(QFrame):
         self.detail_meta.setObjectName("detailMeta")
         self.detail_meta.setTextFormat(Qt.TextFormat.RichText)
         self.detail_meta.setWordWrap(True)
+        self._meta_row: FactRow | None = None  # whose line ``detail_meta`` shows
+        follow_scheme(self._restyle)
         self.detail_desc = QLabel()
         self.detail_desc.setObjectName("detailDescription")
         self.detail_desc.setWordWrap(True)
@@ -247,6 +249,24 @@ class FactDetail(QFrame):
             self.copy_buttons[2],
         ]
 
+    @staticmethod
+    def _meta_html(row: FactRow) -> str:
+        """The type · scope · freshness · revision line, in the scheme's colours now."""
+        fact, muted = row.fact, tone("muted")
+        meta = TEXT["meta"].format(
+            type=escape(type_label(fact.type.value)), scope=escape(scope_label(fact.scope.value))
+        )
+        return (
+            f"<span style='color:{muted}'>{meta} · </span>"
+            f"<span style='color:{freshness_colour(row.freshness)}; font-weight:600'>"
+            f"{freshness_label(row.freshness)}</span><span style='color:{muted}'>"
+            f"{TEXT['meta_revision'].format(revision=fact.revision)}</span>"
+        )
+
+    def _restyle(self) -> None:
+        if self._meta_row is not None:
+            self.detail_meta.setText(self._meta_html(self._meta_row))
+
     def show_row(
         self, row: FactRow | None, conflicts: list[Conflict], *, empty: bool = False
     ) -> None:
@@ -255,25 +275,18 @@ class FactDetail(QFrame):
         ``empty``: the store holds no fact at all, so the pane says how to write the first one.
         """
         self.prov_box.setVisible(row is not None)
+        self._meta_row = None
         if row is None:
             title, body = ("empty_title", "empty_body") if empty else ("none_title", "none_body")
             self.detail_title.setText(TEXT[title])
             self.detail_meta.setText("")
             self.detail_desc.setText("")
-            self.body_view.setHtml(f"<p style='color:{tone('muted')}'>{TEXT[body]}</p>")
+            self.body_view.show_html(lambda: f"<p style='color:{tone('muted')}'>{TEXT[body]}</p>")
             return
         fact = row.fact
-        muted = tone("muted")
         self.detail_title.setText(fact.display_title)
-        meta = TEXT["meta"].format(
-            type=escape(type_label(fact.type.value)), scope=escape(scope_label(fact.scope.value))
-        )
-        self.detail_meta.setText(
-            f"<span style='color:{muted}'>{meta} · </span>"
-            f"<span style='color:{freshness_colour(row.freshness)}; font-weight:600'>"
-            f"{freshness_label(row.freshness)}</span><span style='color:{muted}'>"
-            f"{TEXT['meta_revision'].format(revision=fact.revision)}</span>"
-        )
+        self._meta_row = row
+        self.detail_meta.setText(self._meta_html(row))
         self.detail_desc.setText(fact.description)
         self.detail_desc.setVisible(bool(fact.description))
         self.body_view.setHtml(render_with_links(fact.body))  # bare http(s) URLs as links

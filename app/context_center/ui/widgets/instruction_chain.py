@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from context_center.engine import (
     ImportStatus,
@@ -24,6 +24,7 @@ from context_center.ui.diagnostic_text import instruction_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, translate
 from context_center.ui.models.row_table import Column
 from context_center.ui.style import tone
+from context_center.ui.widgets.toned import set_tone
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 LINE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -142,9 +143,8 @@ def build_chain_model(model: QStandardItemModel, resolution: Resolution) -> None
 
 def _styled(child: QStandardItem, kind: QStandardItem, name: str) -> None:
     """Both cells in the scheme's ``name`` tone."""
-    colour = QColor(tone(name))
-    child.setForeground(colour)
-    kind.setForeground(colour)
+    set_tone(child, name)
+    set_tone(kind, name)
 
 
 def _import_row(
@@ -183,7 +183,7 @@ def _import_row(
     else:
         child = _item(imp.target, path=imp.local_path)
         kind = _kind("import")
-        kind.setForeground(QColor(tone(GREY)))
+        set_tone(kind, GREY)
         tip = translate("InstructionChain", "Imported by {where}")
     child.setToolTip(tip.format(code=imp.code, where=where, loaded_as=imp.loaded_as))
     return child, kind

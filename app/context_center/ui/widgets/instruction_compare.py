@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -26,10 +26,11 @@ from PySide6.QtWidgets import (
 from context_center.engine import Comparison, FileState
 from context_center.ui.compare_text import cell_detail, cross_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, lookup, translate
-from context_center.ui.style import mono_font, tone
+from context_center.ui.style import mono_font
 from context_center.ui.terms import plural
 from context_center.ui.widgets.diff_view import DiffView
 from context_center.ui.widgets.tables import fixed_split
+from context_center.ui.widgets.toned import TonedModel, set_tone
 
 AGENTS = (("reasonix", "Reasonix"), ("claude-code", "Claude Code"), ("codex", "Codex"))
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -114,8 +115,7 @@ def fill_table(model: QStandardItemModel, cmp: Comparison) -> None:
                     state=text, n=f"{cell.loaded_bytes:,}"
                 )
             item = _cell(text, tooltip=cell_detail(cell.detail) or text)
-            item.setForeground(QColor(tone(fg)))
-            item.setBackground(QColor(tone(bg)))
+            set_tone(item, fg, bg)
             cells.append(item)
         model.appendRow(cells)
 
@@ -152,7 +152,7 @@ class CompareView(QWidget):
         )
         self.summary.setObjectName("compareSummary")
         self.summary.setWordWrap(True)
-        self.model = QStandardItemModel(self)
+        self.model = TonedModel(self)
         self.table = QTableView()
         self.table.setObjectName("compareTable")
         self.table.setModel(self.model)

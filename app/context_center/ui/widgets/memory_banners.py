@@ -18,6 +18,7 @@ from context_center.engine import Conflict, Diagnostic
 from context_center.ui.diagnostic_text import fact_message
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts
 from context_center.ui.terms import plural
+from context_center.ui.widgets.markdown_view import mono_spans
 
 MAX_BANNER_CONFLICTS = 3
 MAX_DIAGNOSTICS_SHOWN = 3
@@ -161,8 +162,10 @@ def diagnostic_html(d: Diagnostic) -> str:
     where = f"{d.scope.value}/{d.path}" if d.scope is not None else d.path
     shown = fact_message(d.code, d.message)
     message = (TEXT["diag_line"].format(line=d.line) if d.line else "") + shown
-    return TEXT["diag_item"].format(
-        code=escape(d.code), file=escape(where), message=escape(" ".join(message.split()))
+    return mono_spans(
+        TEXT["diag_item"].format(
+            code=escape(d.code), file=escape(where), message=escape(" ".join(message.split()))
+        )
     )
 
 

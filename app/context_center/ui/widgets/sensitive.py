@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat
 from context_center.engine import SensitiveSpan, find_sensitive
 from context_center.ui.i18n import translate
 from context_center.ui.secret_text import secret_label
-from context_center.ui.style import tone
+from context_center.ui.style import follow_scheme, tone
 
 SENSITIVE_BG = "#ffd7d5"  # the light scheme's marking (``style.LIGHT.sensitive_bg``)
 SENSITIVE_FG = "#82071e"
@@ -58,15 +58,24 @@ class SensitiveHighlighter(QSyntaxHighlighter):
         self.spans: list[SensitiveSpan] = []
         self._units: list[tuple[int, int]] = []
         self._fmt = QTextCharFormat()
-        self._fmt.setBackground(QColor(tone("sensitive_bg")))
-        self._fmt.setForeground(QColor(tone("sensitive_fg")))
         self._fmt.setFontWeight(QFont.Weight.DemiBold)
         self._fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-        self._fmt.setUnderlineColor(QColor(tone("sensitive_fg")))
+        self._colour_format()
+        follow_scheme(self._restyle)
         self._text: str | None = None
         document.contentsChange.connect(self._on_contents_change)
         self.setDocument(document)
         self._scan()
+        self.rehighlight()
+
+    def _colour_format(self) -> None:
+        self._fmt.setBackground(QColor(tone("sensitive_bg")))
+        self._fmt.setForeground(QColor(tone("sensitive_fg")))
+        self._fmt.setUnderlineColor(QColor(tone("sensitive_fg")))
+
+    def _restyle(self) -> None:
+        """The marks in the colours of the scheme now."""
+        self._colour_format()
         self.rehighlight()
 
     def _scan(self) -> bool:
