@@ -227,15 +227,26 @@ def test_head_checks_read_only_the_heads_they_need_and_decide_the_same(
     assert changed, "the head checks changed some estimate (they were exercised)"
 
 
+@pytest.mark.parametrize("n", [0, 1, 37, 511, 512, 513, 3000])
 @pytest.mark.parametrize("density", [0.0, 0.03, 0.5, 0.97, 1.0])
-def test_mask_takes_equal_boolean_indexing(density: float) -> None:
-    rng = np.random.default_rng(int(density * 100))
-    n = 3000
+def test_mask_takes_equal_boolean_indexing(density: float, n: int) -> None:
+    # below masks._SMALL a boolean index, from it a take of the positions: the same arrays
+    rng = np.random.default_rng(int(density * 100) + n)
     mask = rng.random(n) < density
     arrays = (rng.random(n), np.arange(n, dtype=np.int64), rng.random(n) < 0.3)
     for got, a in zip(masks.where(mask, *arrays), arrays, strict=True):
         assert got.dtype == a.dtype and np.array_equal(got, a[mask])
+        assert got.flags.writeable and got.flags.c_contiguous
     assert np.array_equal(masks.one(~mask, arrays[1]), arrays[1][~mask])
+
+
+@pytest.mark.parametrize("n", [8, 3000])
+def test_mask_takes_of_a_non_boolean_mask_take_its_nonzero_positions(n: int) -> None:
+    # (as np.flatnonzero did: an integer mask must never become a fancy index)
+    counts = np.arange(n, dtype=np.int32) % 3
+    a = np.arange(n, dtype=np.int64) * 10
+    assert np.array_equal(masks.one(counts, a), a[counts != 0])
+    assert np.array_equal(masks.where(counts, a)[0], a[counts != 0])
 
 
 def _lexsorted_best(parts: list[matching.Part]) -> tuple[np.ndarray, ...]:

@@ -219,7 +219,7 @@ def _maybe_superseded_first(pool: Pool, subjects: SubjectMap) -> np.ndarray:
         s = pool.scores
         above = s >= kth_largest(s, SUPERSEDED_CHECK)
         if int(np.count_nonzero(above)) == SUPERSEDED_CHECK:
-            few = np.flatnonzero(above)
+            few = above.nonzero()[0]
             maybe: np.ndarray = few[subjects.maybe_superseded(pool.ords[few])]
             if len(maybe) <= 1:
                 return maybe
@@ -271,7 +271,7 @@ def superseded(
     for cur, (s, old) in promote.items():
         if np.any(blocked == cur):
             continue
-        where = np.flatnonzero(pool.ords == cur)
+        where = (pool.ords == cur).nonzero()[0]
         note = f"current version of {pool.index.fact(old).ref}"
         if len(where):
             j = int(where[0])
@@ -346,7 +346,7 @@ def side_match(
         why = f"matched only words frequent in this store, and the message's {words} is in no fact"
         pool.drop(Reason.SIDE_MATCH, w, message=why)
         return
-    idx = np.flatnonzero(w)
+    idx = w.nonzero()[0]
     if len(idx) <= cap:
         return
     mask = w.copy()
@@ -359,5 +359,5 @@ def _best_first(neg: np.ndarray, cap: int) -> np.ndarray:
     first ``cap`` of ``np.argsort(neg, kind="stable")``, sorting only the values at most the
     cap-th smallest (the rest cannot be among them)."""
     kth = np.partition(neg, cap - 1)[cap - 1]
-    near = np.flatnonzero(neg <= kth)
+    near = (neg <= kth).nonzero()[0]
     return near[np.argsort(neg[near], kind="stable")[:cap]]

@@ -12,9 +12,16 @@ from __future__ import annotations
 import numpy as np
 
 
+# Below this length a boolean index costs less than finding the positions first (numpy's
+# fixed cost per call dominates); the result is the same array either way.
+_SMALL = 512
+
+
 def where(mask: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
     """``[a[mask] for a in arrays]`` for a 1-D boolean ``mask`` as long as each array."""
-    at = np.flatnonzero(mask)
+    if len(mask) < _SMALL and mask.dtype == np.bool_:
+        return [a[mask] for a in arrays]
+    at = mask.nonzero()[0]
     return [a.take(at) for a in arrays]
 
 
@@ -48,5 +55,8 @@ def member(ords: np.ndarray, members: np.ndarray, size: int) -> np.ndarray:
 
 def one(mask: np.ndarray, array: np.ndarray) -> np.ndarray:
     """``array[mask]``."""
-    out: np.ndarray = array.take(np.flatnonzero(mask))
+    if len(mask) < _SMALL and mask.dtype == np.bool_:
+        small: np.ndarray = array[mask]
+        return small
+    out: np.ndarray = array.take(mask.nonzero()[0])
     return out

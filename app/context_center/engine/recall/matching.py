@@ -81,7 +81,7 @@ def _nbytes(*arrays: np.ndarray) -> int:
 
 @lru_cache(maxsize=1 << 16)
 def _head_terms(name: str, title: str, description: str) -> frozenset[str]:
-    return frozenset(stem(t) for t in tokens(f"{name}\n{title}\n{description}"))
+    return frozenset(map(stem, tokens(f"{name}\n{title}\n{description}")))
 
 
 def head_terms(fact: Fact) -> frozenset[str]:
@@ -229,7 +229,7 @@ def _best_per_doc(parts: list[Part], size: int) -> tuple[np.ndarray, ...]:
         best[d] = v
         which[d] = ai
         named[masks.one(head, docs)] = True
-    docs = np.flatnonzero(best)
+    docs = best.nonzero()[0]
     return docs, best[docs], which[docs], named[docs]
 
 

@@ -26,7 +26,7 @@ from context_center.engine.recall.filters import LIST_CAP, Pool, Ranked, ranked,
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.policy import PROJECT_BOOST, STALE_FACTOR, Reason, reason_text
 from context_center.engine.recall.scoring import Match, Scored
-from context_center.engine.recall.secretmatch import secret_only
+from context_center.engine.recall.secretmatch import shown
 from context_center.engine.recall.subjects import SubjectMap
 from context_center.engine.recall.terms import Plan, plan
 from context_center.engine.recall.trace import RecallTrace, SelectedFact, Suppression
@@ -132,7 +132,7 @@ def _may_rank_in_top(raw: np.ndarray, k: int) -> np.ndarray:
     if len(raw) <= k:
         return np.arange(len(raw))
     floor = filters.kth_largest(raw, k) * (STALE_FACTOR / PROJECT_BOOST) * (1.0 - 1e-9)
-    return np.flatnonzero(raw >= floor)
+    return (raw >= floor).nonzero()[0]
 
 
 def _loose(
@@ -200,7 +200,7 @@ def _shown_matches(turn: Turn, sc: Scored, r: Ranked) -> list[Match]:
     if not found:
         return []
     digest = turn.index.digest_of(r.ordinal)  # of exactly the text the index describes
-    return [m for m in found if not secret_only(r.fact, m.find, digest)]
+    return shown(r.fact, found, digest)
 
 
 def _entry(

@@ -137,7 +137,7 @@ class Scored:
                 continue
             pos = np.minimum(np.searchsorted(h.docs, want), len(h.docs) - 1)
             which = h.alt[pos].tolist()
-            for i in np.flatnonzero(h.docs[pos] == want).tolist():
+            for i in (h.docs[pos] == want).nonzero()[0].tolist():
                 alt = concept.alts[which[i]]
                 if alt.via is None:
                     out[i].append(Match(concept.text, None, alt.terms[0]))
@@ -369,7 +369,7 @@ def _refine_head(index: RecallIndex, sc: Scored, ords: np.ndarray) -> None:
             continue
         forms = HeadForms(c)
         pos = np.minimum(np.searchsorted(h.docs, ords), len(h.docs) - 1)
-        for i in np.flatnonzero(h.docs[pos] == ords).tolist():
+        for i in (h.docs[pos] == ords).nonzero()[0].tolist():
             if (granted[i] or not h.grants) and (named[i] or settled[i]):
                 continue
             ht = head(i)
@@ -388,12 +388,12 @@ def candidates(index: RecallIndex, sc: Scored) -> tuple[np.ndarray, np.ndarray, 
     two = sc.count >= 2
     unsure = (two | sc.strong) & (sc.about | sc.head) & ~((two | sc.sure) & sc.about)
     if unsure.any():
-        _refine_head(index, sc, np.flatnonzero(unsure))
+        _refine_head(index, sc, unsure.nonzero()[0])
     enough = two | sc.strong
     about = sc.about | sc.head
-    cand = np.flatnonzero(enough & about)
-    body = np.flatnonzero(enough & ~about)
-    loose = np.flatnonzero((sc.raw > 0) & ~enough)
+    cand = (enough & about).nonzero()[0]
+    body = (enough & ~about).nonzero()[0]
+    loose = ((sc.raw > 0) & ~enough).nonzero()[0]
     return cand, loose, body
 
 

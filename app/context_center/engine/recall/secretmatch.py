@@ -15,9 +15,18 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from threading import Lock
+from typing import Protocol, TypeVar
 
 from context_center.engine.model import Fact
 from context_center.engine.recall.digest import content_digest, index_text
+
+
+class _Find(Protocol):
+    @property
+    def find(self) -> str: ...
+
+
+F = TypeVar("F", bound=_Find)
 
 _CACHE: OrderedDict[bytes, tuple[str, tuple[tuple[int, int], ...]]] = OrderedDict()
 _CACHE_SIZE = 4096
@@ -52,8 +61,22 @@ def secret_only(fact: Fact, find: str, digest: bytes | None = None) -> bool:
     if not find:
         return False
     text, spans = _spans(fact, digest)
+    return bool(spans) and _inside(text, spans, find)
+
+
+def shown(fact: Fact, finds: list[F], digest: bytes | None = None) -> list[F]:
+    """The items of ``finds`` (each with a ``find``) for which ``secret_only`` is False, in
+    order; the fact's spans are looked up once (``secret_only`` per item, in one call)."""
+    if not any(f.find for f in finds):
+        return list(finds)
+    text, spans = _spans(fact, digest)
     if not spans:
-        return False
+        return list(finds)
+    return [f for f in finds if not (f.find and _inside(text, spans, f.find))]
+
+
+def _inside(text: str, spans: tuple[tuple[int, int], ...], find: str) -> bool:
+    """``find`` occurs in ``text``, every time inside one of ``spans``."""
     seen = False
     for m in re.finditer(re.escape(find), text, re.IGNORECASE):
         seen = True
