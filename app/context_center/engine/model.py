@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import secrets
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
@@ -40,6 +39,8 @@ FRESHNESS_DAYS: dict[FactType, tuple[int, int]] = {
 
 
 def new_fact_id() -> str:
+    import secrets  # here: a process that reads facts never needs it (nor hmac, random)
+
     return "mem-" + secrets.token_hex(16)
 
 

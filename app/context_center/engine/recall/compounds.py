@@ -24,17 +24,20 @@ from functools import lru_cache
 import numpy as np
 
 from context_center.engine.model import Fact
+from context_center.engine.recall.rxcache import compile_all
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import CJK_CLASS, normalize, tokens
 
 _W = f"[^\\W{CJK_CLASS}]"
-_COMPOUND = re.compile(f"(?<![\\w@/.:-])[@/]?{_W}+(?:[-./:@]+{_W}+)+")
 # A line and column after a file name (``checkout.spec.ts:57:16``), a version after a package
 # name (``web@2.14.0``): not part of the name.
 _TAIL = re.compile(r"(?::\d+)+$|@[\d.]+$")
 # A number-like piece: digits with at most one letter (``03t02``, ``55z`` in a timestamp).
 _NUMERIC = re.compile(r"^\d*[a-z]?\d*$", re.IGNORECASE)
-_PIECE = re.compile(f"{_W}+")
+# both compiled once per Python build (``rxcache.py``): each holds the CJK class
+_COMPOUND, _PIECE = compile_all(
+    "compounds", [(f"(?<![\\w@/.:-])[@/]?{_W}+(?:[-./:@]+{_W}+)+", 0), (f"{_W}+", 0)]
+)
 # Facts checked for the literal text of one compound (best scoring first).
 LITERAL_CHECK = 64
 

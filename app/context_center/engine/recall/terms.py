@@ -35,7 +35,6 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
 from threading import Lock
 
 from context_center.engine.recall.compounds import CodePair, code_pairs, compounds
@@ -49,7 +48,7 @@ from context_center.engine.recall.tokenize import (
     query_terms,
     searchable,
 )
-from context_center.engine.recall.vocab import MAX_CJK_FORM, MIN_CJK_FORM, vocabulary
+from context_center.engine.recall.vocab import MAX_CJK_FORM, MIN_CJK_FORM, package_text, vocabulary
 
 # ``[^\W<CJK>]+|[<CJK>]+``: the two classes are disjoint, so the shared run pattern (CJK
 # first) finds the same runs
@@ -61,8 +60,7 @@ COMMON_FILE = "common_en.tsv"
 @lru_cache(maxsize=1)
 def common_english() -> frozenset[str]:
     """Common words of general English (package data ``recall/data/common_en.tsv``)."""
-    data = resources.files("context_center.engine.recall").joinpath("data", COMMON_FILE)
-    lines = data.read_text(encoding="utf-8").splitlines()
+    lines = package_text(COMMON_FILE).splitlines()
     return frozenset(w for w in (x.strip() for x in lines) if w and not w.startswith("#"))
 
 

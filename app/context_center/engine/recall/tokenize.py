@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import add
 
+from context_center.engine.recall.rxcache import compile_all
+
 # Bump when the terms produced for a document change: the on-disk index cache records it.
 TOKENIZER_VERSION = 2  # 2: English words are stemmed, head fields weighted
 MAX_TERM_CHARS = 80
@@ -49,14 +51,20 @@ CJK_CLASS = (
     "\uff66-\uff9f"  # half-width Katakana (NFKC folds most of it anyway)
     "\U00020000-\U0003134f"  # Han extensions B-G
 )
-_CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
-_WORD_RUN = re.compile(f"[^\\W{CJK_CLASS}]{{1,{MAX_TERM_CHARS}}}")
-_ANY_RUN = re.compile(f"(?P<cjk>[{CJK_CLASS}]+)|(?P<word>[^\\W{CJK_CLASS}]{{1,{MAX_TERM_CHARS}}})")
 # Every compile of a class with CJK_CLASS costs a cold process about 2 ms (the compiler
-# visits each of its ~40,000 BMP code points), so the modules of recall share these two:
+# visits each of its ~40,000 BMP code points), so the modules of recall share CJK_RUN and
+# WORD_OR_CJK_RUN, and a process after the first reads them compiled (``rxcache.py``).
+_CJK_RUN, _WORD_RUN, _ANY_RUN, WORD_OR_CJK_RUN = compile_all(
+    "tokenize",
+    [
+        (f"[{CJK_CLASS}]+", 0),
+        (f"[^\\W{CJK_CLASS}]{{1,{MAX_TERM_CHARS}}}", 0),
+        (f"(?P<cjk>[{CJK_CLASS}]+)|(?P<word>[^\\W{CJK_CLASS}]{{1,{MAX_TERM_CHARS}}})", 0),
+        # a run of CJK or a run of other word characters (named ``cjk`` / ``word``)
+        (f"(?P<cjk>[{CJK_CLASS}]+)|(?P<word>[^\\W{CJK_CLASS}]+)", 0),
+    ],
+)
 CJK_RUN = _CJK_RUN
-# a run of CJK or a run of other word characters (named ``cjk`` / ``word``)
-WORD_OR_CJK_RUN = re.compile(f"(?P<cjk>[{CJK_CLASS}]+)|(?P<word>[^\\W{CJK_CLASS}]+)")
 # A number right after letters and a hyphen is a ticket or document key (PAY-1234, ADR-0007).
 _KEY_PREFIX = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*-$")
 

@@ -7,15 +7,18 @@ its word sequence for detection in a message and searches its non-common words),
 as their character bigrams, all of which must be present. A message word or phrase that is a
 form of a group expands to the group's other forms (see ``terms.py``).
 
-Loaded once per process, lazily (about 900 lines; a few milliseconds).
+Loaded once per process, lazily (about 900 lines): from the parsed copy a previous process
+left under the cache root when that copy is exactly what would be parsed now
+(``vocabcache.py``), else parsed (about 15 ms) and that copy written.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import WORD_OR_CJK_RUN as _PART
@@ -140,8 +143,45 @@ def parse(text: str) -> Vocabulary:
     )
 
 
+def package_data(name: str) -> bytes:
+    """The bytes of ``recall/data/<name>``, through this package's loader (as
+    ``pkgutil.get_data`` reads them; ``importlib.resources`` costs a cold process some
+    milliseconds to import and set up)."""
+    loader = __spec__.loader
+    path = os.path.join(os.path.dirname(__file__), "data", name)
+    get_data = getattr(loader, "get_data", None)
+    if get_data is None:  # pragma: no cover - every file or zip loader has it
+        from importlib import resources
+
+        return resources.files(__package__).joinpath("data", name).read_bytes()
+    data: bytes = get_data(path)
+    return data
+
+
+def _text(data: bytes) -> str:
+    text = data.decode("utf-8")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def package_text(name: str) -> str:
+    """``recall/data/<name>`` as text, as ``read_text(encoding="utf-8")`` gives it (UTF-8,
+    universal newlines)."""
+    return _text(package_data(name))
+
+
 @lru_cache(maxsize=1)
 def vocabulary() -> Vocabulary:
     """The shipped vocabulary (package data ``recall/data/bilingual.tsv``)."""
-    data = resources.files("context_center.engine.recall").joinpath("data", DATA_FILE)
-    return parse(data.read_text(encoding="utf-8"))
+    from context_center.engine.recall import stem as stem_module
+    from context_center.engine.recall import tokenize, vocabcache
+
+    data = package_data(DATA_FILE)
+    key = vocabcache.key_of(data, (sys.modules[__name__], tokenize, stem_module))
+    if key is not None:
+        cached = vocabcache.load(key)
+        if cached is not None:
+            return cached
+    vocab = parse(_text(data))
+    if key is not None:
+        vocabcache.save(vocab, key)
+    return vocab

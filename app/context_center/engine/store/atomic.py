@@ -19,7 +19,6 @@ import ctypes
 import errno
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Iterable
@@ -42,7 +41,7 @@ def fsync_dir(directory: Path) -> None:
 
 
 def temp_path(directory: Path) -> Path:
-    return directory / f"{TEMP_PREFIX}{secrets.token_hex(8)}"
+    return directory / f"{TEMP_PREFIX}{os.urandom(8).hex()}"  # secrets.token_hex(8)
 
 
 Buffer = bytes | bytearray | memoryview
