@@ -359,5 +359,6 @@ def _best_first(neg: np.ndarray, cap: int) -> np.ndarray:
     first ``cap`` of ``np.argsort(neg, kind="stable")``, sorting only the values at most the
     cap-th smallest (the rest cannot be among them)."""
     kth = np.partition(neg, cap - 1)[cap - 1]
-    near = (neg <= kth).nonzero()[0]
-    return near[np.argsort(neg[near], kind="stable")[:cap]]
+    near: np.ndarray = (neg <= kth).nonzero()[0]
+    best: np.ndarray = near[np.argsort(neg[near], kind="stable")[:cap]]
+    return best

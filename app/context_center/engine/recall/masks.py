@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 # Below this length a boolean index costs less than finding the positions first (numpy's
 # fixed cost per call dominates); the result is the same array either way.
 _SMALL = 512

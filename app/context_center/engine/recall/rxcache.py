@@ -53,7 +53,9 @@ def _interpreter() -> list[Any] | None:
 
 def _parts(pattern: str, flags: int) -> list[Any]:
     """The arguments ``re._compiler.compile`` passes to ``_sre.compile`` for ``pattern``."""
-    from re import _compiler, _parser
+    from importlib import import_module
+
+    _compiler, _parser = import_module("re._compiler"), import_module("re._parser")
 
     parsed = _parser.parse(pattern, flags)
     code = _compiler._code(parsed, flags)
