@@ -42,6 +42,20 @@ def test_package_text_is_what_importlib_resources_reads() -> None:
         assert vocab.package_data(name) == data.read_bytes()
 
 
+def test_package_data_asks_importlib_resources_when_the_loader_cannot_read_the_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from importlib import resources
+
+    class _Elsewhere:  # a loader whose data is not beside the module (a frozen bundle)
+        def get_data(self, path: str) -> bytes:
+            raise FileNotFoundError(path)
+
+    want = resources.files("context_center.engine.recall").joinpath("data", vocab.DATA_FILE)
+    monkeypatch.setattr(vocab.__spec__, "loader", _Elsewhere())
+    assert vocab.package_data(vocab.DATA_FILE) == want.read_bytes()
+
+
 def test_the_first_process_parses_and_writes_the_copy_the_next_reads(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

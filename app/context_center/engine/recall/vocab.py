@@ -150,12 +150,15 @@ def package_data(name: str) -> bytes:
     loader = __spec__.loader
     path = os.path.join(os.path.dirname(__file__), "data", name)
     get_data = getattr(loader, "get_data", None)
-    if get_data is None:  # pragma: no cover - every file or zip loader has it
-        from importlib import resources
+    if get_data is not None:
+        try:
+            data: bytes = get_data(path)
+            return data
+        except OSError:  # a loader that keeps data elsewhere (a frozen bundle): ask it below
+            pass
+    from importlib import resources
 
-        return resources.files(__package__).joinpath("data", name).read_bytes()
-    data: bytes = get_data(path)
-    return data
+    return resources.files(__package__).joinpath("data", name).read_bytes()
 
 
 def _text(data: bytes) -> str:
