@@ -125,4 +125,4 @@ def test_the_copy_round_trips_a_small_vocabulary() -> None:
     assert data is not None
     got = vocabcache.decode(data, key)
     assert got is not None
-    _same(got, small)
+    _same(vocab.assemble(got), small)

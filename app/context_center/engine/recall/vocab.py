@@ -19,10 +19,14 @@ import sys
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import WORD_OR_CJK_RUN as _PART
 from context_center.engine.recall.tokenize import cjk_pieces, is_cjk, is_common
+
+if TYPE_CHECKING:
+    from context_center.engine.recall import vocabcache
 
 DATA_FILE = "bilingual.tsv"
 # A Chinese form shorter than this is never looked up in a message (one character is too
@@ -172,6 +176,18 @@ def package_text(name: str) -> str:
     return _text(package_data(name))
 
 
+def assemble(parts: vocabcache.Parts) -> Vocabulary:
+    """The vocabulary a derived copy describes (``vocabcache.decode``)."""
+    groups, by_words, by_cjk, columns = parts
+    return Vocabulary(
+        groups=tuple(tuple(Form(*f) for f in group) for group in groups),
+        by_words=by_words,
+        by_cjk=by_cjk,
+        first_words=frozenset(k[0] for k in by_words),
+        columns=columns,
+    )
+
+
 @lru_cache(maxsize=1)
 def vocabulary() -> Vocabulary:
     """The shipped vocabulary (package data ``recall/data/bilingual.tsv``)."""
@@ -183,7 +199,7 @@ def vocabulary() -> Vocabulary:
     if key is not None:
         cached = vocabcache.load(key)
         if cached is not None:
-            return cached
+            return assemble(cached)
     vocab = parse(_text(data))
     if key is not None:
         vocabcache.save(vocab, key)

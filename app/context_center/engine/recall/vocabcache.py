@@ -94,17 +94,28 @@ def _ids(text: str) -> tuple[int, ...]:
     return tuple(map(int, text.split(" ")))
 
 
-def decode(raw: bytes, key: str) -> Vocabulary | None:
-    """The vocabulary in ``raw``, or None when it is not one for ``key``."""
-    from context_center.engine.recall.vocab import Form, Vocabulary
+# What a copy holds, in the shapes ``vocab.assemble`` builds a ``Vocabulary`` from (this
+# module builds no object of ``vocab``'s, which imports it): each group's forms as
+# (text, terms, cjk), the stemmed word sequences and the Chinese forms with their groups,
+# and each group's columns as written.
+FormParts = tuple[str, tuple[str, ...], bool]
+Parts = tuple[
+    tuple[tuple[FormParts, ...], ...],
+    dict[tuple[str, ...], tuple[int, ...]],
+    dict[str, tuple[int, ...]],
+    tuple[tuple[tuple[str, ...], tuple[str, ...]], ...],
+]
 
+
+def decode(raw: bytes, key: str) -> Parts | None:
+    """The vocabulary's parts in ``raw``, or None when it is not a copy for ``key``."""
     try:
         value: Any = json.loads(raw)
         if value.get("format") != FORMAT or value.get("key") != key:
             return None
         flat, sizes = value["forms"], value["sizes"]
-        forms = [
-            Form(flat[i], tuple(flat[i + 1].split(" ")), flat[i + 2] == 1)
+        forms: list[FormParts] = [
+            (flat[i], tuple(flat[i + 1].split(" ")), flat[i + 2] == 1)
             for i in range(0, len(flat), 3)
         ]
         groups = []
@@ -116,21 +127,15 @@ def decode(raw: bytes, key: str) -> Vocabulary | None:
         by_words = {tuple(words[i].split(" ")): _ids(words[i + 1]) for i in range(0, len(words), 2)}
         by_cjk = {cjk[i]: _ids(cjk[i + 1]) for i in range(0, len(cjk), 2)}
         columns = tuple((tuple(en), tuple(zh)) for en, zh in value["columns"])
+        if not all(isinstance(f[0], str) for f in forms) or at != len(forms):
+            return None
     except (ValueError, TypeError, KeyError, AttributeError, IndexError):
         return None
-    if at != len(forms):
-        return None
-    return Vocabulary(
-        groups=tuple(groups),
-        by_words=by_words,
-        by_cjk=by_cjk,
-        first_words=frozenset(k[0] for k in by_words),
-        columns=columns,
-    )
+    return tuple(groups), by_words, by_cjk, columns
 
 
-def load(key: str) -> Vocabulary | None:
-    """The cached vocabulary for ``key``, if the cache file holds it."""
+def load(key: str) -> Parts | None:
+    """The cached vocabulary's parts for ``key``, if the cache file holds them."""
     from context_center.engine.store.guarded import UnsafeFile, read_regular
 
     try:
