@@ -318,7 +318,8 @@ class RecallIndex(PostingsStore):
     def save(self, path: Path, meta: dict[str, Any] | None = None) -> None:
         """Write the derived cache atomically (compacts first); ``meta`` goes in its header."""
         from context_center.engine.store import atomic
-        from context_center.engine.store.private import FILE_MODE, ensure_private_dir
+        from context_center.engine.store.cachedirs import private_levels
+        from context_center.engine.store.private import FILE_MODE
 
         with self._lock:
             self.compact()
@@ -335,7 +336,7 @@ class RecallIndex(PostingsStore):
                 blob, off = pack_strings(items)
                 arrays.update(cache.string_sections(name, blob, off))
             # written section by section: a cache of tens of megabytes is never one buffer
-            ensure_private_dir(path.parent)  # derived from private facts: 0700 / 0600
+            private_levels(path.parent)  # derived from private facts: 0700 / 0600
             atomic.write_bytes(path, cache.parts(arrays, meta), mode=FILE_MODE)
             self.saved_generation = self.generation
 

@@ -34,8 +34,10 @@ def readable_store_cache(store_root: Path) -> Path | None:
     return folder if _usable(folder) and _usable(folder.parent) else None
 
 
-def private_folder(folder: Path) -> Path | None:
-    """Create ``folder`` and every level between it and the cache root as 0700 folders."""
+def private_levels(folder: Path) -> None:
+    """Create ``folder`` and every level between it and the cache root as 0700 folders
+    (``ensure_private_dir`` on each: a missing level would otherwise be made with the
+    umask's mode, and a looser existing one is tightened); raises ``StoreUnavailable``."""
     root = cache_root()
     try:
         parts = folder.relative_to(root).parts
@@ -43,11 +45,17 @@ def private_folder(folder: Path) -> Path | None:
         parts = ()
         root = folder
     current = root
-    try:
+    ensure_private_dir(current, "the cache folder")
+    for part in parts:
+        current = current / part
         ensure_private_dir(current, "the cache folder")
-        for part in parts:
-            current = current / part
-            ensure_private_dir(current, "the cache folder")
+
+
+def private_folder(folder: Path) -> Path | None:
+    """Create ``folder`` and every level between it and the cache root as 0700 folders;
+    None when that fails or ``folder`` is not 0700 afterwards."""
+    try:
+        private_levels(folder)
     except StoreUnavailable:
         return None
     with contextlib.suppress(OSError):

@@ -125,7 +125,8 @@ class PhraseIndex:
     def save(self, path: Path) -> None:
         """Write the index atomically as a private file (0600 in a 0700 folder)."""
         from context_center.engine.store import atomic
-        from context_center.engine.store.private import FILE_MODE, ensure_private_dir
+        from context_center.engine.store.cachedirs import private_levels
+        from context_center.engine.store.private import FILE_MODE
 
         def text(value: str) -> np.ndarray:
             return np.frombuffer(value.encode("utf-8", "surrogatepass"), dtype=np.uint8)
@@ -144,7 +145,7 @@ class PhraseIndex:
             "tok_pieces": self.tok_pieces,
         }
         data = arrayfile.parts(MAGIC, STAMP, arrays, {"rows": self.rows})
-        ensure_private_dir(path.parent, "the cache folder")
+        private_levels(path.parent)
         atomic.write_bytes(path, data, mode=FILE_MODE)
 
     @classmethod
