@@ -80,3 +80,11 @@ def test_the_recall_modules_patterns_are_what_re_compiles() -> None:
     mine += [compounds._COMPOUND, compounds._PIECE]
     _same(mine, [(p.pattern, 0) for p in mine])
     assert tokenize.CJK_RUN is tokenize._CJK_RUN
+
+
+def test_a_nested_json_bomb_is_not_used(cache: Path) -> None:
+    for bomb in ("[" * 100_000, '{"key":' * 100_000):
+        cache.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        cache.write_text(bomb)
+        cache.chmod(0o600)
+        _same(rxcache.compile_all("t", SPECS), SPECS)

@@ -126,3 +126,10 @@ def test_the_copy_round_trips_a_small_vocabulary() -> None:
     got = vocabcache.decode(data, key)
     assert got is not None
     _same(vocab.assemble(got), small)
+
+
+def test_a_nested_json_bomb_in_the_copy_is_not_used(cache: Path) -> None:
+    key = vocabcache.key_of(vocab.package_data(vocab.DATA_FILE), MODULES)
+    assert key is not None
+    assert vocabcache.decode(b"[" * 100_000, key) is None
+    assert vocabcache.decode(b'{"format":' * 100_000, key) is None

@@ -98,7 +98,7 @@ def _read(path: Path, key: list[Any]) -> list[Any] | None:
     try:
         raw, _ = read_regular(path)
         value = json.loads(raw)
-    except (OSError, UnsafeFile, ValueError):
+    except (OSError, UnsafeFile, ValueError, RecursionError):  # derived: compile instead
         return None
     if not isinstance(value, dict) or value.get("key") != key:
         return None

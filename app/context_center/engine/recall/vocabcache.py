@@ -129,8 +129,8 @@ def decode(raw: bytes, key: str) -> Parts | None:
         columns = tuple((tuple(en), tuple(zh)) for en, zh in value["columns"])
         if not all(isinstance(f[0], str) for f in forms) or at != len(forms):
             return None
-    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
-        return None
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
+        return None  # not a copy this module wrote: parse instead
     return tuple(groups), by_words, by_cjk, columns
 
 
@@ -140,7 +140,7 @@ def load(key: str) -> Parts | None:
 
     try:
         raw, _ = read_regular(cache_file())
-    except (OSError, UnsafeFile):
+    except (OSError, UnsafeFile):  # (an unreadable working folder included)
         return None
     return decode(raw, key)
 
