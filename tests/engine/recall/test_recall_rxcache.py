@@ -88,3 +88,12 @@ def test_a_nested_json_bomb_is_not_used(cache: Path) -> None:
         cache.write_text(bomb)
         cache.chmod(0o600)
         _same(rxcache.compile_all("t", SPECS), SPECS)
+
+
+def test_parts_for_another_pattern_under_the_right_key_are_not_used(cache: Path) -> None:
+    rxcache.compile_all("t", SPECS)
+    value = json.loads(cache.read_bytes())
+    other = rxcache._parts("x+", 0)
+    value["parts"][0] = other  # valid code, but not for the pattern the key names
+    cache.write_text(json.dumps(value))
+    _same(rxcache.compile_all("t", SPECS), SPECS)

@@ -128,7 +128,10 @@ def compile_all(name: str, specs: Sequence[Spec]) -> list[re.Pattern[str]]:
     cached = _read(path, key)
     if cached is not None and len(cached) == len(specs):
         try:
-            return [_build(parts) for parts in cached]
+            built = [_build(parts) for parts in cached]
+            # each for the very pattern asked for (a copy's key and its parts agree)
+            if [b.pattern for b in built] == [p for p, _ in specs]:
+                return built
         except Exception:  # not ours after all (_sre refused the code): compile below
             pass
     try:
