@@ -139,7 +139,11 @@ def read_message(sock: socket.socket) -> dict[str, object]:
     (size,) = _HEADER.unpack(_read_exact(sock, _HEADER.size))
     if size > MAX_MESSAGE:
         raise ConnectionError("message too large")
-    value = json.loads(_read_exact(sock, size))
+    data = _read_exact(sock, size)
+    try:
+        value = json.loads(data)
+    except RecursionError as exc:  # nested deeper than the parser goes
+        raise ConnectionError("not a message") from exc
     if not isinstance(value, dict):
         raise ConnectionError("not a message")
     return value

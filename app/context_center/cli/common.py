@@ -197,7 +197,7 @@ def json_object_arg(raw: str, option: str, not_object: str = "") -> dict[str, An
 
     try:
         loaded = json.loads(raw)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise InvalidRequest(f"{option} is not valid JSON: {exc}") from exc
     if not isinstance(loaded, dict):
         raise InvalidRequest(not_object or f"{option} must be a JSON object")

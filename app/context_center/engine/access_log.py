@@ -234,7 +234,7 @@ class AccessLog:
 
 
 def _parse(raw: bytes) -> dict[str, Any] | None:
-    with contextlib.suppress(ValueError):
+    with contextlib.suppress(ValueError, RecursionError):
         item = json.loads(raw)
         if isinstance(item, dict):
             return item

@@ -35,8 +35,8 @@ def without_lone_surrogates(line: str) -> str:
         return line
     try:
         message = json.loads(line)
-    except ValueError:
-        return line  # not JSON at all: the SDK reports it
+    except (ValueError, RecursionError):
+        return line  # not JSON at all, or nested too deeply: the SDK reports it
     end = "\n" if line.endswith("\n") else ""
     return json.dumps(replace_lone_surrogates(message), ensure_ascii=False) + end
 

@@ -107,6 +107,10 @@ def edit_json(path: Path, display: str, change: Callable[[dict[str, Any]], None]
             raise ConfigUnreadable(
                 f"{display} is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was written"
             ) from exc
+        except RecursionError as exc:  # nested deeper than the parser goes
+            raise ConfigUnreadable(
+                f"{display} is not valid JSON (nested too deeply); nothing was written"
+            ) from exc
         if not isinstance(loaded, dict):
             raise ConfigUnreadable(f"{display} does not hold a JSON object; nothing was written")
         data = loaded
@@ -141,7 +145,7 @@ def _as_backed_up(path: Path, after: str) -> str:
 def _same_json(a: str, b: str) -> bool:
     try:
         return bool(json.loads(a) == json.loads(b))
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
 
 

@@ -107,7 +107,7 @@ def _settings_folder(config: Path, home: Path | None) -> Path | None:
     try:
         with open(path, "rb") as handle:
             data = json.loads(handle.read(MAX_SETTINGS_BYTES))
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None
     value = data.get(SETTINGS_KEY) if isinstance(data, dict) else None
     if not isinstance(value, str) or not value.strip():

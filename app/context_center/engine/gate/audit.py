@@ -82,7 +82,7 @@ class AuditLog:
             return []
         out = []
         for line in raw.splitlines():
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(ValueError, RecursionError):
                 item = json.loads(line)
                 if isinstance(item, dict):
                     out.append(item)

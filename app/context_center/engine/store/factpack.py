@@ -117,7 +117,10 @@ def _header(data: bytes, version: int) -> tuple[dict[str, Any], int] | None:
     if len(data) < head or not data.startswith(MAGIC):
         return None
     hlen = int.from_bytes(data[len(MAGIC) : head], "little")
-    header = json.loads(data[head : head + hlen])
+    try:
+        header = json.loads(data[head : head + hlen])
+    except RecursionError:  # a header nested deeper than the parser goes: not one of ours
+        return None
     if not isinstance(header, dict) or header.get("version") != version:
         return None
     return header, head + hlen

@@ -96,7 +96,7 @@ def _recorded(root: Path) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, 
         st = tuple(int(x) for x in data["stat"])
         block = tuple(int(x) for x in data["block"])
         seen = tuple(int(x) for x in data["folder"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
     if len(st) != 3 or len(block) != 2 or len(seen) != 2:
         return None

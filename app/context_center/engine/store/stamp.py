@@ -170,7 +170,7 @@ def journal_between(root: Path, old: Stamp, new: Stamp) -> list[JournalEntry] | 
                 by_counter[counter] = JournalEntry(
                     counter, (int(rec[1]), int(rec[2])), (int(rec[3]), int(rec[4])), stems
                 )
-        except (ValueError, TypeError, IndexError, UnicodeDecodeError):
+        except (ValueError, TypeError, IndexError, UnicodeDecodeError, RecursionError):
             continue
     out: list[JournalEntry] = []
     at = (old[0], old[1])

@@ -46,7 +46,7 @@ def load_decisions(layout: Layout, *, strict: bool = False) -> list[Decision]:
         if not isinstance(rows, list):
             raise ValueError("no decisions list")
         return [Decision.model_validate(row) for row in rows]
-    except (ValueError, KeyError, TypeError, ValidationError) as exc:
+    except (ValueError, KeyError, TypeError, ValidationError, RecursionError) as exc:
         if strict:
             raise StoreUnavailable(
                 f"{path} is not a valid decisions file ({exc}); fix or remove it, then try again"

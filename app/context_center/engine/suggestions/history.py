@@ -159,7 +159,7 @@ def parse_fields(raw: bytes | str) -> tuple[str, datetime, str, str] | None:
     """(session, time, text, cwd) of one valid version-1 user line, else None."""
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("v") != FORMAT_VERSION or data.get("role") != "user":
         return None

@@ -158,7 +158,7 @@ def decode(raw: bytes) -> dict[str, Any] | None:
         return None
     try:
         entry = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     return entry if isinstance(entry, dict) else None
 
