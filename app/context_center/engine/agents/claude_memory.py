@@ -134,7 +134,7 @@ def read_memory_text(text: str, stem: str) -> dict[str, Any]:
         if sep:
             try:
                 loaded = yaml.safe_load(head)
-            except yaml.YAMLError:
+            except (yaml.YAMLError, RecursionError):  # nested deeper than the parser goes
                 loaded = None
             if isinstance(loaded, dict):
                 meta = loaded

@@ -191,7 +191,7 @@ def _front_matter(text: str) -> tuple[dict[str, Any], str]:
     body = rest.split("\n", 1)[1] if "\n" in rest else ""
     try:
         loaded = yaml.safe_load(head)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):  # nested deeper than the parser goes
         loaded = None
     if isinstance(loaded, dict):
         return {str(k): v for k, v in loaded.items()}, body

@@ -96,6 +96,8 @@ def read_config(codex_home: Path) -> CodexConfig:
         data = tomllib.loads(raw.decode("utf-8"))
     except (fsread.ReadError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return CodexConfig(problems=(f"config.toml was not read: {exc}",))
+    except RecursionError:  # tomllib's answer to arrays or tables nested deeper than it goes
+        return CodexConfig(problems=("config.toml was not read: it is nested too deeply",))
     max_bytes = data.get("project_doc_max_bytes", DEFAULT_MAX_BYTES)
     if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 0:
         problems.append("project_doc_max_bytes must be a non-negative integer")
