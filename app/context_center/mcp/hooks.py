@@ -127,6 +127,12 @@ def handle(
     raise ValueError(f"unknown Claude Code hook event {event!r}")
 
 
+def _one_line(text: str) -> str:
+    """``text`` for the one line the hook logs: a newline, a terminal escape or another
+    control character (an argument or an input can hold them) is spelled as an escape."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
 def run(
     agent: str,
     event: str,
@@ -157,7 +163,10 @@ def run(
             stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
             stdout.flush()
     except Exception as exc:  # never break the agent on our failure
-        log.error("context-center hook %s %s failed: %s: %s", agent, event, type(exc).__name__, exc)
+        log.error(
+            "context-center hook %s %s failed: %s: %s",
+            *map(_one_line, (agent, event, type(exc).__name__, str(exc))),
+        )
     finally:
         logs.close_files()
     return 0

@@ -42,6 +42,7 @@ INDEX_FILE = "MEMORY.md"
 CLAUDE_MEMORY_EDIT = "claude_memory_edit"
 MEMORY_INDEX = "memory_index"
 EDIT_NOT_APPLICABLE = "edit_not_applicable"
+OUTSIDE_FOLDER = "outside_memory_folder"
 _LONG = 200
 
 
@@ -189,6 +190,15 @@ def route(
             MEMORY_INDEX,
             "MEMORY.md is Claude Code's index of this folder; Context Center gives each session "
             "the memory index itself, so the index is not written",
+            label,
+        )
+    if not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder)):
+        # A symbolic link inside the folder (to a subfolder or a file) leads elsewhere, e.g.
+        # into Context Center's own store: nothing is read or written through it.
+        return _refusal(
+            OUTSIDE_FOLDER,
+            "the file leads outside Claude Code's auto-memory folder through a symbolic link; "
+            "nothing is written there",
             label,
         )
     exists = os.path.lexists(path)
