@@ -9,7 +9,7 @@ from typing import Any
 
 from mcp.types import CallToolResult, TextContent
 
-from context_center.engine import EngineError
+from context_center.engine import Engine, EngineError
 
 
 def ok(data: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
@@ -23,8 +23,19 @@ def error(code: str, message: str) -> CallToolResult:
     return ok({"error": {"code": code, "message": " ".join(message.split())}}, is_error=True)
 
 
-def engine_error(exc: EngineError) -> CallToolResult:
-    return error(exc.code, str(exc))
+def visible_message(text: str, engine: Engine | None = None) -> str:
+    """An engine error's message as a model may see it: what it quotes of the request (a ref,
+    a target folder) with local paths redacted, secrets withheld and control characters
+    escaped, as in every result (the engine's paths when it is known, else the OS home)."""
+    from context_center.engine.gate.visible import visible_text
+
+    if engine is None:
+        return visible_text(text)
+    return visible_text(text, home=engine.home, workspace=engine.workspace, cc_home=engine.home)
+
+
+def engine_error(exc: EngineError, engine: Engine | None = None) -> CallToolResult:
+    return error(exc.code, visible_message(str(exc), engine))
 
 
 def invalid_arguments(fields: list[str]) -> CallToolResult:

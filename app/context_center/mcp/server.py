@@ -167,10 +167,11 @@ def _register_resources(server: ContextCenterServer) -> None:
             engine.require_workspace()
             return engine.agent_resource(scope, name, caller=caller)
         except EngineError as exc:
+            message = results.visible_message(str(exc), engine)
             if exc.code == "not_found":
-                raise ResourceNotFoundError(str(exc)) from exc
+                raise ResourceNotFoundError(message) from exc
             raise MCPError(
-                code=INVALID_PARAMS, message=str(exc), data={"code": exc.code, "uri": uri}
+                code=INVALID_PARAMS, message=message, data={"code": exc.code, "uri": uri}
             ) from exc
 
     @server.resource(

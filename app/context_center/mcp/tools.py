@@ -58,6 +58,7 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
     Roots = Annotated[ListRootsResult, Resolve(workspace_roots)]
 
     def serve(ctx: Context, roots: ListRootsResult, work: Work) -> CallToolResult:
+        engine: Engine | None = None
         try:
             if state.needs_roots:
                 engine = state.settle([str(r.uri) for r in roots.roots])
@@ -66,7 +67,7 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
             engine.require_workspace()  # deleted, unmounted or never there: an error, per call
             data = work(engine, state.caller(client_name(ctx)))
         except EngineError as exc:
-            return results.engine_error(exc)
+            return results.engine_error(exc, engine)
         return results.ok(data)
 
     def gate(ctx: Context, roots: ListRootsResult, work: Work) -> CallToolResult:
