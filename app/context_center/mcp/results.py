@@ -27,7 +27,7 @@ def visible_message(text: str, engine: Engine | None = None) -> str:
     """An engine error's message as a model may see it: what it quotes of the request (a ref,
     a target folder) with local paths redacted, secrets withheld and control characters
     escaped, as in every result (the engine's paths when it is known, else the OS home)."""
-    from context_center.engine.gate.visible import visible_text
+    from context_center.engine import visible_text
 
     if engine is None:
         return visible_text(text)
