@@ -4,7 +4,13 @@ local path, no secret, no raw control character — of what it was sent."""
 
 from __future__ import annotations
 
+import json
 import os
+import selectors
+import subprocess
+import sys
+import time
+from typing import Any
 
 import pytest
 from mcp_helpers import connected, data
@@ -18,6 +24,12 @@ pytestmark = pytest.mark.anyio
 
 SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 CONTROLS = ("\x00", "\x1b", "\x07", "\u202e")
+CLI = [sys.executable, "-m", "context_center"]
+INIT = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {},
+    "clientInfo": {"name": "t", "version": "1"},
+}
 
 
 def _server(engine: Engine):  # type: ignore[no-untyped-def]
@@ -78,3 +90,50 @@ async def test_a_resource_error_quotes_no_control(seeded: Engine) -> None:
         with pytest.raises(MCPError) as raised:
             await client.read_resource("memory://project/\x1b[31mred\u202e")
     _clean(raised.value.error.message, seeded)
+
+
+def test_a_request_the_sdk_cannot_read_is_answered(seeded: Engine) -> None:
+    """The real process (the pipe transport): a batch, ``params`` that is not an object and
+    arguments nested deeper than the SDK's parser goes each get an invalid-request error
+    (with the id when it can be read); a notification gets nothing; the server goes on."""
+    deep = "[" * 5000 + "]" * 5000
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        [{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}],
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": "memory_list"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": 5},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/list"},
+    ]
+    text = "\n".join(json.dumps(line) for line in lines[:5])
+    text += '\n{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"recall",'
+    text += f'"arguments":{{"message":{deep}}}}}}}\n' + json.dumps(lines[5]) + "\n"
+    proc = subprocess.Popen(
+        [*CLI, "--home", str(seeded.home), "--workspace", str(seeded.workspace), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        bufsize=0,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    replies: list[dict[str, Any]] = []
+    wire = b""
+    try:
+        proc.stdin.write(text.encode())
+        with selectors.DefaultSelector() as ready:
+            ready.register(proc.stdout, selectors.EVENT_READ)
+            deadline = time.monotonic() + 60
+            while not any(r.get("id") == 5 for r in replies):
+                assert ready.select(deadline - time.monotonic()), f"no answer to 5: {replies}"
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                assert chunk, f"the server stopped: {replies}"
+                *lines_read, wire = (wire + chunk).split(b"\n")
+                replies += [json.loads(line) for line in lines_read]
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+        proc.stdout.close()
+    errors = [r for r in replies if "error" in r]
+    assert [r["id"] for r in errors] == [None, 3, None], replies
+    assert {r["error"]["code"] for r in errors} == {-32600}
+    assert [r["id"] for r in replies if "result" in r] == [1, 5]

@@ -75,11 +75,13 @@ class ContextCenterServer(MCPServer[Any]):
         standard streams are pipes, else through the SDK's own."""
         from mcp.server.stdio import stdio_server
 
-        from context_center.mcp.transport import pipe_streams
+        from context_center.mcp.transport import AnswerUnreadable, pipe_streams
 
         async with pipe_streams() as streams:
             stdin, stdout = streams if streams is not None else (None, None)
             async with stdio_server(stdin, stdout) as (read_stream, write_stream):
+                if stdin is not None:
+                    read_stream = AnswerUnreadable(read_stream, write_stream, stdin)
                 lowlevel = self._lowlevel_server
                 await lowlevel.run(
                     read_stream, write_stream, lowlevel.create_initialization_options()

@@ -22,6 +22,8 @@ import stat
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio
+
 from context_center.mcp.unicode import may_spell_surrogates, replace_lone_surrogates
 
 MAX_LINE = 64 * 1024 * 1024  # one JSON-RPC message per line; a large fact body fits
@@ -54,6 +56,7 @@ class _Lines:
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
         self._reader = reader
+        self.last = ""  # the line handed out last: the one the SDK is reading now
 
     def __aiter__(self) -> _Lines:
         return self
@@ -62,7 +65,75 @@ class _Lines:
         line = await self._reader.readline()
         if not line:
             raise StopAsyncIteration
-        return without_lone_surrogates(line.decode("utf-8", errors="replace"))
+        self.last = without_lone_surrogates(line.decode("utf-8", errors="replace"))
+        return self.last
+
+
+def request_id(line: str) -> tuple[bool, str | int | None]:
+    """``(True, id)`` for a line that is a JSON object with a ``method`` and a usable ``id``
+    (a request), ``(True, None)`` for one that is no message at all (JSON-RPC answers it with
+    a null id), ``(False, None)`` for a notification or a response (nothing to answer)."""
+    if not line.strip():
+        return False, None
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return True, None
+    if not isinstance(message, dict) or "method" not in message:
+        return (not isinstance(message, dict) or "id" not in message), None
+    ident = message.get("id")
+    if ident is None or isinstance(ident, bool) or not isinstance(ident, str | int):
+        return "id" in message, None
+    return True, ident
+
+
+class AnswerUnreadable:
+    """The SDK's read stream, answering each line it could not read as a message (a batch,
+    ``params`` that is not an object, arguments nested deeper than its parser goes…): the SDK
+    drops such a line unanswered, and a client would wait for its reply forever. The answer
+    is JSON-RPC's invalid-request error, with the request's id when it has one."""
+
+    def __init__(self, stream: Any, write: Any, lines: _Lines) -> None:
+        self._stream, self._write, self._lines = stream, write, lines
+
+    def __getattr__(self, name: str) -> Any:  # last_context and the rest
+        return getattr(self._stream, name)
+
+    async def receive(self) -> Any:
+        item = await self._stream.receive()
+        if isinstance(item, Exception):
+            await self._answer()
+        return item
+
+    async def _answer(self) -> None:
+        from mcp.shared.message import SessionMessage
+        from mcp.types import INVALID_REQUEST, ErrorData, JSONRPCError
+
+        answer, ident = request_id(self._lines.last)
+        if not answer:
+            return
+        error = ErrorData(code=INVALID_REQUEST, message="not a valid JSON-RPC request")
+        await self._write.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=ident, error=error)))
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    def __aiter__(self) -> AnswerUnreadable:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> AnswerUnreadable:
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        result: bool | None = await self._stream.__aexit__(*exc)
+        return result
 
 
 class _Writer:
