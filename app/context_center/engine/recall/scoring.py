@@ -155,15 +155,15 @@ def frequent(df: int, n: int) -> bool:
     return df >= max(FREQUENT_MIN_DF, FREQUENT_SHARE * n)
 
 
-def _short_strong(c: Concept, plan: Plan) -> bool:
-    """Strong alone by the identifier or short-message rules (see the module docstring)."""
+def _short_strong(c: Concept, direct: int) -> bool:
+    """Strong alone by the identifier or short-message rules (see the module docstring);
+    ``direct``: the plan's ``direct_count``."""
     if c.number:
         return False
     if c.distinctive:
         return c.direct
     if c.caps or c.common:
         return False
-    direct = plan.direct_count
     long = len(c.text) >= (LONG_CJK_CHARS if c.cjk else LONG_TERM_CHARS)
     if direct <= SHORT_QUERY_TERMS and long:
         return True
@@ -306,6 +306,7 @@ def score(index: RecallIndex, plan: Plan) -> Scored:
     t = _Tally(n_ord)
     tc = TermCache(index)
     hits: list[ConceptHits | None] = []
+    direct_count = plan.direct_count  # once: it counts every concept
     for c in plan.concepts:
         m = tc.concept(c) if tc.n else None
         if m is None:
@@ -314,7 +315,7 @@ def score(index: RecallIndex, plan: Plan) -> Scored:
         docs = m.docs
         df = len(docs)
         direct_docs = m.first if c.direct else docs[:0]
-        strong = _short_strong(c, plan)
+        strong = _short_strong(c, direct_count)
         grants = not strong and _rare_eligible(c) and rare(df, tc.n)
         h = ConceptHits(docs, m.which, df, strong, frequent(df, tc.n), grants or strong)
         t.add(c, m, h, _counted(c, docs, hits, n_ord), direct_docs)

@@ -222,7 +222,14 @@ class _Builder:
     def build(self, found: list[_Found]) -> list[Concept]:
         vocab = vocabulary()
         extra: list[tuple[Concept, _Found]] = []
+        done: set[_Found] = set()
         for f in found:
+            # an English word or phrase found again adds nothing (its alternatives are known,
+            # ``_finish`` drops a phrase whose alternatives were all seen); a Chinese word has
+            # a place of its own (its span) and is never equal to another occurrence
+            if f in done:
+                continue
+            done.add(f)
             alts = [
                 Alt(x.terms, EXPANSION_WEIGHT, x.text, f.text)
                 for x in vocab.forms(f.groups)
@@ -255,16 +262,26 @@ class _Builder:
             self.seen.update(a.terms for a in alts)
             covers = tuple(i for i, d in enumerate(out) if d.direct and d.alts[0].terms[0] in f.own)
             out.append(replace(c, alts=alts, covers=covers))
-        return [_chained(c, i, spans) for i, c in enumerate(out)]
+        ending: dict[tuple[int, int], list[int]] = {}  # (run, end) -> concepts, in order
+        for j, (rr, _, e) in spans.items():
+            ending.setdefault((rr, e), []).append(j)
+        return [_chained(c, i, spans, ending) for i, c in enumerate(out)]
 
 
-def _chained(c: Concept, i: int, spans: dict[int, tuple[int, int, int]]) -> Concept:
+def _chained(
+    c: Concept,
+    i: int,
+    spans: dict[int, tuple[int, int, int]],
+    ending: dict[tuple[int, int], list[int]],
+) -> Concept:
+    """``c`` following the first other concept (in ``spans`` order) whose span ends one
+    character after its own starts, in the same run."""
     span = spans.get(i)
     if span is None:
         return c
     r, start, _ = span
-    for j, (rr, _, e) in spans.items():
-        if j != i and rr == r and e - 1 == start:
+    for j in ending.get((r, start + 1), ()):
+        if j != i:
             return replace(c, follows=j)
     return c
 
