@@ -18,7 +18,6 @@ costs the next process the compiles.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import sys
@@ -93,12 +92,14 @@ def _path(name: str) -> Path | None:
 
 
 def _read(path: Path, key: list[Any]) -> list[Any] | None:
-    from context_center.engine.store.guarded import UnsafeFile, read_regular
+    from context_center.engine.store.cachedirs import read_derived
 
+    raw = read_derived(path)
+    if raw is None:
+        return None
     try:
-        raw, _ = read_regular(path)
         value = json.loads(raw)
-    except (OSError, UnsafeFile, ValueError, RecursionError):  # derived: compile instead
+    except (ValueError, RecursionError):  # derived: compile instead
         return None
     if not isinstance(value, dict) or value.get("key") != key:
         return None
@@ -107,14 +108,9 @@ def _read(path: Path, key: list[Any]) -> list[Any] | None:
 
 
 def _write(path: Path, key: list[Any], parts: list[list[Any]]) -> None:
-    from context_center.engine.store import atomic
-    from context_center.engine.store.cachedirs import FILE_MODE, private_folder
+    from context_center.engine.store.cachedirs import write_derived
 
-    data = json.dumps({"key": key, "parts": parts}, separators=(",", ":")).encode("ascii")
-    if private_folder(path.parent) is None:
-        return
-    with contextlib.suppress(OSError):
-        atomic.write_bytes(path, data, mode=FILE_MODE, durable=False)
+    write_derived(path, json.dumps({"key": key, "parts": parts}, separators=(",", ":")).encode())
 
 
 def compile_all(name: str, specs: Sequence[Spec]) -> list[re.Pattern[str]]:

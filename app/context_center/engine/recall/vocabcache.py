@@ -15,7 +15,6 @@ costs the next process the parse.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import sys
@@ -136,23 +135,16 @@ def decode(raw: bytes, key: str) -> Parts | None:
 
 def load(key: str) -> Parts | None:
     """The cached vocabulary's parts for ``key``, if the cache file holds them."""
-    from context_center.engine.store.guarded import UnsafeFile, read_regular
+    from context_center.engine.store.cachedirs import read_derived
 
-    try:
-        raw, _ = read_regular(cache_file())
-    except (OSError, UnsafeFile):  # (an unreadable working folder included)
-        return None
-    return decode(raw, key)
+    raw = read_derived(cache_file())
+    return None if raw is None else decode(raw, key)
 
 
 def save(vocab: Vocabulary, key: str) -> None:
     """Write the cache file (quietly: failing to only costs the next process the parse)."""
-    from context_center.engine.store import atomic
-    from context_center.engine.store.cachedirs import FILE_MODE, private_folder
+    from context_center.engine.store.cachedirs import write_derived
 
     data = encode(vocab, key)
-    path = cache_file()
-    if data is None or private_folder(path.parent) is None:
-        return
-    with contextlib.suppress(OSError):
-        atomic.write_bytes(path, data, mode=FILE_MODE, durable=False)
+    if data is not None:
+        write_derived(cache_file(), data)

@@ -64,6 +64,29 @@ def private_folder(folder: Path) -> Path | None:
     return folder
 
 
+def read_derived(path: Path) -> bytes | None:
+    """The bytes of a derived file under the cache root; None when it is missing, unreadable
+    or no regular file (a link, a folder): the caller makes its value again."""
+    from context_center.engine.store.guarded import UnsafeFile, read_regular
+
+    try:
+        raw, _ = read_regular(path)
+    except (OSError, UnsafeFile):  # (an unreadable working folder included)
+        return None
+    return raw
+
+
+def write_derived(path: Path, data: bytes) -> None:
+    """Write a derived file under the cache root: 0600 in 0700 folders, atomically, without
+    fsyncs, and quietly (failing only costs the next process the work it saves)."""
+    from context_center.engine.store import atomic
+
+    if private_folder(path.parent) is None:
+        return
+    with contextlib.suppress(OSError):
+        atomic.write_bytes(path, data, mode=FILE_MODE, durable=False)
+
+
 def writable_store_cache(store_root: Path) -> Path | None:
     """The store's cache folder, created private if missing; None when that is impossible."""
     return private_folder(store_cache_dir(store_root))

@@ -12,9 +12,8 @@ from PySide6.QtWidgets import QWidget
 
 from context_center.ui.i18n import translate
 from context_center.ui.style import tone
+from context_center.ui.widgets.markdown_view import MONO_CSS as MONO
 from context_center.ui.widgets.markdown_view import SafeBrowser, escape
-
-MONO = '"DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace'
 
 
 def fact_document(fields: Mapping[str, object], body: str) -> str:

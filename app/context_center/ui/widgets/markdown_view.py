@@ -21,6 +21,7 @@ from context_center.ui.style import follow_scheme, tone
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
+# the font-family of code in rich text (``style.mono_font`` is the editors' font)
 MONO_CSS = '"DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace'
 
 DOCUMENT_CSS = """
@@ -29,10 +30,9 @@ h1 { font-size: 17pt; margin: 6px 0 6px 0; }
 h2 { font-size: 14pt; margin: 10px 0 4px 0; }
 h3 { font-size: 12pt; margin: 8px 0 4px 0; }
 p { margin: 4px 0 8px 0; }
-.code { font-family: "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace;
-        background-color: @code@; }
-.pre { font-family: "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace;
-       background-color: @code@; white-space: pre-wrap; margin: 4px 0 8px 0; }
+.code { font-family: @mono@; background-color: @code@; }
+.pre { font-family: @mono@; background-color: @code@; white-space: pre-wrap;
+       margin: 4px 0 8px 0; }
 table { border-collapse: collapse; margin: 6px 0 10px 0; }
 th { background-color: @header@; font-weight: 600; }
 th, td { border: 1px solid @border@; padding: 4px 8px; }
@@ -43,7 +43,7 @@ a { color: @link@; }
 
 def document_css() -> str:
     """The rendered Markdown's stylesheet in the current colour scheme."""
-    css = DOCUMENT_CSS
+    css = DOCUMENT_CSS.replace("@mono@", MONO_CSS)
     for key, name in (
         ("@code@", "code_bg"),
         ("@header@", "window"),

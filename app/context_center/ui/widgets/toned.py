@@ -48,9 +48,4 @@ class TonedModel(QStandardItemModel):
         follow_scheme(self.retone)
 
     def retone(self) -> None:
-        root = self.invisibleRootItem()
-        for row in range(root.rowCount()):
-            for col in range(self.columnCount()):
-                item = root.child(row, col)
-                if item is not None:
-                    retone(item)
+        retone(self.invisibleRootItem())
