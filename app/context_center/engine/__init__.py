@@ -235,6 +235,24 @@ if TYPE_CHECKING:
     from context_center.engine.instructions.rules import (
         normalize_note as normalize_note,
     )
+    from context_center.engine.kinds import (
+        FactType as FactType,
+    )
+    from context_center.engine.kinds import (
+        Freshness as Freshness,
+    )
+    from context_center.engine.kinds import (
+        FreshnessClock as FreshnessClock,
+    )
+    from context_center.engine.kinds import (
+        Scope as Scope,
+    )
+    from context_center.engine.kinds import (
+        format_time as format_time,
+    )
+    from context_center.engine.kinds import (
+        utc_now as utc_now,
+    )
     from context_center.engine.model import (
         CREATE_FIELDS as CREATE_FIELDS,
     )
@@ -249,24 +267,6 @@ if TYPE_CHECKING:
     )
     from context_center.engine.model import (
         Fact as Fact,
-    )
-    from context_center.engine.model import (
-        FactType as FactType,
-    )
-    from context_center.engine.model import (
-        Freshness as Freshness,
-    )
-    from context_center.engine.model import (
-        FreshnessClock as FreshnessClock,
-    )
-    from context_center.engine.model import (
-        Scope as Scope,
-    )
-    from context_center.engine.model import (
-        format_time as format_time,
-    )
-    from context_center.engine.model import (
-        utc_now as utc_now,
     )
     from context_center.engine.recall import (
         Recaller as Recaller,
@@ -437,12 +437,12 @@ _EXPORTS: dict[str, str] = {
     "Conflict": "context_center.engine.model",
     "Diagnostic": "context_center.engine.model",
     "Fact": "context_center.engine.model",
-    "FactType": "context_center.engine.model",
-    "Freshness": "context_center.engine.model",
-    "FreshnessClock": "context_center.engine.model",
-    "Scope": "context_center.engine.model",
-    "format_time": "context_center.engine.model",
-    "utc_now": "context_center.engine.model",
+    "FactType": "context_center.engine.kinds",
+    "Freshness": "context_center.engine.kinds",
+    "FreshnessClock": "context_center.engine.kinds",
+    "Scope": "context_center.engine.kinds",
+    "format_time": "context_center.engine.kinds",
+    "utc_now": "context_center.engine.kinds",
     "RecallTrace": "context_center.engine.recall",
     "Recaller": "context_center.engine.recall",
     "SelectedFact": "context_center.engine.recall",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from context_center.engine.model import Scope
+from context_center.engine.kinds import Scope
 
 T = TypeVar("T")
 

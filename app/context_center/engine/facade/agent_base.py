@@ -206,7 +206,7 @@ def scope_value(value: str | None) -> str | None:
 
 
 def type_value(value: str | None) -> str | None:
-    from context_center.engine.model import FactType
+    from context_center.engine.kinds import FactType
 
     if value is None or value == "":
         return None

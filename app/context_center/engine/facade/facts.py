@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 from context_center.engine.changes import Changes, FactChange, FactChangeKind, migrated
 from context_center.engine.facade.core import EngineCore
-from context_center.engine.model import Diagnostic, Fact, FactType, Scope
+from context_center.engine.kinds import FactType, Scope
 
 if TYPE_CHECKING:
+    from context_center.engine.model import Diagnostic, Fact
     from context_center.engine.store.factstore import ArchivedEntry, Entry, RevisionEntry
     from context_center.engine.store.memory import MemoryView
     from context_center.engine.store.syncresolve import SyncConflict

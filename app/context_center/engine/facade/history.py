@@ -27,9 +27,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from context_center.engine.facade.gate import GateAPI
-from context_center.engine.model import Fact
 
 if TYPE_CHECKING:
+    from context_center.engine.model import Fact
     from context_center.engine.store.entries import RevisionEntry
 
 _VIA_EVENT = {

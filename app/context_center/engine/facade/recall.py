@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from context_center.engine.model import Fact, FactType, Scope
     from context_center.engine.recall import Recaller, RecallResult, RecallTrace
     from context_center.engine.recall.current import StoreSource
-    from context_center.engine.recall.recaller import Hit
+    from context_center.engine.recall.hits import Hit
     from context_center.engine.recall.subjects import SubjectGroup
     from context_center.engine.store.memory import MemoryView
 

@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING
 
 from context_center.engine.changes import Changes, FactChange, FactChangeKind
 from context_center.engine.facade.core import EngineCore
-from context_center.engine.model import Fact, Scope, utc_now
+from context_center.engine.kinds import Scope, utc_now
 
 if TYPE_CHECKING:
+    from context_center.engine.model import Fact
     from context_center.engine.store.entries import Entry
     from context_center.engine.store.factstore import FactStore
 
@@ -135,6 +136,7 @@ class RescopeAPI(EngineCore):
     def _write_target(source: FactStore, target: FactStore, entry: Entry, now: datetime) -> Fact:
         import hashlib
 
+        from context_center.engine.model import Fact
         from context_center.engine.store.entries import Entry as StoreEntry
         from context_center.engine.store.factfile import render_fact
         from context_center.engine.store.revisions import list_snapshots, save_snapshot

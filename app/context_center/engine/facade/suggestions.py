@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from context_center.engine.changes import Changes, FactChange, FactChangeKind
 from context_center.engine.facade.core import EngineCore
-from context_center.engine.model import Scope
+from context_center.engine.kinds import Scope
 
 if TYPE_CHECKING:
     from context_center.engine.claude_memory import ClaudeMemoryView, ImportReport

@@ -25,11 +25,11 @@ from context_center.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from context_center.engine.recall.block import LOCAL_HOME, redact_home
+    from context_center.engine.recall.hits import Hit
     from context_center.engine.recall.index import RecallIndex, SyncStats
     from context_center.engine.recall.policy import Reason, is_generic_turn
     from context_center.engine.recall.recaller import (
         CACHE_FILE,
-        Hit,
         Recaller,
         RecallResult,
         search,
@@ -56,7 +56,7 @@ _WHERE = {
     "Reason": "policy",
     "is_generic_turn": "policy",
     "CACHE_FILE": "recaller",
-    "Hit": "recaller",
+    "Hit": "hits",
     "Recaller": "recaller",
     "RecallResult": "recaller",
     "search": "recaller",

@@ -15,10 +15,14 @@ import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from context_center.engine.gate.visible import MARKERS, provider_visible, redact_home_shapes
-from context_center.engine.model import Fact, Freshness
+from context_center.engine.kinds import Freshness
 from context_center.engine.recall.policy import ELLIPSIS, SNIPPET_CHARS, TITLE_CHARS
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 OPEN = "<memory-recall>\n"
 CLOSE = "</memory-recall>"

@@ -16,12 +16,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from context_center.engine.model import Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.recall.index import SCOPE_CODES, RecallIndex
+from context_center.engine.recall.lazyfact import FactRecord
 from context_center.engine.recall.masks import isin
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 # More changed files than this since the index's state: loading the stores is cheaper.
 MAX_FILES = 256
@@ -40,11 +45,25 @@ def _kill(index: RecallIndex, o: int | None) -> None:
         index.remove(key[1], key[0])
 
 
+def _read(path: Path, stem: str, scope: Scope) -> tuple[Fact | FactRecord, bool, os.stat_result]:
+    """(fact, legacy, stat) of one file: a record when it is in the canonical form (no YAML,
+    no model), else the full reader's Fact."""
+    from context_center.engine.store.entries import mtime_of
+    from context_center.engine.store.factfields import read_canonical
+
+    values, data, st = read_canonical(path, stem=stem, scope=scope)
+    if values is not None:
+        return FactRecord(values.fields), values.legacy, st
+    from context_center.engine.store.factfile import parse_fact_bytes
+
+    parsed = parse_fact_bytes(data, stem=stem, directory_scope=scope, mtime=mtime_of(st))
+    return parsed.fact, parsed.legacy, st
+
+
 def apply_stems(index: RecallIndex, scope: Scope, root: Path, stems: Iterable[str]) -> bool:
     """Index the files ``stems`` of the ``scope`` store as they are now; False: load instead."""
     from context_center.engine.recall.keylookup import ordinals_of_stems
-    from context_center.engine.store.factcache import read_fact_file
-    from context_center.engine.store.factfile import FactFileError
+    from context_center.engine.store.factfields import FactFileError
 
     wanted = sorted(set(stems))
     by_stem = ordinals_of_stems(index, SCOPE_CODES[scope], wanted)
@@ -53,7 +72,7 @@ def apply_stems(index: RecallIndex, scope: Scope, root: Path, stems: Iterable[st
             return False
         old = by_stem.get(stem)
         try:
-            parsed, _, st = read_fact_file(root / f"{stem}.md", stem=stem, scope=scope)
+            fact, legacy, st = _read(root / f"{stem}.md", stem, scope)
         except FileNotFoundError:
             _kill(index, old)
             by_stem.pop(stem, None)
@@ -62,8 +81,7 @@ def apply_stems(index: RecallIndex, scope: Scope, root: Path, stems: Iterable[st
             _kill(index, old)  # not a fact (any more): the loader reports it and skips it
             by_stem.pop(stem, None)
             continue
-        fact = parsed.fact
-        if parsed.legacy or fact.name != stem:
+        if legacy or fact.name != stem:
             return False  # legacy names: which file owns a name depends on the others
         same = index.ordinal_of((scope.value, fact.id))
         if same is not None and same != old:

@@ -20,13 +20,16 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from context_center.engine.model import Fact
 from context_center.engine.recall.rxcache import compile_all
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import CJK_CLASS, normalize, tokens
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 _W = f"[^\\W{CJK_CLASS}]"
 # A line and column after a file name (``checkout.spec.ts:57:16``), a version after a package

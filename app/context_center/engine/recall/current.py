@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from context_center.engine.model import Conflict, Fact, Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.recall import catchup
 from context_center.engine.recall.lazyfact import StaleIndex
 from context_center.engine.recall.policy import DEFAULT_MAX_CHARS, DEFAULT_MAX_FACTS
@@ -45,6 +45,7 @@ from context_center.engine.store import stamp as stamps_mod
 from context_center.engine.store.paths import Layout
 
 if TYPE_CHECKING:
+    from context_center.engine.model import Conflict, Fact
     from context_center.engine.recall.index import RecallIndex
     from context_center.engine.recall.pipeline import RecallResult
     from context_center.engine.store.memory import Memory

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
-from context_center.engine.model import Fact
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 
 def index_text(fact: Fact) -> str:

@@ -23,10 +23,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.kinds import FactType, Scope
 from context_center.engine.recall import masks
 from context_center.engine.recall.index import SCOPE_CODES, TYPE_CODES, RecallIndex
 from context_center.engine.recall.matching import state_cache
@@ -40,6 +41,9 @@ from context_center.engine.recall.policy import (
 )
 from context_center.engine.recall.subjects import SubjectMap
 from context_center.engine.recall.trace import Suppression
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 # Per-fact suppressions listed in a trace per kind (the rest are counted in suppressed_more).
 LIST_CAP = 10
@@ -101,7 +105,7 @@ def suppression(reason: Reason, r: Ranked, message: str | None = None) -> Suppre
         id=r.fact.id,
         revision=r.fact.revision,
         ref=r.fact.ref,
-        score=round(r.score, 4),
+        score=round(float(r.score), 4),
     )
 
 

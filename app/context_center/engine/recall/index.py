@@ -34,11 +34,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from context_center.engine.model import Fact, Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.recall import cache
 from context_center.engine.recall.lazyfact import LazyFact, PackedFacts, StaleIndex
 from context_center.engine.recall.ordinals import (
@@ -60,6 +60,9 @@ from context_center.engine.recall.postings import (
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.termtable import TermTable, pack_strings
 from context_center.engine.recall.tokenize import tokens
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 __all__ = [
     "CHUNK",
@@ -154,7 +157,7 @@ class RecallIndex(PostingsStore):
     def _text_unchanged(self, o: int, old: object, fact: Fact) -> bool:
         if old is UNMADE_FACT or (isinstance(old, LazyFact) and not old.loaded):
             return self.digest_of(o) == content_digest(fact)  # never reads the old file
-        return _same_text(cast(Fact, old), fact)
+        return _same_text(cast("Fact", old), fact)
 
     def upsert(self, fact: Fact) -> str:
         """Add or replace one fact. Returns "added", "changed", "metadata" or "unchanged"."""
@@ -295,7 +298,7 @@ class RecallIndex(PostingsStore):
                 for k in cache.STRING_FIELDS:
                     out[k].append(packed[k][row])
                 continue
-            fact = cast(Fact, f)
+            fact = cast("Fact", f)
             out["ids"].append(fact.id)
             out["names"].append(fact.name)
             out["titles"].append(fact.title)
@@ -396,7 +399,7 @@ class RecallIndex(PostingsStore):
                 if kept is None:
                     self._kill(o)
                     continue
-                fact = cast(Fact, kept)
+                fact = cast("Fact", kept)
                 stem = self._packed.stems[o] if self._packed is not None else fact.name
                 self._facts[o] = fact
                 self._objects.add(id(fact))

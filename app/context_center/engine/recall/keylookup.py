@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from context_center.engine.model import Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.store.keys import name_key
 
 if TYPE_CHECKING:

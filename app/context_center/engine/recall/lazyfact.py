@@ -1,32 +1,149 @@
-"""Facts of a cached recall index that are read from their files only when needed.
+"""Facts of a recall index that are not (yet) ``Fact`` models: cached rows and quick reads.
+
+``FactRecord`` holds what a ``Fact`` holds, with the same read-only interface recall uses
+(its fields, ``ref``, ``display_title``, ``freshness``, ``public_dict``), and no pydantic: a
+cold per-turn process builds records, never models, so it never imports pydantic unless it
+has to (a file that only the full reader reads, or a caller that asks for real facts). A
+record becomes the real ``Fact`` with ``to_fact()`` (built without validation from fields
+that were validated when they were read: the model's own checks, ``store/factfields``).
+Whatever leaves the recaller is a real Fact (``Recaller._real``, ``Ordinals.facts``).
 
 ``PackedFacts`` is what the index cache keeps per fact besides its postings and columns: the
 id, name, title, description and file stem (packed strings), a digest of the indexed text and
-the file's size, mtime and inode as the store's scan saw them. ``LazyFact`` is a real ``Fact``
-(a subclass, so everything that takes a Fact takes it) built from those fields; its ``body``
-is read on first use through the store's guarded read. The file read must be the one the
-cache describes -- same size, mtime and inode, same fields, same digest of the text -- or
+the file's size, mtime and inode as the store's scan saw them. ``LazyFact`` is a record built
+from those fields; its ``body`` is read on first use. The file read must be the one the cache
+describes -- same size, mtime and inode, same fields, same digest of the text -- or
 ``StaleIndex`` is raised: the caller then loads the stores and answers again (a hand edit in
 place, which no folder stamp shows, is caught here, for every fact whose text a turn reads).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from context_center.engine.model import Fact, Scope
+from context_center.engine.kinds import FactType, Freshness, Scope, format_time, freshness_of
 from context_center.engine.recall.digest import content_digest
 from context_center.engine.recall.termtable import Strings
 
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
+
+# A record has a Fact's read-only interface, and recall's code takes either: the type checker
+# is told so by an Any base (a record passes where a Fact is asked for).
+_Base: Any = object
+
+FIELDS = (
+    "id",
+    "revision",
+    "created_at",
+    "updated_at",
+    "name",
+    "title",
+    "description",
+    "type",
+    "scope",
+    "body",
+)
 _CHECKED = ("id", "revision", "created_at", "updated_at", "name", "title", "description", "type")
-_FIELDS_SET = frozenset(Fact.model_fields)
+_UNREAD = object()
 
 
 class StaleIndex(Exception):
     """A cached fact no longer matches its file: load the stores and answer again."""
+
+
+class FactRecord(_Base):  # type: ignore[misc]
+    """A fact's fields without the model (see the module's text)."""
+
+    __slots__ = (
+        "_body",
+        "_fact",
+        "created_at",
+        "description",
+        "id",
+        "name",
+        "revision",
+        "scope",
+        "title",
+        "type",
+        "updated_at",
+    )
+
+    id: str
+    revision: int
+    created_at: datetime | None
+    updated_at: datetime | None
+    name: str
+    title: str
+    description: str
+    type: FactType
+    scope: Scope
+    _body: object
+    _fact: Fact | None
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        for key in FIELDS[:-1]:
+            object.__setattr__(self, key, values[key])
+        object.__setattr__(self, "_body", values.get("body", _UNREAD))
+        object.__setattr__(self, "_fact", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a fact is immutable ({name})")
+
+    @classmethod
+    def of(cls, fact: Fact | FactRecord) -> FactRecord:
+        return cls({k: getattr(fact, k) for k in FIELDS})
+
+    @property
+    def body(self) -> str:
+        return cast(str, self._body)
+
+    @property
+    def ref(self) -> str:
+        return f"{self.scope.value}/{self.name}.md"
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.name
+
+    def freshness(self, now: datetime | None = None) -> Freshness:
+        return freshness_of(self.type, self.updated_at, now)
+
+    def public_dict(self, now: datetime | None = None) -> dict[str, object]:
+        """``Fact.public_dict``: everything a provider may see (no storage path)."""
+        return {
+            "ref": self.ref,
+            "id": self.id,
+            "revision": self.revision,
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "type": self.type.value,
+            "scope": self.scope.value,
+            "freshness": self.freshness(now).value,
+            "created_at": format_time(self.created_at) if self.created_at else None,
+            "updated_at": format_time(self.updated_at) if self.updated_at else None,
+            "body": self.body,
+        }
+
+    def to_fact(self) -> Fact:
+        """The real ``Fact`` (the same object every time)."""
+        fact = self._fact
+        if fact is None:
+            from context_center.engine.store.factcache import fact_from_values
+
+            values = {k: getattr(self, k) for k in FIELDS}
+            values["type"] = self.type.value
+            fact = fact_from_values(values, self.scope)
+            object.__setattr__(self, "_fact", fact)
+        return fact
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.ref!r}, id={self.id!r}, r{self.revision})"
 
 
 class PackedFacts:
@@ -52,58 +169,71 @@ class PackedFacts:
     def digest_of(self, row: int) -> bytes:
         return bytes(self.digest[row].tobytes())
 
-    def read(self, row: int, expect: Fact) -> Fact:
-        """The fact file of ``row``, parsed, if it is still exactly what the cache holds."""
-        from context_center.engine.store.factcache import read_fact_file
-        from context_center.engine.store.factfile import FactFileError
+    def read(self, row: int, expect: FactRecord) -> FactRecord:
+        """The fact file of ``row``, read, if it is still exactly what the cache holds (the
+        canonical form without YAML or the model, any other through the full reader)."""
+        from context_center.engine.store.factfields import FactFileError, read_canonical
 
         scope = expect.scope
         stem = self.stems[row]
         path = self.roots[scope.value] / f"{stem}.md"
         try:
-            parsed, _, st = read_fact_file(path, stem=stem, scope=Scope(scope))
+            values, data, st = read_canonical(path, stem=stem, scope=Scope(scope))
+            if values is not None:
+                fact: FactRecord | Fact = FactRecord(values.fields)
+            else:
+                fact = _full_read(data, st, stem, Scope(scope))
         except (OSError, ValueError, FactFileError) as exc:
             raise StaleIndex(f"{scope.value}/{stem}.md cannot be read as cached") from exc
         size, mtime, ino = (int(a[row]) for a in self.stats)
-        fact = parsed.fact
         if (
             (st.st_size, st.st_mtime_ns, st.st_ino) != (size, mtime, ino)
-            or any(getattr(fact, k) != expect.__dict__[k] for k in _CHECKED)
+            or any(getattr(fact, k) != getattr(expect, k) for k in _CHECKED)
             or content_digest(fact) != self.digest_of(row)
         ):
             raise StaleIndex(f"{scope.value}/{stem}.md changed since it was indexed")
-        return fact
+        return fact if isinstance(fact, FactRecord) else FactRecord.of(fact)
 
 
-class LazyFact(Fact):
+def _full_read(data: bytes, st: Any, stem: str, scope: Scope) -> Fact:
+    """A fact file the canonical reader leaves to the full one (YAML, the model)."""
+    from context_center.engine.store.entries import mtime_of
+    from context_center.engine.store.factfile import parse_fact_bytes
+
+    return parse_fact_bytes(data, stem=stem, directory_scope=scope, mtime=mtime_of(st)).fact
+
+
+class LazyFact(FactRecord):
     """A cached fact whose body is read from its file on first use (``PackedFacts.read``)."""
+
+    __slots__ = ("_lazy",)
+    _lazy: tuple[PackedFacts, int]
 
     @classmethod
     def build(cls, packed: PackedFacts, row: int, values: dict[str, Any]) -> LazyFact:
-        f = cls.__new__(cls)
-        values["_lazy"] = (packed, row)
-        object.__setattr__(f, "__dict__", values)
-        object.__setattr__(f, "__pydantic_fields_set__", _FIELDS_SET)
-        object.__setattr__(f, "__pydantic_extra__", None)
-        object.__setattr__(f, "__pydantic_private__", None)
+        f = cls(values)
+        object.__setattr__(f, "_lazy", (packed, row))
         return f
 
-    def __getattr__(self, name: str) -> Any:
-        if name == "body":
-            return self.materialised().body
-        return super().__getattr__(name)  # type: ignore[misc]
+    @property
+    def body(self) -> str:
+        body = self._body
+        if body is _UNREAD:
+            body = self._read().body
+        return cast(str, body)
 
     @property
     def loaded(self) -> bool:
-        return "body" in self.__dict__
+        return self._body is not _UNREAD
+
+    def _read(self) -> FactRecord:
+        packed, row = self._lazy
+        read = packed.read(row, self)
+        object.__setattr__(self, "_body", read.body)
+        return read
 
     def materialised(self) -> Fact:
         """The real Fact, read from the file (raises StaleIndex if it changed)."""
-        d = self.__dict__
-        real = d.get("_real")
-        if real is None:
-            packed, row = d["_lazy"]
-            real = packed.read(row, self)
-            d["_real"] = real
-            d["body"] = real.body
-        return real  # type: ignore[no-any-return]
+        if self._body is _UNREAD:
+            self._read()
+        return self.to_fact()

@@ -19,10 +19,10 @@ import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from context_center.engine.model import Fact
 from context_center.engine.recall import masks
 from context_center.engine.recall.compounds import code_docs, literal_docs
 from context_center.engine.recall.index import RecallIndex
@@ -30,6 +30,9 @@ from context_center.engine.recall.policy import HEAD_TF, K1, B
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.terms import Concept
 from context_center.engine.recall.tokenize import tokens
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 Part = tuple[int, tuple[np.ndarray, np.ndarray, np.ndarray]]  # (alt, (ordinals, score, head))
 # Postings this many times shorter than the index are merged by sorting, not in dense arrays.

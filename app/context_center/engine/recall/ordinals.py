@@ -17,14 +17,18 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, TypeGuard, cast
 
 import numpy as np
 
-from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.kinds import FactType, Scope
 from context_center.engine.recall.digest import content_digest, index_text
 from context_center.engine.recall.keylookup import SCOPE_CODES, key_hash, ordinal_by_hash
-from context_center.engine.recall.lazyfact import LazyFact, PackedFacts, StaleIndex
+from context_center.engine.recall.lazyfact import FactRecord, LazyFact, PackedFacts, StaleIndex
 from context_center.engine.store.keys import name_key, title_key
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 TYPE_CODES = {FactType.USER: 0, FactType.FEEDBACK: 1, FactType.PROJECT: 2, FactType.REFERENCE: 3}
 SCOPES = tuple(SCOPE_CODES)
@@ -123,6 +127,21 @@ COLUMNS: dict[str, tuple[type, int | float | bool]] = {
 }
 
 
+def _held(f: object) -> TypeGuard[Fact]:
+    """Whether a row holds its fact itself (a ``Fact`` or a ``FactRecord`` read from its
+    file), not a cache row (``LazyFact``), a row not made yet or a dead one."""
+    return f is not None and f is not UNMADE_FACT and not isinstance(f, LazyFact)
+
+
+def real_fact(f: Fact) -> Fact:
+    """What leaves the index is a plain ``Fact``, never a record or one tied to the cache."""
+    if isinstance(f, LazyFact):
+        return f.materialised()
+    if isinstance(f, FactRecord):
+        return f.to_fact()
+    return f
+
+
 class Ordinals:
     """Facts by ordinal and their columns (``PostingsStore`` adds postings on top)."""
 
@@ -189,7 +208,7 @@ class Ordinals:
             for o in range(self.size):
                 f = self.fact_at(o)
                 if f is not None:
-                    out.append(f.materialised() if isinstance(f, LazyFact) else f)
+                    out.append(real_fact(f))
             return out
 
     def key_of(self, o: int) -> DocKey:
@@ -200,7 +219,7 @@ class Ordinals:
                 SCOPES[int(self.c["scope"].data[o])].value,
                 self._packed.ids[int(self.c["src"].data[o])],
             )
-        assert isinstance(f, Fact)
+        assert _held(f)
         return doc_key(f)
 
     def _ords(self) -> dict[DocKey, int]:
@@ -254,7 +273,7 @@ class Ordinals:
         if f is UNMADE_FACT or isinstance(f, LazyFact):
             assert self._packed is not None
             return self._packed.stems[int(self.c["src"].data[o])]
-        assert isinstance(f, Fact)
+        assert _held(f)
         return self._stems[o] or f.name
 
     def name_of(self, o: int) -> str:
@@ -262,8 +281,8 @@ class Ordinals:
         if f is UNMADE_FACT:
             assert self._packed is not None
             return self._packed.names[int(self.c["src"].data[o])]
-        assert isinstance(f, Fact)
-        return f.name
+        assert f is not None
+        return cast("Fact", f).name
 
     def digest_of(self, o: int) -> bytes:
         g = self._digest[o]
@@ -273,7 +292,7 @@ class Ordinals:
                 assert self._packed is not None
                 g = self._packed.digest_of(int(self.c["src"].data[o]))
             else:
-                assert isinstance(f, Fact)
+                assert _held(f)
                 g = content_digest(f)
             self._digest[o] = g
         return g
@@ -329,7 +348,7 @@ class Ordinals:
     def _set_metadata(self, o: int, fact: Fact) -> None:
         """A fact whose text is unchanged took the place of row ``o`` (revision, time, type)."""
         old = self._facts[o]
-        if isinstance(old, Fact) and not isinstance(old, LazyFact):
+        if _held(old):
             self._objects.discard(id(old))
         else:  # a row read from the cache: keep its file's stem
             stem = self.stem_of(o)
@@ -364,7 +383,7 @@ class Ordinals:
                 continue
             stem, size[o], mtime[o], ino[o] = row
             f = self._facts[o]
-            if isinstance(f, Fact) and not isinstance(f, LazyFact):
+            if _held(f):
                 self._stems[o] = stem if stem != f.name else None
 
     def set_file(self, o: int, stem: str, size: int, mtime_ns: int, ino: int) -> None:
@@ -372,7 +391,7 @@ class Ordinals:
         c = self.c
         c["fsize"].data[o], c["fmtime"].data[o], c["fino"].data[o] = size, mtime_ns, ino
         f = self._facts[o]
-        if isinstance(f, Fact) and not isinstance(f, LazyFact):
+        if _held(f):
             self._stems[o] = stem if stem != f.name else None
 
     def set_masked(self, ordinals: np.ndarray) -> None:
@@ -385,7 +404,7 @@ class Ordinals:
         f = self._facts[o]
         if self._ordmap is not None:
             self._ordmap.pop(key, None)
-        if isinstance(f, Fact) and not isinstance(f, LazyFact):
+        if _held(f):
             self._objects.discard(id(f))
         self._facts[o] = None
         self._digest[o] = None

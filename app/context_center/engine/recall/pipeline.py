@@ -80,7 +80,7 @@ def _selected(packed: blk.Packed, matched: dict[int, list[Match]]) -> list[Selec
                 scope=f.scope,
                 type=f.type,
                 title=provider_visible(f.display_title),
-                score=round(entry.score, 4),
+                score=round(float(entry.score), 4),
                 matched=tuple(dict.fromkeys(m.label for m in found)),
                 expanded=tuple(m.text() for m in found if m.via),
                 reason=entry.reason,
@@ -185,7 +185,7 @@ def _budget(
             id=e.fact.id,
             revision=e.fact.revision,
             ref=e.fact.ref,
-            score=round(e.score, 4),
+            score=round(float(e.score), 4),
         )
         for e in packed.dropped
     ]

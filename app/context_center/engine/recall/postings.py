@@ -9,10 +9,11 @@ from __future__ import annotations
 import threading
 from array import array
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from context_center.engine.model import Fact, Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.recall import csr, masks
 from context_center.engine.recall.ordinals import (
     NO_TIME_MS,
@@ -27,6 +28,9 @@ from context_center.engine.recall.ordinals import (
 )
 from context_center.engine.recall.subjects import LINK_TERMS, SUPERSEDES_RE, subject_key
 from context_center.engine.recall.termtable import TermTable
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 CHUNK = 1 << 18  # postings per chunk in bulk builds and compaction
 TF_MAX = 65535

@@ -18,9 +18,9 @@ import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
 from context_center.engine.gate.visible import (
     Visibility,
@@ -28,7 +28,7 @@ from context_center.engine.gate.visible import (
     visibility,
     visible_scope,
 )
-from context_center.engine.model import Conflict, Fact, FactType, Freshness, Scope, utc_now
+from context_center.engine.kinds import FactType, Scope, utc_now
 from context_center.engine.recall import block as blk
 from context_center.engine.recall import pipeline, scoring
 from context_center.engine.recall.current import CurrentRecall, DiskState, StoreSource
@@ -36,10 +36,10 @@ from context_center.engine.recall.filters import ranked
 from context_center.engine.recall.index import (
     SCOPE_CODES,
     TYPE_CODES,
-    LazyFact,
     RecallIndex,
     SyncStats,
 )
+from context_center.engine.recall.ordinals import real_fact
 from context_center.engine.recall.pipeline import RecallResult, Turn
 from context_center.engine.recall.policy import (
     DEFAULT_MAX_CHARS,
@@ -53,7 +53,11 @@ from context_center.engine.recall.terms import plan
 from context_center.engine.recall.trace import RecallTrace, load_trace, save_trace
 from context_center.engine.store.paths import Layout
 
-__all__ = ["CACHE_FILE", "Hit", "RecallResult", "Recaller", "search"]
+if TYPE_CHECKING:
+    from context_center.engine.model import Conflict, Fact
+    from context_center.engine.recall.hits import Hit
+
+__all__ = ["CACHE_FILE", "RecallResult", "Recaller", "search"]
 
 SECRET_SLACK = 8  # extra hits read so that dropping secret-only matches still fills the page
 
@@ -62,28 +66,6 @@ CACHE_FILE = "recall-index.cache"
 SAVE_AFTER_CHANGES = 64
 SAVE_AFTER_SHARE = 0.01
 _GLOBAL = Scope.GLOBAL.value
-
-
-class Hit(BaseModel):
-    """One result of the memory tool's search."""
-
-    model_config = ConfigDict(defer_build=True, frozen=True)
-
-    fact: Fact
-    score: float
-    matched: tuple[str, ...]
-    freshness: Freshness
-    snippet: str
-
-    def public_dict(self) -> dict[str, object]:
-        """The CLI/JSON form: the fact's public fields without the body, plus the match."""
-        d = self.fact.public_dict()
-        d.pop("body", None)
-        d["freshness"] = self.freshness.value
-        d["score"] = self.score
-        d["matched"] = list(self.matched)
-        d["snippet"] = self.snippet
-        return d
 
 
 class _PerState:
@@ -406,6 +388,8 @@ class Recaller(CurrentRecall):
                 ok &= type_col == TYPE_CODES[FactType(type)]
             cand = np.flatnonzero(ok)
             s, _ = scoring.adjusted(self.index, sc, cand, now)
+            from context_center.engine.recall.hits import Hit
+
             hits: list[Hit] = []
             for r in ranked(self.index, cand, s, limit + SECRET_SLACK):
                 digest = self.index.digest_of(r.ordinal)
@@ -428,9 +412,7 @@ class Recaller(CurrentRecall):
             return hits
 
 
-def _real(fact: Fact) -> Fact:
-    """What leaves the recaller is a plain Fact, never one still tied to the cache."""
-    return fact.materialised() if isinstance(fact, LazyFact) else fact
+_real = real_fact
 
 
 def _subject_map(index: RecallIndex) -> SubjectMap:

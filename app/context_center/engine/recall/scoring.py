@@ -35,7 +35,7 @@ from datetime import datetime
 
 import numpy as np
 
-from context_center.engine.model import FRESHNESS_DAYS
+from context_center.engine.kinds import FRESHNESS_DAYS
 from context_center.engine.recall import masks
 from context_center.engine.recall.compounds import LITERAL_CHECK, CodePair
 from context_center.engine.recall.filters import kth_largest

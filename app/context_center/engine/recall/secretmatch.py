@@ -15,10 +15,12 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from threading import Lock
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from context_center.engine.model import Fact
 from context_center.engine.recall.digest import content_digest, index_text
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 
 class _Find(Protocol):

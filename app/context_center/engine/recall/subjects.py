@@ -20,13 +20,17 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from context_center.engine.model import Fact, Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.recall.masks import isin
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import is_common, tokens
+
+if TYPE_CHECKING:
+    from context_center.engine.model import Fact
 
 _YEAR = re.compile(r"^(19|20)\d\d$")
 # A title made only of these says nothing about its subject ("Notes", "会议记录").

@@ -7,12 +7,14 @@ It holds fact ids, references and scores, never a store path.
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, fields
 from datetime import datetime
+from enum import Enum
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer
-
-from context_center.engine.model import FactType, Freshness, Scope, format_time
+from context_center.engine.kinds import FactType, Freshness, Scope, format_time
 from context_center.engine.recall.policy import Reason
 from context_center.engine.store import atomic
 from context_center.engine.store.paths import Layout
@@ -21,11 +23,80 @@ from context_center.engine.store.private import FILE_MODE, ensure_private_dir
 TRACE_FILE = "recall-trace.json"
 TRACE_VERSION = 1
 
+# The trace is plain frozen dataclasses, not pydantic models: every turn builds one, and a
+# cold per-turn process would otherwise import pydantic (about 0.07 CPU-s) for it alone. The
+# three methods callers use keep pydantic's names and results: ``model_dump`` (``mode="json"``
+# gives JSON values: enum values, lists, the time as RFC 3339), ``model_dump_json`` and
+# ``RecallTrace.model_validate_json``, which refuses (``ValueError``) anything that is not a
+# trace of this version.
 
-class SelectedFact(BaseModel):
+
+def _plain(value: Any, json_mode: bool) -> Any:
+    if isinstance(value, _Record):
+        return value.model_dump(mode="json" if json_mode else "python")
+    if isinstance(value, tuple):
+        items = [_plain(v, json_mode) for v in value]
+        return items if json_mode else tuple(items)
+    if json_mode and isinstance(value, Enum):
+        return value.value
+    if json_mode and isinstance(value, datetime):
+        return format_time(value)
+    return value
+
+
+class _Record:
+    """What the three trace records share: pydantic's dump methods, over dataclass fields."""
+
+    __slots__ = ()
+
+    def model_dump(
+        self, *, mode: str = "python", exclude: set[str] | frozenset[str] | None = None
+    ) -> dict[str, Any]:
+        json_mode = mode == "json"
+        return {
+            f.name: _plain(getattr(self, f.name), json_mode)
+            for f in fields(self)  # type: ignore[arg-type]
+            if not exclude or f.name not in exclude
+        }
+
+    def model_dump_json(self, *, indent: int | None = None) -> str:
+        return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, indent=indent)
+
+
+def _text(data: dict[str, Any], key: str, *, optional: bool = False) -> Any:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{key} must be text")
+    return value
+
+
+def _number(data: dict[str, Any], key: str, kind: type, *, optional: bool = False) -> Any:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int):
+        raise ValueError(f"{key} must be a number")
+    return kind(value)
+
+
+def _texts(data: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{key} must be a list of texts")
+    return tuple(value)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError("a trace record must be an object")
+    return value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SelectedFact(_Record):
     """A fact that went into the block."""
-
-    model_config = ConfigDict(defer_build=True, frozen=True)
 
     id: str
     revision: int
@@ -40,11 +111,31 @@ class SelectedFact(BaseModel):
     shortened: bool = False
     expanded: tuple[str, ...] = ()  # matches through the vocabulary: "部署 via deploy"
 
+    @classmethod
+    def from_json(cls, value: Any) -> SelectedFact:
+        d = _mapping(value)
+        shortened = d.get("shortened", False)
+        if not isinstance(shortened, bool):
+            raise ValueError("shortened must be true or false")
+        return cls(
+            id=_text(d, "id"),
+            revision=_number(d, "revision", int),
+            ref=_text(d, "ref"),
+            scope=Scope(_text(d, "scope")),
+            type=FactType(_text(d, "type")),
+            title=_text(d, "title"),
+            score=_number(d, "score", float),
+            matched=_texts(d, "matched"),
+            reason=_text(d, "reason"),
+            freshness=Freshness(_text(d, "freshness")),
+            shortened=shortened,
+            expanded=_texts(d, "expanded"),
+        )
 
-class Suppression(BaseModel):
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Suppression(_Record):
     """Something left out, and why. ``id`` is None when the whole turn was suppressed."""
-
-    model_config = ConfigDict(defer_build=True, frozen=True)
 
     reason: Reason
     message: str
@@ -53,11 +144,22 @@ class Suppression(BaseModel):
     ref: str | None = None
     score: float | None = None
 
+    @classmethod
+    def from_json(cls, value: Any) -> Suppression:
+        d = _mapping(value)
+        return cls(
+            reason=Reason(_text(d, "reason")),
+            message=_text(d, "message"),
+            id=_text(d, "id", optional=True),
+            revision=_number(d, "revision", int, optional=True),
+            ref=_text(d, "ref", optional=True),
+            score=_number(d, "score", float, optional=True),
+        )
 
-class RecallTrace(BaseModel):
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecallTrace(_Record):
     """One recall decision: what was asked, what was injected, what was left out and why."""
-
-    model_config = ConfigDict(defer_build=True, frozen=True)
 
     version: int = TRACE_VERSION
     at: datetime
@@ -74,10 +176,37 @@ class RecallTrace(BaseModel):
     elapsed_ms: float
     block: str
 
-    @field_serializer("at", when_used="json")
-    def _at_json(self, at: datetime) -> str:
-        """RFC 3339 in UTC with milliseconds, like every other time in the project."""
-        return format_time(at)
+    @classmethod
+    def model_validate_json(cls, data: str | bytes) -> RecallTrace:
+        """A trace read back from its JSON; ValueError when it is not one of this version."""
+        try:
+            d = _mapping(json.loads(data))
+        except RecursionError as exc:
+            raise ValueError("the trace is nested too deeply") from exc
+        if d.get("version", TRACE_VERSION) != TRACE_VERSION:
+            raise ValueError("a trace of another version")
+        selected, suppressed = d.get("selected"), d.get("suppressed")
+        if not isinstance(selected, list) or not isinstance(suppressed, list):
+            raise ValueError("selected and suppressed must be lists")
+        try:
+            at = datetime.fromisoformat(_text(d, "at").replace("z", "Z"))
+        except ValueError as exc:
+            raise ValueError("at is not a time") from exc
+        return cls(
+            at=at,
+            query=_text(d, "query"),
+            terms=_texts(d, "terms"),
+            selected=tuple(SelectedFact.from_json(s) for s in selected),
+            suppressed=tuple(Suppression.from_json(s) for s in suppressed),
+            suppressed_more=_number(d, "suppressed_more", int) if "suppressed_more" in d else 0,
+            candidates=_number(d, "candidates", int),
+            omitted=_number(d, "omitted", int),
+            chars_used=_number(d, "chars_used", int),
+            char_budget=_number(d, "char_budget", int),
+            max_facts=_number(d, "max_facts", int),
+            elapsed_ms=_number(d, "elapsed_ms", float),
+            block=_text(d, "block"),
+        )
 
     @property
     def reason(self) -> Reason | None:
@@ -119,5 +248,5 @@ def load_trace(layout: Layout) -> RecallTrace | None:
         return None
     try:
         return RecallTrace.model_validate_json(data)
-    except ValidationError:
+    except ValueError:
         return None

@@ -9,8 +9,10 @@ import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from context_center.engine.model import Diagnostic, Fact, Scope
+if TYPE_CHECKING:
+    from context_center.engine.model import Diagnostic, Fact, Scope
 
 
 @dataclass(frozen=True)

@@ -28,13 +28,12 @@ from context_center.engine.store.cachedirs import (
     writable_store_cache,
 )
 from context_center.engine.store.entries import mtime_of
+from context_center.engine.store.factfields import read_bytes
 from context_center.engine.store.factfile import (
-    MAX_FILE_BYTES,
-    FactFileError,
     ParsedFile,
     parse_fact_bytes,
 )
-from context_center.engine.store.guarded import UnsafeFile, is_link, read_regular
+from context_center.engine.store.guarded import is_link, read_regular
 from context_center.engine.store.paths import store_cache_dir
 
 CACHE_VERSION = 4  # 3: names and legacy ids as Reasonix derives them; 4: compact columns
@@ -43,15 +42,10 @@ CACHE_FILE = "facts-v4.bin"
 OLD_CACHE_FILE = "facts-v1.json"
 MAX_CACHE_BYTES = 1 << 30
 
-_FACT_FILE_MESSAGES = {"symlink": "a symlink stands in place of a fact file"}
-
 
 def read_fact_bytes(path: Path | str) -> tuple[bytes, Any]:
     """A fact file's bytes and stat, through the guarded read; refusals are FactFileErrors."""
-    try:
-        return read_regular(path, max_bytes=MAX_FILE_BYTES)
-    except UnsafeFile as exc:
-        raise FactFileError(exc.code, _FACT_FILE_MESSAGES.get(exc.code, str(exc))) from exc
+    return read_bytes(path)
 
 
 def read_fact_file(

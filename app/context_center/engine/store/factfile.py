@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import yaml
@@ -24,17 +24,21 @@ from pydantic import ValidationError
 
 from context_center.engine.errors import InvalidRequest
 from context_center.engine.model import Fact, FactType, Scope, format_time
-from context_center.engine.store import fmvalue, legacy, syncfiles
-
-MAX_FILE_BYTES = 1024 * 1024
-MAX_REVISION = 10**12
-
-
-class FactFileError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
+from context_center.engine.store import fmvalue, syncfiles
+from context_center.engine.store.factfields import (
+    MAX_FILE_BYTES as MAX_FILE_BYTES,
+)
+from context_center.engine.store.factfields import (
+    MAX_REVISION as MAX_REVISION,
+)
+from context_center.engine.store.factfields import (
+    FactFileError as FactFileError,
+)
+from context_center.engine.store.factfields import (
+    check_shape,
+    decode,
+    fact_values,
+)
 
 _PLAIN_TAGS = frozenset(
     f"tag:yaml.org,2002:{name}"
@@ -131,44 +135,6 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any] | None, str]:
     return data, body
 
 
-def _parse_time(value: Any, field: str) -> datetime | None:
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        raise FactFileError("invalid_field", f"{field} must be a timestamp")
-    try:
-        parsed = datetime.fromisoformat(value.strip().replace("z", "Z"))
-    except ValueError as exc:
-        raise FactFileError(
-            "invalid_field", f"{field} is not an RFC 3339 timestamp: {value!r}"
-        ) from exc
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
-
-
-def _str_field(data: dict[str, Any], key: str) -> str:
-    value = data.get(key)
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise FactFileError("invalid_field", f"{key} must be text")
-    return value.strip()
-
-
-def _type_value(raw: Any, where: str) -> FactType | None:
-    if raw is None or raw == "":
-        return None
-    if not isinstance(raw, str):
-        raise FactFileError("invalid_field", f"{where} must be text")
-    try:
-        return FactType(raw.strip().lower())
-    except ValueError as exc:
-        raise FactFileError(
-            "invalid_type", f"{where} {raw!r} is not one of user, feedback, project, reference"
-        ) from exc
-
-
 @dataclass(frozen=True)
 class ParsedFile:
     fact: Fact
@@ -176,26 +142,9 @@ class ParsedFile:
     sha256: str
 
 
-def _decode(data: bytes) -> str:
-    if len(data) > MAX_FILE_BYTES:
-        raise FactFileError(
-            "too_large", f"file is {len(data)} bytes; the limit is {MAX_FILE_BYTES}"
-        )
-    if b"\0" in data:
-        raise FactFileError("nul_bytes", "file contains NUL bytes")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise FactFileError("invalid_utf8", f"file is not valid UTF-8 (byte {exc.start})") from exc
-    return text.removeprefix("\ufeff")
-
-
 def _front_matter(text: str, stem: str) -> tuple[dict[str, Any], str]:
     """The frontmatter mapping and body; sync-tool shapes and plain Markdown are refused."""
-    try:
-        syncfiles.check_shape(stem, text)
-    except syncfiles.ShapeError as exc:
-        raise FactFileError(exc.code, str(exc)) from exc
+    check_shape(stem, text)
     front, body = split_frontmatter(text)
     if front is None:
         raise FactFileError(
@@ -204,68 +153,6 @@ def _front_matter(text: str, stem: str) -> tuple[dict[str, Any], str]:
             "'key: value' lines, a closing '---')",
         )
     return front, body
-
-
-@dataclass
-class _Fields:
-    """What the frontmatter says, before defaults; ``legacy`` collects what is missing."""
-
-    front: dict[str, Any]
-    metadata: dict[str, Any]
-    legacy: bool = False
-
-
-def _declared_type(f: _Fields) -> FactType | None:
-    return (
-        _type_value(f.metadata.get("fact_type"), "metadata.fact_type")
-        or _type_value(f.metadata.get("type"), "metadata.type")
-        or _type_value(f.front.get("type"), "type")
-    )
-
-
-def _declared_scope(f: _Fields, directory_scope: Scope) -> str | None:
-    declared = f.metadata.get("scope") or f.front.get("scope")
-    if declared is None or declared == "":
-        return None
-    if not isinstance(declared, str) or declared.strip().lower() not in ("project", "global"):
-        raise FactFileError("invalid_field", f"scope {declared!r} is not project or global")
-    if declared.strip().lower() != directory_scope.value:
-        raise FactFileError(
-            "scope_mismatch",
-            f"file declares scope {declared!r} but lies in the {directory_scope.value} store",
-        )
-    return declared.strip().lower()
-
-
-def _revision(raw: Any) -> int | None:
-    if raw is None or raw == "":
-        return None
-    if not isinstance(raw, str) or not raw.strip().isdigit():
-        raise FactFileError("invalid_field", f"revision {raw!r} is not a positive integer")
-    text = raw.strip()
-    if len(text) > 15 or int(text) > MAX_REVISION:
-        raise FactFileError("invalid_field", f"revision {text[:30]!r} is out of range")
-    return int(text)
-
-
-def _fact_id(raw: Any) -> str | None:
-    if raw is None or raw == "":
-        return None
-    if not isinstance(raw, str):
-        raise FactFileError("invalid_field", "id must be text")
-    return raw.strip()
-
-
-def _names(f: _Fields, stem: str) -> tuple[str, str]:
-    """(name, title): Reasonix's name (the declared one, else the stem) and the title it
-    shows (the declared one, else that name with '-' as spaces)."""
-    declared = _str_field(f.front, "name")
-    raw = declared or stem
-    name = legacy.reasonix_slug(raw) or stem
-    if declared != name or name != stem:
-        f.legacy = True  # migration writes the slug and moves the file to <name>.md
-    title = _str_field(f.front, "title") or " ".join(raw.replace("-", " ").split())
-    return name, title
 
 
 def parse_fact_bytes(
@@ -278,46 +165,18 @@ def parse_fact_bytes(
 ) -> ParsedFile:
     """Parse one fact file. Raises FactFileError with a diagnostic code."""
     del prefer_declared_name
-    front, body = _front_matter(_decode(data), stem)
-    metadata = front.get("metadata") or {}
-    if not isinstance(metadata, dict):
-        raise FactFileError("invalid_field", "metadata must be a mapping")
-    f = _Fields(front, metadata, legacy="metadata" not in front)
-    declared_type = _declared_type(f)
-    declared_scope = _declared_scope(f, directory_scope)
-    fact_id, revision = _fact_id(front.get("id")), _revision(front.get("revision"))
-    created_text = front.get("created_at")
-    created = _parse_time(created_text, "created_at")
-    updated = _parse_time(front.get("updated_at"), "updated_at")
-    name, title = _names(f, stem)
-    if fact_id is None:
-        fact_id = legacy.legacy_id(name, legacy.identity_scope(declared_scope, declared_type))
-    if None in (declared_type, declared_scope, revision, front.get("id") or None, created, updated):
-        # Until migration writes the file's mtime into it, a missing update time stays
-        # missing, so freshness counts it as current rather than guessing from the mtime.
-        f.legacy = True
-    default_type = FactType.PROJECT if directory_scope is Scope.PROJECT else FactType.USER
+    front, body = _front_matter(decode(data), stem)
+    values = fact_values(front, body, stem=stem, directory_scope=directory_scope, mtime=mtime)
     try:
-        fact = Fact(
-            id=fact_id,
-            revision=revision or 1,
-            created_at=created or updated or mtime,
-            updated_at=updated,
-            name=name,
-            title=title,
-            description=_str_field(front, "description"),
-            type=declared_type or default_type,
-            scope=directory_scope,
-            body=body.strip("\n"),
-        )
+        fact = Fact(**values.fields)
     except ValidationError as exc:
         first = exc.errors()[0]
         raise FactFileError(
             "invalid_field", f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
         ) from exc
-    if created is not None and isinstance(created_text, str):
-        _remember_spelling(fact.id, created, created_text.strip())
-    return ParsedFile(fact=fact, legacy=f.legacy, sha256=hashlib.sha256(data).hexdigest())
+    if values.created_text is not None and fact.created_at is not None:
+        _remember_spelling(fact.id, fact.created_at, values.created_text)
+    return ParsedFile(fact=fact, legacy=values.legacy, sha256=hashlib.sha256(data).hexdigest())
 
 
 # -- created_at as it was written ---------------------------------------------------------

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from context_center.engine.errors import InvalidRequest
-from context_center.engine.model import Diagnostic, FactType, Scope
+from context_center.engine.kinds import FactType, Scope
 
 if TYPE_CHECKING:
     from context_center.engine.store.entries import Entry, Snapshot
@@ -148,6 +148,8 @@ def key_by_name(snap: Snapshot) -> None:
         by_name.setdefault(entry.fact.name, []).append((stem, entry))
     if all(len(v) == 1 and v[0][0] == k for k, v in by_name.items()):
         return  # the common case: every file is named after its fact
+    from context_center.engine.model import Diagnostic
+
     keyed: dict[str, Entry] = {}
     for name, claims in by_name.items():
         owner = next((e for stem, e in claims if stem == name), None)

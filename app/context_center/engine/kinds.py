@@ -1,0 +1,108 @@
+"""The engine's plain values, without pydantic: fact types, scopes, freshness, times, ids.
+
+``model.py`` defines the validated models (``Fact``, ``Diagnostic``, ``Conflict``) on top of
+these and re-exports them; code on the per-turn recall path imports them from here, so a cold
+recall process never imports pydantic (about 0.07 CPU-s of its start) unless it must build a
+validated model.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+
+ID_RE = re.compile(r"^(mem-[0-9a-f]{32}|legacy-[0-9a-f]{8,64})$")
+
+
+class FactType(StrEnum):
+    USER = "user"
+    FEEDBACK = "feedback"
+    PROJECT = "project"
+    REFERENCE = "reference"
+
+
+class Scope(StrEnum):
+    PROJECT = "project"
+    GLOBAL = "global"
+
+
+class Freshness(StrEnum):
+    FRESH = "fresh"
+    CURRENT = "current"
+    STALE = "stale"
+
+
+# (fresh up to, current up to) in days; older is stale. From the spec's freshness table.
+FRESHNESS_DAYS: dict[FactType, tuple[int, int]] = {
+    FactType.REFERENCE: (14, 45),
+    FactType.PROJECT: (30, 180),
+    FactType.USER: (90, 365),
+    FactType.FEEDBACK: (90, 365),
+}
+
+
+def new_fact_id() -> str:
+    import secrets  # here: a process that reads facts never needs it (nor hmac, random)
+
+    return "mem-" + secrets.token_hex(16)
+
+
+def utc_now() -> datetime:
+    now = datetime.now(UTC)
+    return now.replace(microsecond=(now.microsecond // 1000) * 1000)
+
+
+def format_time(value: datetime) -> str:
+    """RFC 3339 in UTC with milliseconds, as Reasonix writes: 2026-11-02T09:14:03.120Z."""
+    value = value.astimezone(UTC)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def freshness_of(
+    fact_type: FactType, updated_at: datetime | None, now: datetime | None = None
+) -> Freshness:
+    """Freshness from type and age. A missing or future time counts as current."""
+    if updated_at is None:
+        return Freshness.CURRENT
+    return FreshnessClock(now or datetime.now(UTC)).of(fact_type, updated_at)
+
+
+class FreshnessClock:
+    """Freshness at one ``now``, for one fact or a table of 50,000: each type's day limits
+    (``FRESHNESS_DAYS``) become cutoff times once, so a fact costs two comparisons. A fact is
+    fresh up to ``fresh`` days old, current up to ``current`` days, stale after; a missing or
+    future time counts as current."""
+
+    __slots__ = ("_cutoffs", "now")
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+        self._cutoffs: dict[FactType, tuple[datetime, datetime]] = {}
+
+    def of(self, fact_type: FactType, updated_at: datetime | None) -> Freshness:
+        if updated_at is None or updated_at > self.now:
+            return Freshness.CURRENT
+        cut = self._cutoffs.get(fact_type)
+        if cut is None:
+            fresh, current = FRESHNESS_DAYS[fact_type]
+            cut = (self.now - timedelta(days=fresh), self.now - timedelta(days=current))
+            self._cutoffs[fact_type] = cut
+        if updated_at >= cut[0]:
+            return Freshness.FRESH
+        if updated_at >= cut[1]:
+            return Freshness.CURRENT
+        return Freshness.STALE
+
+
+_LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t\r\f\v]*\n)+")
+
+
+def normalise_body(body: str) -> str:
+    """Bodies carry no leading blank lines and no trailing whitespace (both are lost in a
+    frontmatter file anyway), and their lines end in LF as every file we (and Reasonix)
+    write does: a CRLF file that is rewritten does not come out with mixed line endings.
+    So what is saved is exactly what reads back."""
+    if "\r" in body:
+        body = body.replace("\r\n", "\n").replace("\r", "\n")
+    return _LEADING_BLANK_LINES.sub("", body).rstrip()
