@@ -46,10 +46,10 @@ import gc
 import io
 import json
 import os
-import socket
 import struct
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from context_center import NO_SERVER_ENV
 from context_center.argwords import command_words
@@ -59,6 +59,9 @@ from context_center.sockets import home_path as home_path
 from context_center.sockets import private_socket_dir as private_socket_dir
 from context_center.sockets import socket_base as socket_base
 from context_center.sockets import socket_dir as socket_dir
+
+if TYPE_CHECKING:
+    import socket
 
 PROTOCOL = 1
 MAX_MESSAGE = 64 * 1024 * 1024
@@ -157,6 +160,8 @@ def _connect(folder: str) -> socket.socket | None:
         return None
     paths = [os.path.join(folder, n) for n in names]
     paths.sort(key=lambda p: _mtime(p), reverse=True)
+    import socket  # here: a process that finds no server never needs it (3 ms of a turn)
+
     for path in paths:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(CONNECT_TIMEOUT)

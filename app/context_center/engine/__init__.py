@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from context_center.engine.agents.caller import (
         AgentCaller as AgentCaller,
     )
+    from context_center.engine.agents.caller import (
+        Controller as Controller,
+    )
     from context_center.engine.changes import (
         Area as Area,
     )
@@ -114,9 +117,6 @@ if TYPE_CHECKING:
     )
     from context_center.engine.gate.decision import (
         assess as assess,
-    )
-    from context_center.engine.gate.proposal import (
-        Controller as Controller,
     )
     from context_center.engine.gate.proposal import (
         ProposedContent as ProposedContent,
@@ -387,7 +387,7 @@ _EXPORTS: dict[str, str] = {
     "Status": "context_center.engine.gate.approvals",
     "UPDATE_FIELDS": "context_center.engine.model",
     "final_content": "context_center.engine.gate.approvals",
-    "Controller": "context_center.engine.gate.proposal",
+    "Controller": "context_center.engine.agents.caller",
     "DEFAULT_TYPE": "context_center.engine.gate.decision",
     "GateDecision": "context_center.engine.gate.decision",
     "Operation": "context_center.engine.gate.decision",

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from context_center.engine.model import format_time, utc_now
+from context_center.engine.kinds import format_time, utc_now
 from context_center.engine.store import atomic
 from context_center.engine.store.locking import BEST_EFFORT_TIMEOUT_S, file_lock
 from context_center.engine.store.private import (

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from context_center.engine.gate.proposal import Controller
+
+class Controller(StrEnum):
+    """Who answers a write's approval: a person at the window, nobody (headless) or a
+    subagent (which fails closed). The gate's records keep it (``gate/proposal.py``)."""
+
+    INTERACTIVE = "interactive"
+    HEADLESS = "headless"
+    SUBAGENT = "subagent"
+
 
 DEFAULT_AGENT = "agent"
 

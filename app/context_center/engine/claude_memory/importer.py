@@ -29,7 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from context_center.engine.claude_memory.reader import ClaudeMemoryFile, ClaudeMemoryView
 from context_center.engine.errors import InvalidName
-from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.kinds import FactType, Scope
+from context_center.engine.model import Fact
 from context_center.engine.store.paths import slugify
 
 Action = Literal["imported", "would_import", "duplicate", "skipped"]

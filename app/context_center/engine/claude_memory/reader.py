@@ -26,7 +26,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from context_center.engine.claude_memory.location import MemoryLocation
-from context_center.engine.model import FactType, format_time
+from context_center.engine.kinds import FactType, format_time
 
 INDEX_FILE = "MEMORY.md"
 MAX_INDEX_LINES = 200

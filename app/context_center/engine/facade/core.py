@@ -9,7 +9,8 @@ from context_center.engine.store.paths import Layout, resolve_home
 
 if TYPE_CHECKING:
     from context_center.engine.changes import Changes
-    from context_center.engine.model import Fact, Scope
+    from context_center.engine.kinds import Scope
+    from context_center.engine.model import Fact
     from context_center.engine.store.memory import Memory
 
 

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 from context_center.engine.facade.core import EngineCore
 
 if TYPE_CHECKING:
-    from context_center.engine.model import Fact, FactType, Scope
+    from context_center.engine.kinds import FactType, Scope
+    from context_center.engine.model import Fact
     from context_center.engine.recall import Recaller, RecallResult, RecallTrace
     from context_center.engine.recall.current import StoreSource
     from context_center.engine.recall.hits import Hit

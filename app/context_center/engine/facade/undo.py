@@ -65,7 +65,7 @@ class UndoAPI(GateAPI):
         from context_center.engine.errors import InvalidRequest
         from context_center.engine.gate.approvals import Status
         from context_center.engine.gate.records import dump, new_id
-        from context_center.engine.model import format_time, utc_now
+        from context_center.engine.kinds import format_time, utc_now
         from context_center.engine.store import atomic
         from context_center.engine.store.private import FILE_MODE
 

@@ -32,7 +32,8 @@ from pydantic import BaseModel, ConfigDict
 from context_center.engine.errors import EngineError, InvalidRequest, NotFound, RevisionConflict
 from context_center.engine.gate.proposal import Operation, ProposedContent, content_sha256
 from context_center.engine.gate.records import ApprovalRecord, Decision, Status
-from context_center.engine.model import Fact, format_time
+from context_center.engine.kinds import format_time
+from context_center.engine.model import Fact
 from context_center.engine.store.memory import Memory
 
 INTENT_VERSION = 1

@@ -79,7 +79,7 @@ from context_center.engine.gate.records import (
     dump,
     new_id,
 )
-from context_center.engine.model import format_time, utc_now
+from context_center.engine.kinds import format_time, utc_now
 from context_center.engine.store import atomic
 from context_center.engine.store.locking import STORE_TIMEOUT_S, file_lock, hold
 from context_center.engine.store.memory import Memory

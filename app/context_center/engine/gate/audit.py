@@ -16,7 +16,7 @@ from typing import Any
 from context_center.engine.gate.proposal import GateDecision
 from context_center.engine.gate.reasons import Outcome
 from context_center.engine.gate.records import ApprovalRecord
-from context_center.engine.model import format_time, utc_now
+from context_center.engine.kinds import format_time, utc_now
 from context_center.engine.store import atomic
 from context_center.engine.store.private import FILE_MODE
 

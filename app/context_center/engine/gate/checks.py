@@ -16,7 +16,7 @@ from context_center.engine.gate.overlap import phrases_overlap
 from context_center.engine.gate.proposal import Controller, GateRequest, Operation
 from context_center.engine.gate.reasons import GateReason, reason
 from context_center.engine.gate.secrets import KINDS, find_sensitive
-from context_center.engine.model import Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.store.factfile import MAX_FILE_BYTES
 from context_center.engine.store.keys import name_key
 from context_center.engine.store.memory import Memory, MemoryView

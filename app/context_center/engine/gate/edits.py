@@ -14,7 +14,7 @@ from context_center.engine.gate.proposal import (
     ProposedContent,
 )
 from context_center.engine.gate.records import ApprovalRecord
-from context_center.engine.model import FactType, Scope
+from context_center.engine.kinds import FactType, Scope
 from context_center.engine.store.paths import slugify
 
 

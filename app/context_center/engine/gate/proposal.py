@@ -24,8 +24,10 @@ from pydantic import (
 )
 
 from context_center.engine import model
+from context_center.engine.agents.caller import Controller as Controller
 from context_center.engine.gate.reasons import GateReason, Outcome
-from context_center.engine.model import Fact, FactType, Scope
+from context_center.engine.kinds import FactType, Scope
+from context_center.engine.model import Fact
 
 DEFAULT_TYPE = FactType.PROJECT  # what an implicit type becomes when a person approves it
 
@@ -38,12 +40,6 @@ class Operation(StrEnum):
     CREATE = "create"
     UPDATE = "update"
     FORGET = "forget"
-
-
-class Controller(StrEnum):
-    INTERACTIVE = "interactive"
-    HEADLESS = "headless"
-    SUBAGENT = "subagent"
 
 
 class ProposedContent(BaseModel):

@@ -21,7 +21,7 @@ from context_center.engine.gate.proposal import (
     ProposedWrite,
 )
 from context_center.engine.gate.reasons import GateReason, reason
-from context_center.engine.model import Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.store.factstore import Entry
 from context_center.engine.store.memory import Memory
 from context_center.engine.store.paths import slugify

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from context_center.engine.instructions import model
 from context_center.engine.store.guarded import UnsafeFile, read_regular
+
+MAX_FILE_BYTES = 1024 * 1024  # an instruction file larger than this is refused, not read
 
 
 def abspath(path: Path | str) -> Path:
@@ -107,7 +108,7 @@ def normalise_newlines(text: str) -> str:
 
 def stat_regular(path: Path, limit: int | None = None) -> os.stat_result:
     """Stat (following links) and insist on a regular file, before anything opens it."""
-    limit = model.MAX_FILE_BYTES if limit is None else limit
+    limit = MAX_FILE_BYTES if limit is None else limit
     try:
         st = os.stat(path)
     except FileNotFoundError as exc:
@@ -128,7 +129,7 @@ def stat_regular(path: Path, limit: int | None = None) -> os.stat_result:
 def read_bytes(path: Path, expected: os.stat_result, limit: int | None = None) -> bytes:
     """The bytes of a file already vetted by ``stat_regular`` (same inode, bounded size),
     through the store's one guarded read (``store/guarded.py``)."""
-    limit = model.MAX_FILE_BYTES if limit is None else limit
+    limit = MAX_FILE_BYTES if limit is None else limit
     try:
         return read_regular(path, max_bytes=limit, expect=expected)[0]
     except UnsafeFile as exc:

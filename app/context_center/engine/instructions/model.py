@@ -13,8 +13,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from context_center.engine.instructions.fsread import MAX_FILE_BYTES as MAX_FILE_BYTES
+
 MAX_IMPORT_DEPTH = 5  # Reasonix
-MAX_FILE_BYTES = 1024 * 1024  # an instruction file larger than this is refused, not read
 
 # Diagnostic codes (part of the CLI's JSON contract).
 TARGET_OUTSIDE_WORKSPACE = "target_outside_workspace"

@@ -43,7 +43,8 @@ from context_center.engine.instructions.render import (
     render_instructions_json as render_instructions_json,
 )
 from context_center.engine.instructions.withhold import withhold
-from context_center.engine.model import Conflict, Fact, FactType, Scope
+from context_center.engine.kinds import FactType, Scope
+from context_center.engine.model import Conflict, Fact
 
 GUIDANCE_BUDGET = 6_000  # characters of stable guidance, headings included
 GUIDANCE_BODY_MAX = 1_500  # characters of one guidance body

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -79,6 +78,8 @@ def spawn(home: Path, workspace: Path, cache: Path) -> bool:
     token = f"{os.getpid()}-{time.time_ns()}"
     if not _claim(marker, token):
         return marker.exists()  # another child is on it (or the folder refuses markers)
+    import subprocess  # here: only the one turn in many that hands a rewrite off needs it
+
     argv = [
         sys.executable,
         "-m",

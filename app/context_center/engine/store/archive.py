@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from context_center.engine.errors import ArchiveRefused, InvalidRequest, NotFound
-from context_center.engine.model import Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.store import atomic
 from context_center.engine.store.entries import ArchivedEntry, Entry, Snapshot
 from context_center.engine.store.factcache import read_fact_file

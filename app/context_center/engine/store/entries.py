@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from context_center.engine.model import Diagnostic, Fact, Scope
+    from context_center.engine.kinds import Scope
+    from context_center.engine.model import Diagnostic, Fact
 
 
 @dataclass(frozen=True)

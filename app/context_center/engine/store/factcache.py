@@ -20,7 +20,8 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from context_center.engine.model import Fact, FactType, Scope, normalise_body
+from context_center.engine.kinds import FactType, Scope, normalise_body
+from context_center.engine.model import Fact
 from context_center.engine.store import atomic, factpack
 from context_center.engine.store.cachedirs import (
     FILE_MODE,

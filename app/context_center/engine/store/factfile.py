@@ -23,7 +23,8 @@ from frontmatter.default_handlers import YAMLHandler
 from pydantic import ValidationError
 
 from context_center.engine.errors import InvalidRequest
-from context_center.engine.model import Fact, FactType, Scope, format_time
+from context_center.engine.kinds import FactType, Scope, format_time
+from context_center.engine.model import Fact
 from context_center.engine.store import fmvalue, syncfiles
 from context_center.engine.store.factfields import (
     MAX_FILE_BYTES as MAX_FILE_BYTES,

@@ -38,7 +38,8 @@ from context_center.engine.errors import (
     NotFound,
     RevisionConflict,
 )
-from context_center.engine.model import Fact, FactType, Scope, new_fact_id, utc_now
+from context_center.engine.kinds import FactType, Scope, new_fact_id, utc_now
+from context_center.engine.model import Fact
 from context_center.engine.store import atomic, legacy, memory_index, stamp
 from context_center.engine.store.archive import (
     ARCHIVE_DIR,

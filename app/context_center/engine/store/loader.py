@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from context_center.engine.model import Diagnostic, Scope
+from context_center.engine.kinds import Scope
+from context_center.engine.model import Diagnostic
 from context_center.engine.store import atomic, legacy, memory_index
 from context_center.engine.store.entries import Entry, Snapshot, make_entry
 from context_center.engine.store.factcache import (

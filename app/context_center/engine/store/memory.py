@@ -11,7 +11,8 @@ from datetime import datetime
 from pathlib import Path
 
 from context_center.engine.errors import ArchiveRefused, InvalidRequest, NotFound
-from context_center.engine.model import ID_RE, Conflict, Diagnostic, Fact, FactType, Scope
+from context_center.engine.kinds import ID_RE, FactType, Scope
+from context_center.engine.model import Conflict, Diagnostic, Fact
 from context_center.engine.store import legacy
 from context_center.engine.store.archive import check_path_text
 from context_center.engine.store.factstore import (

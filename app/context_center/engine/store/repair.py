@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from context_center.engine.model import Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.store import atomic, memory_index
 from context_center.engine.store.archive import ARCHIVE_DIR, list_archived
 from context_center.engine.store.cachedirs import FILE_MODE, writable_store_cache

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from context_center.engine.model import Scope
+from context_center.engine.kinds import Scope
 from context_center.engine.store import atomic
 from context_center.engine.store.entries import Entry, RevisionEntry
 from context_center.engine.store.factcache import read_fact_bytes, read_fact_file

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from context_center.engine.errors import StoreUnavailable
-from context_center.engine.model import Fact, Scope
+from context_center.engine.kinds import Scope
+from context_center.engine.model import Fact
 from context_center.engine.store import memory_index, stamp
 from context_center.engine.store.loader import check_index_file
 from context_center.engine.store.locking import file_lock, hold

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from context_center.engine.errors import InvalidRequest, NotFound
-from context_center.engine.model import Fact, Scope, utc_now
+from context_center.engine.kinds import Scope, utc_now
+from context_center.engine.model import Fact
 from context_center.engine.store import atomic, syncfiles
 from context_center.engine.store.archive import ARCHIVE_DIR, archive_name
 from context_center.engine.store.entries import Entry, mtime_of

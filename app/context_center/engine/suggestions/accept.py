@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from context_center.engine.errors import AlreadyExists, InvalidRequest, NotFound, StoreUnavailable
-from context_center.engine.model import Fact, Scope, format_time, utc_now
+from context_center.engine.kinds import Scope, format_time, utc_now
+from context_center.engine.model import Fact
 from context_center.engine.store import atomic
 from context_center.engine.store.paths import Layout, slugify
 from context_center.engine.suggestions.decisions import load_decisions, record

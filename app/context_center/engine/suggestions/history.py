@@ -34,7 +34,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from context_center.engine.errors import InvalidRequest
-from context_center.engine.model import format_time, utc_now
+from context_center.engine.kinds import format_time, utc_now
 from context_center.engine.store import atomic
 from context_center.engine.store.locking import LOG_TIMEOUT_S, file_lock, hold
 from context_center.engine.store.paths import Layout

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from context_center.engine.model import FactType, format_time
+from context_center.engine.kinds import FactType, format_time
 from context_center.engine.suggestions.pasted import mostly_pasted, pasted_spans, without_pasted
 from context_center.engine.suggestions.privacy import redact
 from context_center.engine.suggestions.textual import (

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from context_center.engine.errors import EngineError
-from context_center.engine.model import FactType, Scope
+from context_center.engine.kinds import FactType, Scope
 
 SESSION_LIMIT = 24  # Reasonix reads its last 12 sessions; three sources share our window
 MEMORY_LIMIT = 8

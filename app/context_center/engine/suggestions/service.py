@@ -22,7 +22,8 @@ from datetime import datetime
 from pathlib import Path
 
 from context_center.engine.errors import EngineError
-from context_center.engine.model import Fact, Scope, format_time, utc_now
+from context_center.engine.kinds import Scope, format_time, utc_now
+from context_center.engine.model import Fact
 from context_center.engine.store.paths import Layout
 from context_center.engine.suggestions import mining, skills
 from context_center.engine.suggestions.decisions import decisions_path, load_decisions

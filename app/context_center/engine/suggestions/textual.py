@@ -8,7 +8,7 @@ import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from context_center.engine.model import format_time
+from context_center.engine.kinds import format_time
 from context_center.engine.suggestions.turns import UserTurn
 
 MIN_TURN_CHARS = 8
