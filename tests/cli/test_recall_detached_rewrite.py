@@ -75,7 +75,7 @@ def test_one_child_at_a_time_and_a_stale_marker_is_taken_over(
         def __init__(self, argv: list[str], **_kw: object) -> None:
             started.append(argv)
 
-    monkeypatch.setattr(rewrite.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(subprocess, "Popen", FakePopen)
     assert rewrite.spawn(tmp_path / "home", tmp_path / "ws", cache) is True
     assert marker.exists() and len(started) == 1
     token = started[0][-1]
@@ -96,7 +96,7 @@ def test_one_child_at_a_time_and_a_stale_marker_is_taken_over(
     def refuse(*_a: object, **_k: object) -> None:
         raise OSError("no more processes")
 
-    monkeypatch.setattr(rewrite.subprocess, "Popen", refuse)
+    monkeypatch.setattr(subprocess, "Popen", refuse)
     assert rewrite.spawn(tmp_path / "home", tmp_path / "ws", cache) is False  # write it here
     assert not marker.exists()
     assert (

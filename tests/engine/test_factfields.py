@@ -7,6 +7,7 @@ and the full reader decides, or both give the same fields and the same legacy fl
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -229,12 +230,31 @@ def test_a_cold_recall_reads_saved_facts_without_yaml_or_pydantic(tmp_path: Path
         cli("memory", "save", "--name", f"fact {i}", "--type", "project", "--body", word)
     cli("recall", "warm the cache")  # loads the stores and writes the recall cache
     cli("memory", "save", "--name", "late fact", "--type", "project", "--body", "flink savepoint")
+    heavy = ("pydantic", "pydantic_core", "yaml", "frontmatter")
     for message in ("how big is the zookeeper quorum", "where is the flink savepoint", "部署 审批"):
         out = cli("recall", message, "--json", probe=True)
         loaded = set(out.rsplit("LOADED", 1)[1].split())
         assert '"selected": [\n      {' in out, (message, out)
-        for heavy in ("pydantic", "pydantic_core", "yaml", "frontmatter"):
-            assert heavy not in loaded, (message, heavy)
+        assert not loaded & set(heavy), (message, loaded & set(heavy))
+    # the prompt hook an agent runs every turn takes the same path
+    hook = json.dumps(
+        {"hook_event_name": "UserPromptSubmit", "prompt": "flink savepoint", "cwd": str(ws)}
+    )
+    code = (
+        "import io, os, sys; os.environ['CONTEXT_CENTER_CACHE'] = sys.argv[2]; "
+        "sys.stdin = io.StringIO(sys.argv[3]); from context_center.cli import main; "
+        "main(['--home', sys.argv[1], 'hook', 'claude-code', 'UserPromptSubmit']); "
+        "print('LOADED', ' '.join(sorted(sys.modules)))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(home), str(cache), hook],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "flink savepoint" in proc.stdout
+    assert not set(proc.stdout.rsplit("LOADED", 1)[1].split()) & set(heavy)
 
 
 def test_the_full_reader_still_reads_what_the_quick_one_declines(tmp_path: Path) -> None:

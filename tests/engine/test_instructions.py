@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from context_center.engine.instructions import fsread
+from context_center.engine.instructions import fsread as instruction_fsread
 from context_center.engine.instructions import model as instruction_model
 from context_center.engine.instructions.resolve import (
     MAX_IMPORT_DEPTH,
@@ -387,6 +388,7 @@ def test_seven_deep_chain_stops_at_five(home: Path, repo: Path) -> None:
 
 def test_too_large_import(home: Path, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(instruction_model, "MAX_FILE_BYTES", 64)
+    monkeypatch.setattr(instruction_fsread, "MAX_FILE_BYTES", 64)  # the limit reads obey
     write(repo / "big.md", "x" * 65)
     write(repo / "AGENTS.md", "@big.md")
     res = resolve(home, repo)
