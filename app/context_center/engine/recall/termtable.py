@@ -26,7 +26,9 @@ class Strings:
             if not isinstance(blob, bytes)
             else blob
         )
-        self._off = off.tolist() if len(off) < 4096 else off
+        # a list when short; else a memoryview, whose items are Python ints (a lookup reads
+        # two of them, a binary search over 120,000 terms some forty)
+        self._off: list[int] | memoryview = off.tolist() if len(off) < 4096 else _ints(off)
         self.n = len(off) - 1
 
     def __len__(self) -> int:
@@ -34,7 +36,7 @@ class Strings:
 
     def __getitem__(self, i: int) -> str:
         off = self._off
-        return str(self._blob[int(off[i]) : int(off[i + 1]) - 1], "utf-8", "surrogatepass")
+        return str(self._blob[off[i] : off[i + 1] - 1], "utf-8", "surrogatepass")
 
     def raw(self) -> bytes:
         """The blob: equal blobs hold equal strings (they are NUL-joined, and hold no NUL)."""
@@ -44,6 +46,16 @@ class Strings:
         if not self.n:
             return []
         return str(self._blob, "utf-8", "surrogatepass").split("\x00")
+
+
+def _ints(a: np.ndarray) -> memoryview:
+    """A read-only view of a 1-D integer array whose items read as Python ints."""
+    return memoryview(np.ascontiguousarray(a).data).toreadonly()
+
+
+# How many base terms a table remembers having found (a turn's terms, the terms of the files
+# a catch-up indexes: they repeat); beyond it, lookups search again.
+MEMO_TERMS = 1 << 16
 
 
 def pack_strings(items: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +78,7 @@ def pack_strings(items: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
 class TermTable:
     """Term ids <-> term strings: a packed, sorted base plus a dict of terms added since."""
 
-    __slots__ = ("_added", "_base", "_extra", "_n_base", "_order")
+    __slots__ = ("_added", "_base", "_extra", "_found", "_n_base", "_order")
 
     def __init__(
         self,
@@ -76,7 +88,8 @@ class TermTable:
         order: np.ndarray | None = None,
     ) -> None:
         self._base = packed
-        self._order = order
+        self._order = _ints(order) if order is not None else None
+        self._found: dict[str, int | None] = {}  # base lookups already made (the base is fixed)
         self._n_base = len(packed) if packed is not None else 0
         self._extra: list[str] = list(terms or ())
         self._added: dict[str, int] = {t: i for i, t in enumerate(self._extra)}
@@ -94,18 +107,27 @@ class TermTable:
         return iter(self.terms())
 
     def _find_base(self, term: str) -> int | None:
+        found = self._found
+        if term in found:
+            return found[term]
+        tid = self._search_base(term)
+        if len(found) < MEMO_TERMS:
+            found[term] = tid
+        return tid
+
+    def _search_base(self, term: str) -> int | None:
         base, order = self._base, self._order
         if base is None or order is None or not self._n_base:
             return None
         lo, hi = 0, self._n_base
         while lo < hi:
             mid = (lo + hi) // 2
-            if base[int(order[mid])] < term:
+            if base[order[mid]] < term:
                 lo = mid + 1
             else:
                 hi = mid
         if lo < self._n_base:
-            tid = int(order[lo])
+            tid = order[lo]
             if base[tid] == term:
                 return tid
         return None
