@@ -105,11 +105,15 @@ def test_a_copy_for_another_key_or_a_damaged_copy_is_not_used(cache: Path) -> No
     assert key is not None
     assert vocabcache.decode(raw, key) is not None
     assert vocabcache.decode(raw, "0" * 40) is None
+    flipped = bytearray(raw)
+    flipped[len(raw) // 2] ^= 0x20
     for damaged in (
         raw[: len(raw) // 2],
         b"[]",
         b'{"format": 1}',
-        raw.replace(b'"sizes":[', b'"sizes":[1,'),
+        bytes(flipped),  # the digest no longer matches
+        raw[:8] + b"\0" * 16 + raw[24:],
+        b"ccvocab\x01" + raw[8:],  # another format
     ):
         assert vocabcache.decode(damaged, key) is None
     cache.write_bytes(raw[:100])
@@ -133,3 +137,20 @@ def test_a_nested_json_bomb_in_the_copy_is_not_used(cache: Path) -> None:
     assert key is not None
     assert vocabcache.decode(b"[" * 100_000, key) is None
     assert vocabcache.decode(b'{"format":' * 100_000, key) is None
+
+
+def test_a_copy_with_the_right_digest_but_other_containers_is_not_used() -> None:
+    import hashlib
+    import marshal
+
+    key = "k" * 40
+    bad_parts = (
+        (),  # not four parts
+        ([], {}, {}, ()),  # the groups in another container
+        ((), {}, [], ()),
+        ("", {}, {}, (), ()),
+    )
+    for parts in bad_parts:
+        payload = marshal.dumps((key, parts))
+        raw = vocabcache.MAGIC + hashlib.blake2b(payload, digest_size=16).digest() + payload
+        assert vocabcache.decode(raw, key) is None

@@ -2,21 +2,24 @@
 
 Parsing ``data/bilingual.tsv`` (``vocab.parse``: 2,600 forms normalised, split, stemmed) costs
 a cold per-turn process about 15 ms, on every turn. The parsed value is written once to
-``recall-vocab.json`` under the cache root (``paths.cache_root``; 0600 in a 0700 folder) and
+``recall-vocab.bin`` under the cache root (``paths.cache_root``; 0600 in a 0700 folder) and
 read back by the next process in a few milliseconds.
 
 The file is used only when its ``key`` is the key of what would be parsed now: a blake2b
 digest of the vocabulary file's bytes and of the source files of the modules whose code
 decides the parse (``vocab``, ``tokenize``, ``stem``), the Python version and the Unicode
-database version (normalisation). Any difference, or an unreadable or malformed file, and the
-text is parsed as before (and the file written again). It is derived data: deleting it only
-costs the next process the parse.
+database version (normalisation). The payload is ``marshal``'s form of the parts (the same
+Python reads back what it wrote, several times faster than JSON) behind a magic and a blake2b
+digest of it, and is assembled only when every part has the expected shape. Any difference,
+or an unreadable, damaged or malformed file, and the text is parsed as before (and the file
+written again). It is derived data: deleting it only costs the next process the parse.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import json
+import marshal
 import sys
 import unicodedata
 from pathlib import Path
@@ -26,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from context_center.engine.recall.vocab import Vocabulary
 
-FORMAT = 1
-FILE_NAME = "recall-vocab.json"
+FORMAT = 2  # 1: JSON (recall-vocab.json)
+FILE_NAME = "recall-vocab.bin"
+OLD_FILE_NAME = "recall-vocab.json"
 
 
 def cache_file() -> Path:
@@ -56,43 +60,6 @@ def key_of(data: bytes, modules: tuple[ModuleType, ...]) -> str | None:
     return digest.hexdigest()
 
 
-def _joinable(parts: tuple[str, ...]) -> bool:
-    return all(p and " " not in p for p in parts)
-
-
-def encode(vocab: Vocabulary, key: str) -> bytes | None:
-    """The cache file's bytes: flat lists (a form's terms, a word sequence and a list of
-    group numbers joined by spaces), which read back several times faster than nested
-    ones. None when a term or word holds a space (none does: they are word runs, stems and
-    CJK pairs), so that joining could not be undone."""
-    forms: list[object] = []
-    for group in vocab.groups:
-        for f in group:
-            if not _joinable(f.terms):
-                return None
-            forms.extend((f.text, " ".join(f.terms), int(f.cjk)))
-    words: list[str] = []
-    for seq, ids in vocab.by_words.items():
-        if not _joinable(seq):
-            return None
-        words.extend((" ".join(seq), " ".join(map(str, ids))))
-    cjk = [x for text, ids in vocab.by_cjk.items() for x in (text, " ".join(map(str, ids)))]
-    value = {
-        "format": FORMAT,
-        "key": key,
-        "forms": forms,
-        "sizes": [len(group) for group in vocab.groups],
-        "by_words": words,
-        "by_cjk": cjk,
-        "columns": [[list(en), list(zh)] for en, zh in vocab.columns],
-    }
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-def _ids(text: str) -> tuple[int, ...]:
-    return tuple(map(int, text.split(" ")))
-
-
 # What a copy holds, in the shapes ``vocab.assemble`` builds a ``Vocabulary`` from (this
 # module builds no object of ``vocab``'s, which imports it): each group's forms as
 # (text, terms, cjk), the stemmed word sequences and the Chinese forms with their groups,
@@ -105,32 +72,54 @@ Parts = tuple[
     tuple[tuple[tuple[str, ...], tuple[str, ...]], ...],
 ]
 
+MAGIC = b"ccvocab" + bytes([FORMAT])
+_DIGEST = 16
+
+
+def encode(vocab: Vocabulary, key: str) -> bytes:
+    """The cache file's bytes: a magic, a digest of the payload and the payload, the parts in
+    ``marshal``'s form (a few times faster to read back than JSON, and the key pins the
+    Python that wrote it)."""
+    parts: Parts = (
+        tuple(
+            tuple((f.text, tuple(f.terms), bool(f.cjk)) for f in group) for group in vocab.groups
+        ),
+        {tuple(k): tuple(v) for k, v in vocab.by_words.items()},
+        {k: tuple(v) for k, v in vocab.by_cjk.items()},
+        tuple((tuple(en), tuple(zh)) for en, zh in vocab.columns),
+    )
+    payload = marshal.dumps((key, parts))
+    return MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
+
+
+def _well_formed(parts: Any) -> bool:
+    """Whether ``parts`` has the four containers ``vocab.assemble`` takes. What they hold is
+    what ``encode`` wrote: the digest and the key say the payload is the copy this module
+    wrote for this very vocabulary, parse and Python (a check of every form would cost half
+    of what reading the copy saves)."""
+    return (
+        type(parts) is tuple
+        and len(parts) == 4
+        and tuple(map(type, parts)) == (tuple, dict, dict, tuple)
+    )
+
 
 def decode(raw: bytes, key: str) -> Parts | None:
     """The vocabulary's parts in ``raw``, or None when it is not a copy for ``key``."""
+    head = len(MAGIC) + _DIGEST
+    if len(raw) <= head or raw[: len(MAGIC)] != MAGIC:
+        return None
+    payload = raw[head:]
+    if hashlib.blake2b(payload, digest_size=_DIGEST).digest() != raw[len(MAGIC) : head]:
+        return None  # damaged: parse instead
     try:
-        value: Any = json.loads(raw)
-        if value.get("format") != FORMAT or value.get("key") != key:
-            return None
-        flat, sizes = value["forms"], value["sizes"]
-        forms: list[FormParts] = [
-            (flat[i], tuple(flat[i + 1].split(" ")), flat[i + 2] == 1)
-            for i in range(0, len(flat), 3)
-        ]
-        groups = []
-        at = 0
-        for size in sizes:
-            groups.append(tuple(forms[at : at + size]))
-            at += size
-        words, cjk = value["by_words"], value["by_cjk"]
-        by_words = {tuple(words[i].split(" ")): _ids(words[i + 1]) for i in range(0, len(words), 2)}
-        by_cjk = {cjk[i]: _ids(cjk[i + 1]) for i in range(0, len(cjk), 2)}
-        columns = tuple((tuple(en), tuple(zh)) for en, zh in value["columns"])
-        if not all(isinstance(f[0], str) for f in forms) or at != len(forms):
-            return None
-    except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
-        return None  # not a copy this module wrote: parse instead
-    return tuple(groups), by_words, by_cjk, columns
+        value: Any = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if type(value) is not tuple or len(value) != 2 or value[0] != key:
+        return None
+    parts = value[1]
+    return parts if _well_formed(parts) else None
 
 
 def load(key: str) -> Parts | None:
@@ -145,6 +134,7 @@ def save(vocab: Vocabulary, key: str) -> None:
     """Write the cache file (quietly: failing to only costs the next process the parse)."""
     from context_center.engine.store.cachedirs import write_derived
 
-    data = encode(vocab, key)
-    if data is not None:
-        write_derived(cache_file(), data)
+    path = cache_file()
+    write_derived(path, encode(vocab, key))
+    with contextlib.suppress(OSError):  # the JSON copy of format 1
+        (path.parent / OLD_FILE_NAME).unlink(missing_ok=True)
