@@ -1,8 +1,8 @@
 """The console entry point: a per-turn command is answered by a warm server when one runs.
 
 An agent runs ``context-center recall`` (or a hook, or ``memory save``) on every turn. A cold
-Python process pays for importing numpy, pydantic and the engine before it does any work
-(about half a second here); a process that is already running has paid that. So while a
+Python process pays for importing numpy and the engine (and pydantic, for a write) before it
+does any work (0.15-0.2 CPU-s here); a process that is already running has paid that. So while a
 window or an agent's MCP server is open for a home, it keeps a ``context-center serve`` child
 listening on a private Unix socket, and this module — which imports nothing but the standard
 library — hands the command to it: the argument vector, the current directory, the whole
