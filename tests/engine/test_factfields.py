@@ -172,6 +172,20 @@ EDITS = [
     lambda t: t.replace("---\nid:", "--- \nid:", 1),
     lambda t: t.replace("---\nid:", "---\n\nid:", 1),
     lambda t: t[: t.index("\n---\n")],  # never closed
+    lambda t: t.replace("  type: project\n", "  type: project:\n"),  # fact_type decides the type
+    lambda t: t.replace("  type: ", "  type: a:"),
+    lambda t: t.replace("  scope: project", "  scope: project:"),
+    lambda t: t.replace("revision: 3", "revision: 3:"),
+    lambda t: t.replace(
+        "created_at: 2026-03-04T05:06:07.123Z", "created_at: 0001-01-01T00:00:00+01:00"
+    ),
+    lambda t: t.replace(
+        "created_at: 2026-03-04T05:06:07.123Z", "created_at: 0001-01-01T00:00:00+01:00"
+    ).replace("updated_at: 2026-03-04T05:06:07.123Z", "updated_at: user:"),
+    lambda t: t.replace(
+        "updated_at: 2026-03-04T05:06:07.123Z", "updated_at: 9999-12-31T23:59:59-01:00"
+    ),
+    lambda t: t + "a NUL \0 in the body\n",
     lambda t: t.replace("title: ", "title: \x7f"),
     lambda t: t.replace("title: ", "title: \u2028"),
     lambda t: t.replace("title: ", "title: \ufeff"),
@@ -180,7 +194,9 @@ EDITS = [
 
 @pytest.mark.parametrize("edit", range(len(EDITS)))
 def test_a_hand_edited_file_reads_the_same_or_goes_to_the_full_reader(edit: int) -> None:
-    base = render_fact(fact("Release branch", "why it matters", "Body text.")).decode()
+    base = render_fact(
+        fact("Release branch", "why it matters", "Body text.", type=FactType.FEEDBACK)
+    ).decode()
     text = EDITS[edit](base)
     for stem in ("a-name", "other-name"):
         agree(text.encode("utf-8", "surrogatepass"), stem=stem)

@@ -29,6 +29,19 @@ BAD_FILES: dict[str, tuple[bytes, str]] = {
     "bad-revision": (b"---\nrevision: two\n---\nbody\n", "invalid_field"),
     "bad-id": (b"---\nid: ../../etc\n---\nbody\n", "invalid_field"),
     "huge-revision": (b"---\nrevision: 99999999999999999999999999\n---\nbody\n", "invalid_field"),
+    # no UTC time before year 1 or after 9999: reported, not an OverflowError out of the load
+    "time-before-year-one": (
+        GOOD.format(hex="c" * 32, name="time-before-year-one")
+        .replace("created_at: 2026-01-01T00:00:00.000Z", "created_at: 0001-01-01T00:00:00+01:00")
+        .encode(),
+        "invalid_field",
+    ),
+    "time-after-9999": (
+        GOOD.format(hex="d" * 32, name="time-after-9999")
+        .replace("updated_at: 2026-01-01T00:00:00.000Z", "updated_at: 9999-12-31T23:59:59-01:00")
+        .encode(),
+        "invalid_field",
+    ),
 }
 
 

@@ -115,3 +115,14 @@ def test_claude_transcripts_of_a_long_workspace_path_are_found(tmp_path: Path) -
         mounts=local_mounts,
     )
     assert [m.title for m in result.memories] == ["Never force-push to main"]
+
+
+def test_a_time_with_no_utc_time_is_no_time() -> None:
+    """Year 1 east of UTC (or 9999 west of it) cannot be shown in UTC: such a turn is undated
+    instead of an OverflowError out of the scan."""
+    from context_center.engine.suggestions.turns import parse_time
+
+    assert parse_time("0001-01-01T00:00:00+01:00") is None
+    assert parse_time("9999-12-31T23:59:59-01:00") is None
+    assert parse_time("2026-05-01T10:00:00+00:00") == datetime(2026, 5, 1, 10, tzinfo=UTC)
+    assert parse_time("2026-05-01T10:00:00") == datetime(2026, 5, 1, 10, tzinfo=UTC)

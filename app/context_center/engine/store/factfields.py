@@ -82,13 +82,13 @@ def parse_time(value: Any, field: str) -> datetime | None:
         raise FactFileError("invalid_field", f"{field} must be a timestamp")
     try:
         parsed = datetime.fromisoformat(value.strip().replace("z", "Z"))
-    except ValueError as exc:
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=UTC)
+        return parsed.astimezone(UTC)
+    except (ValueError, OverflowError) as exc:  # 0001-01-01T00:00:00+01:00 has no UTC time
         raise FactFileError(
             "invalid_field", f"{field} is not an RFC 3339 timestamp: {value!r}"
         ) from exc
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
 
 
 def _str_field(data: dict[str, Any], key: str) -> str:
@@ -231,7 +231,8 @@ def fact_values(
 # may be quoted (name, title, description) or a bare token.
 _TOP = ("id", "revision", "created_at", "updated_at", "name", "title", "description")
 _TEXT_KEYS = frozenset({"name", "title", "description"})
-_TOKEN = re.compile(r"[0-9A-Za-z][0-9A-Za-z:.+\-]*")
+# a bare token; never ending in ':' (YAML would take that for a mapping key)
+_TOKEN = re.compile(r"[0-9A-Za-z](?:[0-9A-Za-z:.+\-]*[0-9A-Za-z.+\-])?")
 # What may not start a plain YAML scalar, or may start one only in some contexts.
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 # YAML's line breaks and the characters it refuses outright, beyond the C0/C1 controls.
@@ -325,6 +326,8 @@ def canonical_values(
     (so a ``Fact`` built from them without validation is the one pydantic builds), or None
     when the file must be read the full way (any other form, a value the model or the field
     rules would refuse)."""
+    if "\0" in text or len(text) > MAX_FILE_BYTES:
+        return None  # what ``decode`` refuses (the real caller decodes first)
     shaped = _canonical_front(text)
     if shaped is None:
         return None

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -175,7 +175,9 @@ def parse_fields(raw: bytes | str) -> tuple[str, datetime, str, str] | None:
         return None
     try:
         when = datetime.fromisoformat(stamp)
-    except ValueError:
+        if when.tzinfo is not None:
+            when.astimezone(UTC)  # a time with no UTC time (year 1 east of UTC) is no time
+    except (ValueError, OverflowError):
         return None
     if when.tzinfo is None:
         return None

@@ -116,9 +116,11 @@ def parse_time(value: object) -> datetime | None:
         return None
     try:
         when = datetime.fromisoformat(value)
-    except ValueError:
+        when = when if when.tzinfo else when.replace(tzinfo=UTC)
+        when.astimezone(UTC)  # 0001-01-01T00:00:00+01:00 has no UTC time: no time at all
+    except (ValueError, OverflowError):
         return None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
+    return when
 
 
 def split_lines(data: bytes) -> list[bytes]:
