@@ -45,6 +45,7 @@ from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
+from context_center.engine import rxcache
 from context_center.engine.gate.control import escape_controls
 from context_center.engine.gate.secrets import find_sensitive
 
@@ -174,6 +175,8 @@ class Visibility:
         exact = sorted(table, key=len, reverse=True)
         # Exact paths are matched as written (two users may differ only in case on Linux);
         # the generic shapes ignore case (``/Users``, ``C:\\USERS``, ``%2f``).
+        # (``re``'s own compile: the pattern holds this home's paths, no entry for the shared
+        # table of ``rxcache``, which keeps the patterns every process compiles alike)
         self._exact = re.compile("|".join(f"({_path_regex(p)})" for p in exact)) if exact else None
         self._exact_markers = [table[p] for p in exact]
         # Every match of a path's pattern holds each of its names literally (only the
@@ -218,7 +221,7 @@ class Visibility:
         return done
 
 
-_HOME_SHAPES = re.compile("|".join(f"(?:{a})" for a in _GENERIC_HOMES), re.IGNORECASE)
+_HOME_SHAPES = rxcache.compile("|".join(f"(?:{a})" for a in _GENERIC_HOMES), re.IGNORECASE)
 
 
 def redact_home_shapes(text: str) -> str:

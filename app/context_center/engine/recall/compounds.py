@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from context_center.engine.recall.rxcache import compile_all
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import CJK_CLASS, normalize, tokens
+from context_center.engine.rxcache import compile_all
 
 if TYPE_CHECKING:
     from context_center.engine.model import Fact

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import add
 
-from context_center.engine.recall.rxcache import compile_all
+from context_center.engine.rxcache import compile_all
 
 # Bump when the terms produced for a document change: the on-disk index cache records it.
 TOKENIZER_VERSION = 2  # 2: English words are stemmed, head fields weighted

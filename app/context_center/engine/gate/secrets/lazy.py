@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import cast
 
+from context_center.engine import rxcache
+
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split")
 
 
@@ -25,7 +27,7 @@ class _LazyPattern:
 
     def __getattr__(self, name: str) -> object:
         # only for names not set yet: compile, then keep what later reads need
-        compiled = re.compile(self.pattern, self.flags)
+        compiled = rxcache.compile(self.pattern, self.flags)
         for method in _METHODS:
             setattr(self, method, getattr(compiled, method))
         self.groupindex = compiled.groupindex

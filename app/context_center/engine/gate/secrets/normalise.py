@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from context_center.engine import rxcache
 from context_center.engine.gate.secrets.lazy import lazy_compile
 
 # Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt, Unicode 15.1) as
@@ -64,7 +65,7 @@ _LOOK_ALIKE_PAIRS = (
 )
 _LOOK_ALIKES = {ord(pair[0]): pair[1] for pair in _LOOK_ALIKE_PAIRS.split()}
 _LOOK_ALIKE_CHARS = "".join(chr(cp) for cp in _LOOK_ALIKES)
-_HAS_LOOK_ALIKE = re.compile("[" + _LOOK_ALIKE_CHARS + "]")
+_HAS_LOOK_ALIKE = rxcache.compile("[" + _LOOK_ALIKE_CHARS + "]")  # 1.6 ms to compile
 # A run of letters, digits and the token punctuation ``_-``, any script.
 _WORD_RUN = re.compile(r"(?<![\w\-])[\w\-]++")
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
