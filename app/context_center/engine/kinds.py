@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
+from typing import Protocol
 
 ID_RE = re.compile(r"^(mem-[0-9a-f]{32}|legacy-[0-9a-f]{8,64})$")
 
@@ -106,3 +107,50 @@ def normalise_body(body: str) -> str:
     if "\r" in body:
         body = body.replace("\r\n", "\n").replace("\r", "\n")
     return _LEADING_BLANK_LINES.sub("", body).rstrip()
+
+
+class FactFields(Protocol):
+    """What a fact holds (``model.Fact``, ``recall.lazyfact.FactRecord``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def revision(self) -> int: ...
+    @property
+    def created_at(self) -> datetime | None: ...
+    @property
+    def updated_at(self) -> datetime | None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def type(self) -> FactType: ...
+    @property
+    def scope(self) -> Scope: ...
+    @property
+    def body(self) -> str: ...
+
+
+def fact_ref(fact: FactFields) -> str:
+    return f"{fact.scope.value}/{fact.name}.md"
+
+
+def public_fact_dict(fact: FactFields, now: datetime | None = None) -> dict[str, object]:
+    """A fact's CLI/JSON form: everything a provider may see (no storage path)."""
+    return {
+        "ref": fact_ref(fact),
+        "id": fact.id,
+        "revision": fact.revision,
+        "name": fact.name,
+        "title": fact.title,
+        "description": fact.description,
+        "type": fact.type.value,
+        "scope": fact.scope.value,
+        "freshness": freshness_of(fact.type, fact.updated_at, now).value,
+        "created_at": format_time(fact.created_at) if fact.created_at else None,
+        "updated_at": format_time(fact.updated_at) if fact.updated_at else None,
+        "body": fact.body,
+    }

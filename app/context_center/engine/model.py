@@ -25,6 +25,10 @@ from context_center.engine.kinds import (
     Scope as Scope,
 )
 from context_center.engine.kinds import (
+    fact_ref,
+    public_fact_dict,
+)
+from context_center.engine.kinds import (
     format_time as format_time,
 )
 from context_center.engine.kinds import (
@@ -71,7 +75,7 @@ class Fact(BaseModel):
 
     @property
     def ref(self) -> str:
-        return f"{self.scope.value}/{self.name}.md"
+        return fact_ref(self)
 
     @property
     def display_title(self) -> str:
@@ -82,20 +86,7 @@ class Fact(BaseModel):
 
     def public_dict(self, now: datetime | None = None) -> dict[str, object]:
         """The CLI/JSON form: everything a provider may see (no storage path)."""
-        return {
-            "ref": self.ref,
-            "id": self.id,
-            "revision": self.revision,
-            "name": self.name,
-            "title": self.title,
-            "description": self.description,
-            "type": self.type.value,
-            "scope": self.scope.value,
-            "freshness": self.freshness(now).value,
-            "created_at": format_time(self.created_at) if self.created_at else None,
-            "updated_at": format_time(self.updated_at) if self.updated_at else None,
-            "body": self.body,
-        }
+        return public_fact_dict(self, now)
 
 
 class Diagnostic(BaseModel):

@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from context_center.engine.kinds import FactType, Freshness, Scope, format_time, freshness_of
+from context_center.engine.kinds import (
+    FactType,
+    Freshness,
+    Scope,
+    fact_ref,
+    freshness_of,
+    public_fact_dict,
+)
 from context_center.engine.recall.digest import content_digest
 from context_center.engine.recall.termtable import Strings
 
@@ -104,7 +111,7 @@ class FactRecord(_Base):  # type: ignore[misc]
 
     @property
     def ref(self) -> str:
-        return f"{self.scope.value}/{self.name}.md"
+        return fact_ref(self)
 
     @property
     def display_title(self) -> str:
@@ -115,20 +122,7 @@ class FactRecord(_Base):  # type: ignore[misc]
 
     def public_dict(self, now: datetime | None = None) -> dict[str, object]:
         """``Fact.public_dict``: everything a provider may see (no storage path)."""
-        return {
-            "ref": self.ref,
-            "id": self.id,
-            "revision": self.revision,
-            "name": self.name,
-            "title": self.title,
-            "description": self.description,
-            "type": self.type.value,
-            "scope": self.scope.value,
-            "freshness": self.freshness(now).value,
-            "created_at": format_time(self.created_at) if self.created_at else None,
-            "updated_at": format_time(self.updated_at) if self.updated_at else None,
-            "body": self.body,
-        }
+        return public_fact_dict(self, now)
 
     def to_fact(self) -> Fact:
         """The real ``Fact`` (the same object every time)."""
