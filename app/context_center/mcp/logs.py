@@ -4,7 +4,6 @@ workspace's state folder. Never standard output (that is the protocol's, or the 
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import os
 import sys
 from pathlib import Path
@@ -37,15 +36,43 @@ def to_file(state_dir: Path, name: str) -> Path | None:
         state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         os.close(fd)
-        handler = logging.handlers.RotatingFileHandler(
-            path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
-        )
     except OSError:
         return None
+    handler = _RotatingOnFirstRecord(path)
     handler.setFormatter(logging.Formatter(FORMAT))
     logging.getLogger().addHandler(handler)
     _file_handlers[key] = handler
     return path
+
+
+class _RotatingOnFirstRecord(logging.Handler):
+    """A ``RotatingFileHandler`` of ``path``, made when the first record comes: most hook runs
+    log nothing, and importing ``logging.handlers`` (with ``socket``) cost each of them some
+    8 ms. The file itself is created (0600) by ``to_file`` at once."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self._path = path
+        self._inner: logging.Handler | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self._inner is None:
+            import logging.handlers
+
+            try:
+                self._inner = logging.handlers.RotatingFileHandler(
+                    self._path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
+                )
+            except OSError:
+                self.handleError(record)
+                return
+            self._inner.setFormatter(self.formatter)
+        self._inner.emit(record)
+
+    def close(self) -> None:
+        if self._inner is not None:
+            self._inner.close()
+        super().close()
 
 
 def close_files() -> None:
