@@ -109,6 +109,21 @@ def normalise_body(body: str) -> str:
     return _LEADING_BLANK_LINES.sub("", body).rstrip()
 
 
+# A fact's fields in the model's order (``model.Fact`` checks it declares exactly these).
+FACT_FIELDS = (
+    "id",
+    "revision",
+    "created_at",
+    "updated_at",
+    "name",
+    "title",
+    "description",
+    "type",
+    "scope",
+    "body",
+)
+
+
 class FactFields(Protocol):
     """What a fact holds (``model.Fact``, ``recall.lazyfact.FactRecord``)."""
 

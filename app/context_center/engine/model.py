@@ -7,6 +7,11 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from context_center.engine.kinds import (
+    FACT_FIELDS,
+    fact_ref,
+    public_fact_dict,
+)
+from context_center.engine.kinds import (
     FRESHNESS_DAYS as FRESHNESS_DAYS,
 )
 from context_center.engine.kinds import (
@@ -23,10 +28,6 @@ from context_center.engine.kinds import (
 )
 from context_center.engine.kinds import (
     Scope as Scope,
-)
-from context_center.engine.kinds import (
-    fact_ref,
-    public_fact_dict,
 )
 from context_center.engine.kinds import (
     format_time as format_time,
@@ -124,6 +125,8 @@ class Conflict(BaseModel):
 
 # The fields a write sets, derived from the model (everything but the engine's own bookkeeping),
 # so a new fact field reaches the CLI, the gate and the store by being added to ``Fact``.
+if tuple(Fact.model_fields) != FACT_FIELDS:  # pragma: no cover - a field added to one only
+    raise ImportError("model.Fact and kinds.FACT_FIELDS name different fields")
 SYSTEM_FIELDS = ("id", "revision", "created_at", "updated_at")
 CREATE_FIELDS: tuple[str, ...] = tuple(f for f in Fact.model_fields if f not in SYSTEM_FIELDS)
 # Moving a fact between scopes is not an update (it is a new fact in the other store).

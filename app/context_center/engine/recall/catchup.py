@@ -16,17 +16,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from context_center.engine.kinds import Scope
 from context_center.engine.recall.index import SCOPE_CODES, RecallIndex
-from context_center.engine.recall.lazyfact import FactRecord
+from context_center.engine.recall.lazyfact import read_record
 from context_center.engine.recall.masks import isin
-
-if TYPE_CHECKING:
-    from context_center.engine.model import Fact
 
 # More changed files than this since the index's state: loading the stores is cheaper.
 MAX_FILES = 256
@@ -45,21 +41,6 @@ def _kill(index: RecallIndex, o: int | None) -> None:
         index.remove(key[1], key[0])
 
 
-def _read(path: Path, stem: str, scope: Scope) -> tuple[Fact | FactRecord, bool, os.stat_result]:
-    """(fact, legacy, stat) of one file: a record when it is in the canonical form (no YAML,
-    no model), else the full reader's Fact."""
-    from context_center.engine.store.entries import mtime_of
-    from context_center.engine.store.factfields import read_canonical
-
-    values, data, st = read_canonical(path, stem=stem, scope=scope)
-    if values is not None:
-        return FactRecord(values.fields), values.legacy, st
-    from context_center.engine.store.factfile import parse_fact_bytes
-
-    parsed = parse_fact_bytes(data, stem=stem, directory_scope=scope, mtime=mtime_of(st))
-    return parsed.fact, parsed.legacy, st
-
-
 def apply_stems(index: RecallIndex, scope: Scope, root: Path, stems: Iterable[str]) -> bool:
     """Index the files ``stems`` of the ``scope`` store as they are now; False: load instead."""
     from context_center.engine.recall.keylookup import ordinals_of_stems
@@ -72,7 +53,7 @@ def apply_stems(index: RecallIndex, scope: Scope, root: Path, stems: Iterable[st
             return False
         old = by_stem.get(stem)
         try:
-            fact, legacy, st = _read(root / f"{stem}.md", stem, scope)
+            fact, legacy, st = read_record(root / f"{stem}.md", stem, scope)
         except FileNotFoundError:
             _kill(index, old)
             by_stem.pop(stem, None)

@@ -19,6 +19,7 @@ place, which no folder stamp shows, is caught here, for every fact whose text a 
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from context_center.engine.kinds import (
+    FACT_FIELDS,
     FactType,
     Freshness,
     Scope,
@@ -43,19 +45,8 @@ if TYPE_CHECKING:
 # is told so by an Any base (a record passes where a Fact is asked for).
 _Base: Any = object
 
-FIELDS = (
-    "id",
-    "revision",
-    "created_at",
-    "updated_at",
-    "name",
-    "title",
-    "description",
-    "type",
-    "scope",
-    "body",
-)
-_CHECKED = ("id", "revision", "created_at", "updated_at", "name", "title", "description", "type")
+# what a file read must agree on with the cached row (scope is the folder's, body unread)
+_CHECKED = tuple(k for k in FACT_FIELDS if k not in ("scope", "body"))
 _UNREAD = object()
 
 
@@ -93,7 +84,7 @@ class FactRecord(_Base):  # type: ignore[misc]
     _fact: Fact | None
 
     def __init__(self, values: dict[str, Any]) -> None:
-        for key in FIELDS[:-1]:
+        for key in FACT_FIELDS[:-1]:
             object.__setattr__(self, key, values[key])
         object.__setattr__(self, "_body", values.get("body", _UNREAD))
         object.__setattr__(self, "_fact", None)
@@ -103,7 +94,7 @@ class FactRecord(_Base):  # type: ignore[misc]
 
     @classmethod
     def of(cls, fact: Fact | FactRecord) -> FactRecord:
-        return cls({k: getattr(fact, k) for k in FIELDS})
+        return cls({k: getattr(fact, k) for k in FACT_FIELDS})
 
     @property
     def body(self) -> str:
@@ -130,7 +121,7 @@ class FactRecord(_Base):  # type: ignore[misc]
         if fact is None:
             from context_center.engine.store.factcache import fact_from_values
 
-            values = {k: getattr(self, k) for k in FIELDS}
+            values = {k: getattr(self, k) for k in FACT_FIELDS}
             values["type"] = self.type.value
             fact = fact_from_values(values, self.scope)
             object.__setattr__(self, "_fact", fact)
@@ -164,19 +155,14 @@ class PackedFacts:
         return bytes(self.digest[row].tobytes())
 
     def read(self, row: int, expect: FactRecord) -> FactRecord:
-        """The fact file of ``row``, read, if it is still exactly what the cache holds (the
-        canonical form without YAML or the model, any other through the full reader)."""
-        from context_center.engine.store.factfields import FactFileError, read_canonical
+        """The fact file of ``row``, read (``read_record``), if it is still exactly what the
+        cache holds."""
+        from context_center.engine.store.factfields import FactFileError
 
         scope = expect.scope
         stem = self.stems[row]
-        path = self.roots[scope.value] / f"{stem}.md"
         try:
-            values, data, st = read_canonical(path, stem=stem, scope=Scope(scope))
-            if values is not None:
-                fact: FactRecord | Fact = FactRecord(values.fields)
-            else:
-                fact = _full_read(data, st, stem, Scope(scope))
+            fact, _, st = read_record(self.roots[scope.value] / f"{stem}.md", stem, scope)
         except (OSError, ValueError, FactFileError) as exc:
             raise StaleIndex(f"{scope.value}/{stem}.md cannot be read as cached") from exc
         size, mtime, ino = (int(a[row]) for a in self.stats)
@@ -186,15 +172,25 @@ class PackedFacts:
             or content_digest(fact) != self.digest_of(row)
         ):
             raise StaleIndex(f"{scope.value}/{stem}.md changed since it was indexed")
-        return fact if isinstance(fact, FactRecord) else FactRecord.of(fact)
+        return fact
 
 
-def _full_read(data: bytes, st: Any, stem: str, scope: Scope) -> Fact:
-    """A fact file the canonical reader leaves to the full one (YAML, the model)."""
+def read_record(path: Path, stem: str, scope: Scope) -> tuple[FactRecord, bool, os.stat_result]:
+    """(fact, legacy, stat) of one fact file: read by the canonical reader when it is in that
+    form (no YAML, no model), else by the full reader, whose validated ``Fact`` the record
+    keeps (``to_fact``). Raises FactFileError and OSError."""
+    from context_center.engine.store.factfields import read_canonical
+
+    values, data, st = read_canonical(path, stem=stem, scope=scope)
+    if values is not None:
+        return FactRecord(values.fields), values.legacy, st
     from context_center.engine.store.entries import mtime_of
     from context_center.engine.store.factfile import parse_fact_bytes
 
-    return parse_fact_bytes(data, stem=stem, directory_scope=scope, mtime=mtime_of(st)).fact
+    parsed = parse_fact_bytes(data, stem=stem, directory_scope=scope, mtime=mtime_of(st))
+    record = FactRecord.of(parsed.fact)
+    object.__setattr__(record, "_fact", parsed.fact)
+    return record, parsed.legacy, st
 
 
 class LazyFact(FactRecord):

@@ -242,7 +242,7 @@ class Recaller(CurrentRecall):
             if facts is not None:
                 self.sync(facts)
             return [
-                SubjectGroup(_real(g.current), tuple(_real(f) for f in g.older), g.how)
+                SubjectGroup(real_fact(g.current), tuple(real_fact(f) for f in g.older), g.how)
                 for g in self._subjects().groups()
             ]
 
@@ -402,7 +402,7 @@ class Recaller(CurrentRecall):
                     break
                 hits.append(
                     Hit(
-                        fact=_real(r.fact),
+                        fact=real_fact(r.fact),
                         score=round(r.score, 4),
                         matched=tuple(dict.fromkeys(m.text() for m in found)),
                         freshness=r.fact.freshness(now),
@@ -410,9 +410,6 @@ class Recaller(CurrentRecall):
                     )
                 )
             return hits
-
-
-_real = real_fact
 
 
 def _subject_map(index: RecallIndex) -> SubjectMap:

@@ -50,7 +50,7 @@ class Strings:
 
 def _ints(a: np.ndarray) -> memoryview:
     """A read-only view of a 1-D integer array whose items read as Python ints."""
-    return memoryview(np.ascontiguousarray(a).data).toreadonly()
+    return np.ascontiguousarray(a).data.toreadonly()
 
 
 # How many base terms a table remembers having found (a turn's terms, the terms of the files

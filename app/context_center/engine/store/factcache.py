@@ -29,7 +29,7 @@ from context_center.engine.store.cachedirs import (
     writable_store_cache,
 )
 from context_center.engine.store.entries import mtime_of
-from context_center.engine.store.factfields import read_bytes
+from context_center.engine.store.factfields import read_bytes as read_fact_bytes
 from context_center.engine.store.factfile import (
     ParsedFile,
     parse_fact_bytes,
@@ -42,11 +42,6 @@ CACHE_DIR = ".cache"  # where earlier builds kept it, inside the store (migrate 
 CACHE_FILE = "facts-v4.bin"
 OLD_CACHE_FILE = "facts-v1.json"
 MAX_CACHE_BYTES = 1 << 30
-
-
-def read_fact_bytes(path: Path | str) -> tuple[bytes, Any]:
-    """A fact file's bytes and stat, through the guarded read; refusals are FactFileErrors."""
-    return read_bytes(path)
 
 
 def read_fact_file(

@@ -14,7 +14,8 @@ from pathlib import Path
 from context_center.engine.kinds import Scope
 from context_center.engine.store import atomic
 from context_center.engine.store.entries import Entry, RevisionEntry
-from context_center.engine.store.factcache import read_fact_bytes, read_fact_file
+from context_center.engine.store.factcache import read_fact_file
+from context_center.engine.store.factfields import read_bytes as read_fact_bytes
 from context_center.engine.store.factfile import FactFileError
 from context_center.engine.store.guarded import is_link, own_folder, read_regular
 from context_center.engine.store.loader import REVISIONS_DIR

@@ -29,7 +29,7 @@ from context_center.engine.model import Fact
 from context_center.engine.store import atomic, syncfiles
 from context_center.engine.store.archive import ARCHIVE_DIR, archive_name
 from context_center.engine.store.entries import Entry, mtime_of
-from context_center.engine.store.factcache import read_fact_bytes
+from context_center.engine.store.factfields import read_bytes as read_fact_bytes
 from context_center.engine.store.factfile import FactFileError, parse_fact_bytes, render_fact
 from context_center.engine.store.guarded import own_folder
 from context_center.engine.store.revisions import save_snapshot
