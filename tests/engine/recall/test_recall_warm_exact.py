@@ -197,9 +197,9 @@ def test_head_checks_read_only_the_heads_they_need_and_decide_the_same(
     make_fact: MakeFact, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     index = _big_index(make_fact, 400)
-    read: list[str] = []
-    real = scoring.head_terms
-    monkeypatch.setattr(scoring, "head_terms", lambda f: read.append(f.id) or real(f))
+    read: list[int] = []
+    real = index.head_terms  # the row's kept terms; the eager check tokenises the fields
+    monkeypatch.setattr(index, "head_terms", lambda o: read.append(o) or real(o))
     fewer = changed = False
     for message in _MESSAGES:
         p = plan(message)

@@ -8,7 +8,10 @@ It holds the CSR base, the terms (packed strings and their sorted order, ``termt
 and per fact: its columns (``ordinals.COLUMNS``: scope, type, revision, times, subject key,
 the project-over-global mask, the conflict-key hashes, the file's size, mtime and inode), a
 blake2b digest of the indexed text, and its id, name, title, description and file stem as
-packed strings. The header's ``meta`` says which store state it describes (the stamps of
+packed strings; each text's head terms (those of its name, title and description, joined by
+spaces: a turn checks a fact's head fields without tokenising them); and, when known, the spans of each text the sanitizer withholds
+(``secretmatch.Kept``, stamped with the scanner that found them; a file without them, or with
+malformed ones, is read without them). The header's ``meta`` says which store state it describes (the stamps of
 ``store/stamp.py``). A missing, unreadable or mismatched file is ignored (and rebuilt by the
 caller).
 """
@@ -24,6 +27,7 @@ import numpy as np
 
 from context_center.engine import arrayfile
 from context_center.engine.recall.ordinals import COLUMNS, SCOPES, DocKey
+from context_center.engine.recall.secretmatch import Kept
 from context_center.engine.recall.termtable import Strings
 from context_center.engine.recall.tokenize import TOKENIZER_VERSION
 
@@ -47,6 +51,8 @@ class CacheData:
     digest: np.ndarray  # (n, 16) uint8
     strings: dict[str, Strings]
     meta: dict[str, Any]
+    kept: Kept | None = None  # the texts' withheld spans (absent from older files)
+    heads: Strings | None = None  # each row's head terms joined by spaces (the same)
 
     @property
     def n(self) -> int:
@@ -146,6 +152,8 @@ def read(path: Path) -> CacheData | None:
         digest=digest,
         strings={k: s for k, s in strings.items() if s is not None},
         meta=meta,
+        kept=Kept.of(n, z),
+        heads=_strings(z, "heads", n),
     )
 
 

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from context_center.engine.kinds import Scope
-from context_center.engine.recall import cache
+from context_center.engine.recall import cache, secretmatch
 from context_center.engine.recall.lazyfact import LazyFact, PackedFacts, StaleIndex
 from context_center.engine.recall.ordinals import (
     UNMADE_FACT,
@@ -57,6 +57,7 @@ from context_center.engine.recall.postings import (
     doc_key,
     time_ms,
 )
+from context_center.engine.recall.rowtext import head_terms_once
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.termtable import TermTable, pack_strings
 from context_center.engine.recall.tokenize import tokens
@@ -104,6 +105,12 @@ def fact_counts(fact: Fact) -> dict[str, int]:
     return out
 
 
+def fact_terms(fact: Fact) -> tuple[dict[str, int], str]:
+    """(``fact_counts``, the terms of the head fields -- name, title, description -- joined
+    by spaces, as ``matching.head_terms`` finds them)."""
+    return fact_counts(fact), " ".join(head_terms_once(fact.name, fact.title, fact.description))
+
+
 def _same_text(a: Fact, b: Fact) -> bool:
     return (
         a.body == b.body
@@ -149,8 +156,8 @@ class Scores:
 class RecallIndex(PostingsStore):
     """BM25F postings for a set of facts, updated in place. Thread-safe (one lock)."""
 
-    def _counts(self, fact: Fact) -> dict[str, int]:
-        return fact_counts(fact)
+    def _count_terms(self, fact: Fact) -> tuple[dict[str, int], str]:
+        return fact_terms(fact)
 
     # -- incremental updates ---------------------------------------------------------------
 
@@ -280,19 +287,31 @@ class RecallIndex(PostingsStore):
                     ok[docs] = True
             return result
 
+    def withheld_of(self, o: int) -> secretmatch.Spans:
+        """The spans of row ``o``'s text the sanitizer withholds: kept since the row was
+        added (or in the cache), else found now and kept."""
+        with self._lock:
+            w = self.known_withheld(o)
+            if w is None:
+                w = secretmatch.spans_of(self.fact(o), self.digest_of(o))
+                self._withheld[o] = w
+            return w
+
     # -- cache -------------------------------------------------------------------------------
 
     def dirty(self) -> bool:
         return self.generation != self.saved_generation
 
     def _row_strings(self) -> dict[str, list[str]]:
-        """Per live row (after compaction: every row) its id, name, title, description and
-        file stem; rows still described by the cache are copied from it unread."""
+        """Per live row (after compaction: every row) its id, name, title, description, file
+        stem and head terms; rows still described by the cache are copied from it unread."""
         p = self._packed
         packed = {k: getattr(p, k).all() for k in cache.STRING_FIELDS} if p is not None else {}
         src = self.c["src"].view().tolist()
         out: dict[str, list[str]] = {k: [] for k in cache.STRING_FIELDS}
+        out["heads"] = heads = []
         for o, f in enumerate(self._facts):
+            heads.append(self.head_string(o))
             if f is UNMADE_FACT or isinstance(f, LazyFact):
                 row = src[o]
                 for k in cache.STRING_FIELDS:
@@ -335,6 +354,9 @@ class RecallIndex(PostingsStore):
             for name in cache.CACHED_COLUMNS:
                 arrays[name] = self.c[name].view()
             arrays["digest"] = self._digests(n)
+            sig = secretmatch.signature()
+            if sig is not None:
+                arrays.update(secretmatch.Kept.arrays(self.kept_items(), sig))
             for name, items in self._row_strings().items():
                 blob, off = pack_strings(items)
                 arrays.update(cache.string_sections(name, blob, off))
@@ -346,7 +368,12 @@ class RecallIndex(PostingsStore):
     def _adopt_cache(self, data: cache.CacheData, roots: dict[str, Path]) -> None:
         cols = data.cols
         packed = PackedFacts(
-            roots, data.strings, data.digest, (cols["fsize"], cols["fmtime"], cols["fino"])
+            roots,
+            data.strings,
+            data.digest,
+            (cols["fsize"], cols["fmtime"], cols["fino"]),
+            data.kept,
+            data.heads,
         )
         self._reset()
         self.adopt(packed, cols)
@@ -404,6 +431,8 @@ class RecallIndex(PostingsStore):
                 self._facts[o] = fact
                 self._objects.add(id(fact))
                 self._digest[o] = loaded.digest[o].tobytes()
+                self._withheld[o] = self.known_withheld(o)  # before the row leaves the cache
+                self._heads[o] = self._packed.head_string(o) if self._packed is not None else None
                 self._stems[o] = stem if stem != fact.name else None
                 src[o] = -1
             self._ordmap = None

@@ -36,6 +36,7 @@ from context_center.engine.kinds import (
     public_fact_dict,
 )
 from context_center.engine.recall.digest import content_digest
+from context_center.engine.recall.secretmatch import Kept, Spans
 from context_center.engine.recall.termtable import Strings
 
 if TYPE_CHECKING:
@@ -140,6 +141,8 @@ class PackedFacts:
         strings: dict[str, Strings],
         digest: np.ndarray,
         stats: tuple[np.ndarray, np.ndarray, np.ndarray],
+        kept: Kept | None = None,
+        heads: Strings | None = None,
     ) -> None:
         self.roots = roots  # scope value -> store folder
         self.ids = strings["ids"]
@@ -149,10 +152,20 @@ class PackedFacts:
         self.stems = strings["stems"]
         self.digest = digest  # (n, 16) uint8
         self.stats = stats  # int64 columns: size, mtime_ns, inode
+        self.kept = kept  # the texts' withheld spans (``secretmatch``), if the cache has them
+        self.heads = heads  # each row's head terms joined by spaces, if the cache has them
         self.n = len(digest)
 
     def digest_of(self, row: int) -> bytes:
         return bytes(self.digest[row].tobytes())
+
+    def head_string(self, row: int) -> str | None:
+        return self.heads[row] if self.heads is not None else None
+
+    def withheld(self, row: int) -> Spans | None:
+        """The withheld spans of ``row``'s text, when the cache knows them (and was written
+        with the scanner that runs here)."""
+        return self.kept.spans_of(row) if self.kept is not None else None
 
     def read(self, row: int, expect: FactRecord) -> FactRecord:
         """The fact file of ``row``, read (``read_record``), if it is still exactly what the

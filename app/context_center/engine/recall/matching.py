@@ -18,7 +18,6 @@ import math
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,9 +26,8 @@ from context_center.engine.recall import masks
 from context_center.engine.recall.compounds import code_docs, literal_docs
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.policy import HEAD_TF, K1, B
-from context_center.engine.recall.stem import stem
+from context_center.engine.recall.rowtext import head_terms_of
 from context_center.engine.recall.terms import Concept
-from context_center.engine.recall.tokenize import tokens
 
 if TYPE_CHECKING:
     from context_center.engine.model import Fact
@@ -82,14 +80,9 @@ def _nbytes(*arrays: np.ndarray) -> int:
     return 64 + sum(int(a.nbytes) for a in arrays)
 
 
-@lru_cache(maxsize=1 << 16)
-def _head_terms(name: str, title: str, description: str) -> frozenset[str]:
-    return frozenset(map(stem, tokens(f"{name}\n{title}\n{description}")))
-
-
 def head_terms(fact: Fact) -> frozenset[str]:
     """The index terms of a fact's name, title and description."""
-    return _head_terms(fact.name, fact.title, fact.description)
+    return head_terms_of(fact.name, fact.title, fact.description)
 
 
 class TermCache:

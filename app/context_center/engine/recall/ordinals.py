@@ -25,6 +25,8 @@ from context_center.engine.kinds import FactType, Scope
 from context_center.engine.recall.digest import content_digest, index_text
 from context_center.engine.recall.keylookup import SCOPE_CODES, key_hash, ordinal_by_hash
 from context_center.engine.recall.lazyfact import FactRecord, LazyFact, PackedFacts, StaleIndex
+from context_center.engine.recall.rowtext import RowText
+from context_center.engine.recall.secretmatch import Spans
 from context_center.engine.store.keys import name_key, title_key
 
 if TYPE_CHECKING:
@@ -142,12 +144,16 @@ def real_fact(f: Fact) -> Fact:
     return f
 
 
-class Ordinals:
+class Ordinals(RowText):
     """Facts by ordinal and their columns (``PostingsStore`` adds postings on top)."""
 
     def _reset_rows(self) -> None:
         self._facts: list[object] = []  # Fact, LazyFact, UNMADE_FACT or None (dead)
         self._digest: list[bytes | None] = []
+        # the spans of each row's text the sanitizer withholds (``secretmatch``); None: not known
+        self._withheld: list[Spans | None] = []
+        # the terms of each row's name, title and description, joined by spaces; None: unknown
+        self._heads: list[str | None] = []
         self._stems: list[str | None] = []  # file stem when it differs from the name
         self._objects: set[int] = set()  # id() of every live real Fact held (see sync)
         self._ordmap: dict[DocKey, int] | None = {}
@@ -316,6 +322,8 @@ class Ordinals:
         self._facts.append(fact)
         self._objects.add(id(fact))
         self._digest.append(None)
+        self._withheld.append(None)
+        self._heads.append(None)
         self._stems.append(None)
         if self._ordmap is not None:
             self._ordmap[doc_key(fact)] = o
@@ -408,6 +416,8 @@ class Ordinals:
             self._objects.discard(id(f))
         self._facts[o] = None
         self._digest[o] = None
+        self._withheld[o] = None
+        self._heads[o] = None
         self.c["alive"].data[o] = False
         self._n_alive -= 1
         self._dead += 1
@@ -417,6 +427,8 @@ class Ordinals:
         keep = alive.tolist()
         self._facts = [f for f, k in zip(self._facts, keep, strict=True) if k]
         self._digest = [g for g, k in zip(self._digest, keep, strict=True) if k]
+        self._withheld = [w for w, k in zip(self._withheld, keep, strict=True) if k]
+        self._heads = [h for h, k in zip(self._heads, keep, strict=True) if k]
         self._stems = [s for s, k in zip(self._stems, keep, strict=True) if k]
         self.c = {name: Column(col.data.dtype, col.view()[alive]) for name, col in self.c.items()}
         self._ordmap = None  # rebuilt on demand
@@ -427,6 +439,8 @@ class Ordinals:
         n = packed.n
         self._facts = [UNMADE_FACT] * n
         self._digest = [None] * n
+        self._withheld = [None] * n
+        self._heads = [None] * n
         self._stems = [None] * n
         self._objects = set()
         self._ordmap = None

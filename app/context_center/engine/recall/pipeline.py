@@ -199,8 +199,8 @@ def _shown_matches(turn: Turn, sc: Scored, r: Ranked) -> list[Match]:
     found = sc.matched(r.ordinal)
     if not found:
         return []
-    digest = turn.index.digest_of(r.ordinal)  # of exactly the text the index describes
-    return shown(r.fact, found, digest)
+    # the spans of exactly the text the index describes, found when the row was added
+    return shown(r.fact, found, known=turn.index.withheld_of(r.ordinal))
 
 
 def _entry(

@@ -15,6 +15,7 @@ import numpy as np
 
 from context_center.engine.kinds import Scope
 from context_center.engine.recall import csr, masks
+from context_center.engine.recall.digest import index_text
 from context_center.engine.recall.ordinals import (
     NO_TIME_MS,
     SCOPE_CODES,
@@ -26,6 +27,7 @@ from context_center.engine.recall.ordinals import (
     time_s,
     time_us,
 )
+from context_center.engine.recall.secretmatch import withheld
 from context_center.engine.recall.subjects import LINK_TERMS, SUPERSEDES_RE, subject_key
 from context_center.engine.recall.termtable import TermTable
 
@@ -66,8 +68,9 @@ class PostingsStore(Ordinals):
         self._lock = threading.RLock()
         self._reset()
 
-    def _counts(self, fact: Fact) -> dict[str, int]:
-        """Weighted term frequencies of one fact (``RecallIndex`` tokenises)."""
+    def _count_terms(self, fact: Fact) -> tuple[dict[str, int], str]:
+        """Weighted term frequencies of one fact and its head terms (``RecallIndex``
+        tokenises)."""
         raise NotImplementedError
 
     # -- state -------------------------------------------------------------------------------
@@ -119,7 +122,8 @@ class PostingsStore(Ordinals):
     # -- building ----------------------------------------------------------------------------
 
     def build(self, facts: Iterable[Fact]) -> None:
-        """Replace everything with a fresh base built in bulk from ``facts``.
+        """Replace everything with a fresh base built in bulk from ``facts`` (each one's text
+        scanned for the spans the sanitizer withholds, as ``_add`` does).
 
         Peak memory is about 12 bytes per posting: the flat term ids and frequencies
         (6 bytes) and the CSR they are counting-sorted into (6 bytes), chunk by chunk.
@@ -135,7 +139,7 @@ class PostingsStore(Ordinals):
             tfs: array[int] = array("H")
             lens: array[int] = array("I")
             for f in unique.values():
-                counts = self._counts(f)
+                counts, head = self._count_terms(f)
                 tids.fromlist([setdefault(t, len(vocab)) for t in counts])
                 values = list(counts.values())
                 try:
@@ -143,7 +147,9 @@ class PostingsStore(Ordinals):
                 except OverflowError:
                     tfs.fromlist([min(v, TF_MAX) for v in values])
                 lens.append(len(values))
-                self._append_row(f, sum(values), subject_key(f), has_link(f, counts))
+                o = self._append_row(f, sum(values), subject_key(f), has_link(f, counts))
+                self._withheld[o] = withheld(index_text(f))
+                self._heads[o] = head
             self._vocab = TermTable(list(vocab))
             self._b_off, self._b_docs, self._b_tf = csr.counting_csr(
                 np.frombuffer(tids, dtype=np.uint32),
@@ -158,9 +164,12 @@ class PostingsStore(Ordinals):
             self.generation += 1
 
     def _add(self, fact: Fact) -> None:
-        counts = self._counts(fact)
+        counts, head = self._count_terms(fact)
         dl = sum(counts.values())
         o = self._append_row(fact, dl, subject_key(fact), has_link(fact, counts))
+        # once per change: the spans a turn's matches are checked against (``secretmatch``)
+        self._withheld[o] = withheld(index_text(fact))
+        self._heads[o] = head
         vocab = self._vocab
         for term, tf in counts.items():
             tid = vocab.add(term)

@@ -44,7 +44,6 @@ from context_center.engine.recall.matching import (
     HeadForms,
     Matched,
     TermCache,
-    head_terms,
     state_cache,
 )
 from context_center.engine.recall.policy import (
@@ -361,8 +360,8 @@ def _refine_head(index: RecallIndex, sc: Scored, ords: np.ndarray) -> None:
 
     def head(i: int) -> frozenset[str] | None:
         if i not in heads:
-            f = index.fact_at(at[i])
-            heads[i] = head_terms(f) if f is not None else None
+            o = at[i]
+            heads[i] = index.head_terms(o) if 0 <= o < index.size else None
         return heads[i]
 
     for c, h in zip(sc.plan.concepts, sc.hits, strict=True):
