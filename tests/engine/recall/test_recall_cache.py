@@ -64,14 +64,14 @@ def test_restart_retokenises_only_changed_facts(
         update={"body": "Deploy payments now uses cluster blue.", "revision": 2}
     )
     now_facts = [*facts[:7], changed, *facts[8:-1]]  # and the Chinese fact was forgotten
-    seen: list[str] = []
-    real = index_mod.tokens
-    monkeypatch.setattr(index_mod, "tokens", lambda t: seen.append(t) or real(t))
+    seen: list[Fact] = []  # the facts tokenised (each field once: fact_terms)
+    real = index_mod.fact_terms
+    monkeypatch.setattr(index_mod, "fact_terms", lambda f: seen.append(f) or real(f))
     r = Recaller(layout)
     got = results(r, now_facts)
     assert r.last_sync is not None and r.last_sync.from_cache
-    assert len(seen) == 1 and "cluster blue" in seen[0]
-    monkeypatch.setattr(index_mod, "tokens", real)
+    assert len(seen) == 1 and "cluster blue" in seen[0].body
+    monkeypatch.setattr(index_mod, "fact_terms", real)
     assert got == results(Recaller(None), now_facts)
 
 

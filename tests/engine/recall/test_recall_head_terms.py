@@ -9,6 +9,7 @@ from a cache that does not have them).
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -17,9 +18,10 @@ from recall_env import NOW, MakeFact
 from context_center.engine.model import Fact
 from context_center.engine.recall import CACHE_FILE, Recaller, rowtext
 from context_center.engine.recall import cache as cache_mod
-from context_center.engine.recall import index as index_mod
 from context_center.engine.recall.index import RecallIndex, fact_terms
 from context_center.engine.recall.rowtext import head_terms_once
+from context_center.engine.recall.stem import stem
+from context_center.engine.recall.tokenize import tokens
 from context_center.engine.store.paths import Layout
 
 
@@ -60,10 +62,26 @@ def _no_head_tokenising(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rowtext, "head_terms_of", boom)
 
 
-def test_fact_terms_are_fact_counts_and_the_head_terms(facts: list[Fact]) -> None:
-    for f in facts:
+def _weighted_counts(f: Fact) -> dict[str, int]:
+    """BM25F's frequencies as the index defines them: the head fields repeated by weight."""
+    text = f"{f.name}\n" * 2 + f"{f.title}\n" * 3 + f"{f.description}\n" * 2 + f.body
+    out: dict[str, int] = {}
+    for term, n in Counter(tokens(text)).items():
+        out[stem(term)] = out.get(stem(term), 0) + n
+    return out
+
+
+def test_fact_terms_are_the_weighted_counts_and_the_head_terms(
+    facts: list[Fact], make_fact: MakeFact
+) -> None:
+    tricky = [
+        make_fact("ΟΔΟΣ-Σ", "Σ body ΑΣ", title="ΑΣ\u0301 title", description="ﬁle Ａｕｔｈ"),
+        make_fact("自动召回", "召回 自动召回 自", title="召回 the recall", description="召"),
+        make_fact("x", "", title="", description=""),
+    ]
+    for f in [*facts, *tricky]:
         counts, head = fact_terms(f)
-        assert counts == index_mod.fact_counts(f)
+        assert counts == _weighted_counts(f)
         assert frozenset(head.split(" ")) - {""} == _expected(f)
     empty = facts[0].model_copy(update={"title": "", "description": "", "name": "x"})
     assert fact_terms(empty)[1] == "x"

@@ -124,14 +124,14 @@ def test_sync_only_tokenises_what_changed(
     facts = [make_fact(f"f{i}", f"deploy payments {i}") for i in range(10)]
     idx = RecallIndex()
     assert idx.sync(facts).rebuilt
-    seen: list[str] = []
-    real = index_mod.tokens
+    seen: list[Fact] = []  # the facts tokenised (each field once: fact_terms)
+    real = index_mod.fact_terms
 
-    def spy(text: str) -> list[str]:
-        seen.append(text)
-        return real(text)
+    def spy(fact: Fact) -> tuple[dict[str, int], str]:
+        seen.append(fact)
+        return real(fact)
 
-    monkeypatch.setattr(index_mod, "tokens", spy)
+    monkeypatch.setattr(index_mod, "fact_terms", spy)
     changed = facts[3].model_copy(update={"body": "deploy payments changed", "revision": 2})
     meta_only = facts[4].model_copy(update={"revision": 2})
     new = make_fact("new", "brand new fact")

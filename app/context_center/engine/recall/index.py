@@ -11,7 +11,7 @@ Layout (all numpy, no per-posting Python objects):
   the Fact itself.
 
 Terms are stemmed (``stem.py``) and field-weighted, BM25F-style: a term counts 2x in the name,
-3x in the title, 2x in the description and 1x in the body (``weighted_text``), and a fact's
+3x in the title, 2x in the description and 1x in the body (``fact_terms``), and a fact's
 length is its weighted term count, so one word in a title outweighs the same word deep in a
 long body.
 
@@ -57,7 +57,6 @@ from context_center.engine.recall.postings import (
     doc_key,
     time_ms,
 )
-from context_center.engine.recall.rowtext import head_terms_once
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.termtable import TermTable, pack_strings
 from context_center.engine.recall.tokenize import tokens
@@ -86,29 +85,30 @@ MASK_TERMS = 64
 NAME_WEIGHT, TITLE_WEIGHT, DESCRIPTION_WEIGHT = 2, 3, 2
 
 
-def weighted_text(fact: Fact) -> str:
-    """``index_text`` with the head fields repeated by their weight (one tokenising pass)."""
-    head = (
-        f"{fact.name}\n" * NAME_WEIGHT
-        + f"{fact.title}\n" * TITLE_WEIGHT
-        + f"{fact.description}\n" * DESCRIPTION_WEIGHT
-    )
-    return head + fact.body
-
-
-def fact_counts(fact: Fact) -> dict[str, int]:
-    """Weighted frequency of every stemmed term of a fact."""
-    out: dict[str, int] = {}
-    for term, n in Counter(tokens(weighted_text(fact))).items():
-        s = stem(term)
-        out[s] = out.get(s, 0) + n
-    return out
-
-
 def fact_terms(fact: Fact) -> tuple[dict[str, int], str]:
-    """(``fact_counts``, the terms of the head fields -- name, title, description -- joined
-    by spaces, as ``matching.head_terms`` finds them)."""
-    return fact_counts(fact), " ".join(head_terms_once(fact.name, fact.title, fact.description))
+    """(weighted frequency of every stemmed term of a fact, the terms of its head fields --
+    name, title, description -- joined by spaces, as ``matching.head_terms`` finds them).
+
+    The frequencies are those of the fact's text with the head fields repeated by their
+    weight (name x2, title x3, description x2, body x1): a line break ends every term, so the
+    terms of the joined fields are the terms of each field, and each field is tokenised once.
+    """
+    out: dict[str, int] = {}
+    head: dict[str, None] = {}
+    get = out.get
+    for text, weight in (
+        (fact.name, NAME_WEIGHT),
+        (fact.title, TITLE_WEIGHT),
+        (fact.description, DESCRIPTION_WEIGHT),
+    ):
+        for term in tokens(text):
+            s = stem(term)
+            out[s] = get(s, 0) + weight
+            head[s] = None
+    for term, n in Counter(tokens(fact.body)).items():
+        s = stem(term)
+        out[s] = get(s, 0) + n
+    return out, " ".join(head)
 
 
 def _same_text(a: Fact, b: Fact) -> bool:
