@@ -21,7 +21,6 @@ import os
 import re
 import sys
 from collections import OrderedDict
-from pathlib import Path
 from threading import Lock
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -65,7 +64,8 @@ def signature() -> bytes | None:
     """What decides ``withheld``'s answer, as a digest: the Python and Unicode versions and
     the name, size and modification time of every source file of the secret scan (this
     package's ``gate/secrets`` and ``gate/visible.py``, detect-secrets' plugins), as the
-    interpreter's own bytecode cache tells a changed source. Taken once per process (the
+    interpreter's own bytecode cache tells a changed source (a few stats, well under a
+    millisecond). Taken once per process (the
     code that scans is the code loaded); None when a file cannot be found or read, and then
     no kept span is trusted."""
     if not _SIGNATURE:
@@ -76,31 +76,50 @@ def signature() -> bytes | None:
 def _signature() -> bytes | None:
     import unicodedata
 
-    gate = Path(__file__).resolve().parent.parent / "gate"
-    files = [gate / "visible.py", *sorted((gate / "secrets").glob("*.py"))]
-    plugins = _detect_secrets_plugins()
-    if plugins is None or len(files) < 2:
+    gate = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gate")
+    ours = _sources(os.path.join(gate, "secrets"), os.path.join(gate, "visible.py"))
+    theirs = _detect_secrets_dir()
+    if ours is None or theirs is None:
+        return None
+    plugins = _sources(os.path.join(theirs, "plugins"), os.path.join(theirs, "__init__.py"))
+    if plugins is None:
         return None
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{sys.version}\0{unicodedata.unidata_version}\0".encode())
-    for path in (*files, *plugins):
-        try:
-            st = os.stat(path)
-        except OSError:
-            return None
-        digest.update(f"{path.name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    for name, size, mtime in (*ours, *plugins):
+        digest.update(f"{name}\0{size}\0{mtime}\0".encode())
     return digest.digest()
 
 
-def _detect_secrets_plugins() -> list[Path] | None:
-    """detect-secrets' plugin sources (their patterns are scanned with), found without
-    importing it."""
-    for entry in sys.path:
-        base = Path(entry or ".") / "detect_secrets"
-        if (base / "__init__.py").is_file():
-            found = sorted((base / "plugins").glob("*.py"))
-            return [base / "__init__.py", *found] if found else None
-    return None
+def _sources(folder: str, also: str) -> list[tuple[str, int, int]] | None:
+    """(name, size, mtime_ns) of ``also`` and of every ``.py`` file in ``folder``, in name
+    order; None when either cannot be read or the folder has none."""
+    try:
+        st = os.stat(also)
+        with os.scandir(folder) as entries:
+            found = sorted(
+                (e.name, e.stat()) for e in entries if e.name.endswith(".py") and e.is_file()
+            )
+    except OSError:
+        return None
+    if not found:
+        return None
+    return [(os.path.basename(also), st.st_size, st.st_mtime_ns)] + [
+        (name, s.st_size, s.st_mtime_ns) for name, s in found
+    ]
+
+
+def _detect_secrets_dir() -> str | None:
+    """Where detect-secrets is installed (its plugins' patterns are scanned with), found
+    without importing it."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("detect_secrets")
+    except (ImportError, ValueError):
+        return None
+    origin = spec.origin if spec is not None else None
+    return os.path.dirname(origin) if origin else None
 
 
 class Kept:
