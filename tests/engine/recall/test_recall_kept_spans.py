@@ -230,3 +230,34 @@ def test_compaction_keeps_each_row_s_spans(make_fact: MakeFact) -> None:
         assert f is not None
         assert index.known_withheld(o) == secretmatch.withheld(index_text(f))
     assert sum(1 for o in range(index.size) if index.known_withheld(o)) == 2
+
+
+def test_the_signature_follows_every_scanner_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    base = secretmatch._signature()
+    assert base is not None and base == secretmatch._signature()
+    real = secretmatch._sources
+    seen: list[str] = []
+
+    def listed(folder: str, also: str) -> list[tuple[str, int, int]] | None:
+        found = real(folder, also)
+        assert found is not None
+        seen.extend(name for name, _, _ in found)
+        return found
+
+    monkeypatch.setattr(secretmatch, "_sources", listed)
+    assert secretmatch._signature() == base
+    for name in ("visible.py", "statements.py", "normalise.py", "__init__.py", "aws.py"):
+        assert name in seen, name  # ours, and detect-secrets' plugins
+    for victim in ("visible.py", "statements.py", "aws.py"):
+
+        def touched(folder: str, also: str, victim: str = victim) -> list[tuple[str, int, int]]:
+            found = real(folder, also)
+            assert found is not None
+            return [(n, s, m + (n == victim)) for n, s, m in found]
+
+        monkeypatch.setattr(secretmatch, "_sources", touched)
+        assert secretmatch._signature() not in (None, base), victim
+    monkeypatch.setattr(secretmatch, "_sources", real)
+    monkeypatch.setattr(secretmatch, "_detect_secrets_dir", lambda: None)
+    assert secretmatch._signature() is None  # then no kept span is trusted
+    assert secretmatch._sources("/nonexistent/folder", __file__) is None
