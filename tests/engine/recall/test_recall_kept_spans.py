@@ -261,3 +261,32 @@ def test_the_signature_follows_every_scanner_source(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(secretmatch, "_detect_secrets_dir", lambda: None)
     assert secretmatch._signature() is None  # then no kept span is trusted
     assert secretmatch._sources("/nonexistent/folder", __file__) is None
+
+
+def test_rows_a_loaded_store_takes_over_keep_what_the_cache_knew(
+    layout: Layout, facts: list[Fact], scans: list[str]
+) -> None:
+    # a cold turn opens the cache (rows point into it), then the stores are loaded (another
+    # program wrote): every row whose text is unchanged is taken over by its Fact, and must
+    # keep its spans and head terms -- in memory and in the cache written next
+    Recaller(layout, persist_trace=False).sync(facts)
+    path = layout.cache_dir / CACHE_FILE
+    index = RecallIndex()
+    roots = {"project": layout.project_store, "global": layout.global_store}
+    assert index.open(path, roots) is not None
+    retyped = [facts[0].model_copy(update={"revision": 2}), *facts[1:]]
+    scans.clear()
+    stats = index.sync(retyped)
+    assert stats.metadata == 1 and stats.unchanged == len(facts) - 1
+    assert all(index.c["src"].data[o] == -1 for o in range(index.size))  # all taken over
+    assert all(index.known_withheld(o) is not None for o in range(index.size))
+    assert scans == []
+    index.save(path)
+    data = cache_mod.read(path)
+    assert data is not None and data.kept is not None and data.heads is not None
+    assert int((data.kept.known == 0).sum()) == 0
+    assert [data.heads[o] for o in range(data.n)] == [
+        index.head_string(o) for o in range(index.size)
+    ]
+    o = index.ordinal("project", facts[0].id)
+    assert o is not None and index.withheld_of(o)  # the secret's span, still known

@@ -431,8 +431,7 @@ class RecallIndex(PostingsStore):
                 self._facts[o] = fact
                 self._objects.add(id(fact))
                 self._digest[o] = loaded.digest[o].tobytes()
-                self._withheld[o] = self.known_withheld(o)  # before the row leaves the cache
-                self._heads[o] = self._packed.head_string(o) if self._packed is not None else None
+                self._detach(o)  # before the row leaves the cache
                 self._stems[o] = stem if stem != fact.name else None
                 src[o] = -1
             self._ordmap = None

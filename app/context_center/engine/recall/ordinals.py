@@ -369,6 +369,7 @@ class Ordinals(RowText):
         c["rev"].data[o] = fact.revision
         c["created"].data[o] = time_us(fact.created_at)
         c["updated"].data[o] = time_us(fact.updated_at)
+        self._detach(o)  # the text is the same: so are its spans and head terms
         c["src"].data[o] = -1  # the row is now described by the Fact itself
 
     def same_metadata(self, o: int, fact: Fact) -> bool:

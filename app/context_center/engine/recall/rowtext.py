@@ -57,6 +57,18 @@ class RowText:
                 w = self._withheld[o] = self._packed.withheld(src)
         return w
 
+    def _detach(self, o: int) -> None:
+        """Row ``o`` is about to stop pointing at the cache (a Fact of the same text takes
+        its place): keep what the cache knows of its text."""
+        p = self._packed
+        src = int(self.c["src"].data[o])
+        if p is None or src < 0:
+            return
+        if self._withheld[o] is None:
+            self._withheld[o] = p.withheld(src)
+        if self._heads[o] is None:
+            self._heads[o] = p.head_string(src)
+
     def head_string(self, o: int) -> str:
         """The terms of row ``o``'s name, title and description joined by spaces: kept since
         the row was added (or in the cache), else found from those fields now and kept."""
