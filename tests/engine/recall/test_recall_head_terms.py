@@ -59,7 +59,7 @@ def _no_head_tokenising(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*_: object) -> frozenset[str]:
         raise AssertionError("a head was tokenised by a turn")
 
-    monkeypatch.setattr(rowtext, "head_terms_of", boom)
+    monkeypatch.setattr(rowtext, "head_terms_once", boom)
 
 
 def _weighted_counts(f: Fact) -> dict[str, int]:

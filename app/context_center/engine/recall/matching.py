@@ -8,7 +8,7 @@ document frequency (the facts matching any of its forms), so a translation that 
 (as Lucene's synonym queries blend the statistics of their terms).
 
 Head fields: a term whose weighted frequency is at least ``HEAD_TF`` is taken to be in the
-fact's name, title or description (``in_head`` says so exactly, from the fact's text; recall
+fact's name, title or description (the row's head terms say so exactly, ``rowtext``; recall
 checks it exactly only where a decision depends on it, see ``scoring``).
 """
 
@@ -26,7 +26,7 @@ from context_center.engine.recall import masks
 from context_center.engine.recall.compounds import code_docs, literal_docs
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.policy import HEAD_TF, K1, B
-from context_center.engine.recall.rowtext import head_terms_of
+from context_center.engine.recall.rowtext import head_terms_once
 from context_center.engine.recall.terms import Concept
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def _nbytes(*arrays: np.ndarray) -> int:
 
 def head_terms(fact: Fact) -> frozenset[str]:
     """The index terms of a fact's name, title and description."""
-    return head_terms_of(fact.name, fact.title, fact.description)
+    return head_terms_once(fact.name, fact.title, fact.description)
 
 
 class TermCache:
@@ -265,8 +265,3 @@ class HeadForms:
     def named(self, head: frozenset[str]) -> bool:
         """Some form is among ``head`` (a fact's name, title and description terms)."""
         return not head.isdisjoint(self.single) or any(head.issuperset(m) for m in self.multi)
-
-
-def in_head(c: Concept, fact: Fact) -> bool:
-    """Exactly: some form of ``c`` is in the fact's name, title or description."""
-    return HeadForms(c).named(head_terms(fact))

@@ -11,7 +11,6 @@ kept, or spans found by another scanner) has them found on first use and kept.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -31,9 +30,6 @@ _NO_TERMS: frozenset[str] = frozenset()
 def head_terms_once(name: str, title: str, description: str) -> frozenset[str]:
     """The index terms of a name, title and description (each stemmed)."""
     return frozenset(map(stem, tokens(f"{name}\n{title}\n{description}")))
-
-
-head_terms_of = lru_cache(maxsize=1 << 16)(head_terms_once)  # the same, remembered
 
 
 class RowText:
@@ -76,11 +72,14 @@ class RowText:
         if h is None:
             p = self._packed
             src = int(self.c["src"].data[o])
-            if p is not None and src >= 0:
+            if p is not None and src >= 0:  # a cached row: its fields without making its fact
                 h = p.head_string(src)
-            if h is None:
+                if h is None:
+                    fields = (p.names[src], p.titles[src], p.descriptions[src])
+                    h = " ".join(head_terms_once(*fields))
+            else:
                 f = self.fact(o)
-                h = " ".join(head_terms_of(f.name, f.title, f.description))
+                h = " ".join(head_terms_once(f.name, f.title, f.description))
             self._heads[o] = h
         return h
 
