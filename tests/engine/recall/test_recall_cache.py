@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from recall_env import NOW, MakeFact
@@ -15,11 +14,6 @@ from context_center.engine.recall import CACHE_FILE, Recaller, load_trace, trace
 from context_center.engine.recall import cache as cache_mod
 from context_center.engine.recall import index as index_mod
 from context_center.engine.store.paths import Layout
-
-
-@pytest.fixture
-def layout(home: Path, workspace: Path) -> Layout:
-    return Layout(home, workspace)
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from a cache that does not have them).
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from recall_env import NOW, MakeFact
@@ -23,11 +22,6 @@ from context_center.engine.recall.rowtext import head_terms_once
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import tokens
 from context_center.engine.store.paths import Layout
-
-
-@pytest.fixture
-def layout(home: Path, workspace: Path) -> Layout:
-    return Layout(home, workspace)
 
 
 @pytest.fixture

@@ -28,11 +28,6 @@ QUESTION = "is the staging password hunter2"
 
 
 @pytest.fixture
-def layout(home: Path, workspace: Path) -> Layout:
-    return Layout(home, workspace)
-
-
-@pytest.fixture
 def facts(make_fact: MakeFact) -> list[Fact]:
     out = [make_fact("staging-db", SECRET_BODY, title="Staging database")]
     out += [make_fact(f"note-{i}", f"Deploy staging step {i} on cluster c{i}.") for i in range(12)]
