@@ -65,9 +65,8 @@ def signature() -> bytes | None:
     the name, size and modification time of every source file of the secret scan (this
     package's ``gate/secrets`` and ``gate/visible.py``, detect-secrets' plugins), as the
     interpreter's own bytecode cache tells a changed source (a few stats, well under a
-    millisecond). Taken once per process (the
-    code that scans is the code loaded); None when a file cannot be found or read, and then
-    no kept span is trusted."""
+    millisecond). Taken once per process (the code that scans is the code loaded); None when
+    a file cannot be found or read, and then no kept span is trusted."""
     if not _SIGNATURE:
         _SIGNATURE.append(_signature())
     return _SIGNATURE[0]
