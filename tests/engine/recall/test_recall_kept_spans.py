@@ -21,6 +21,7 @@ from context_center.engine.recall import CACHE_FILE, Recaller, secretmatch
 from context_center.engine.recall import cache as cache_mod
 from context_center.engine.recall.digest import index_text
 from context_center.engine.recall.index import RecallIndex
+from context_center.engine.recall.rowtext import head_terms_once
 from context_center.engine.store.paths import Layout
 
 SECRET_BODY = "The staging password is hunter2. Deploy staging with care."
@@ -183,6 +184,10 @@ def test_kept_arrays_round_trip_and_malformed_ones_are_refused() -> None:
         ("kept_off", np.array([0, 1], dtype=np.int64)),
         ("kept_spans", np.zeros((3, 3), dtype=np.int64)),
         ("kept_spans", np.zeros((3, 2), dtype=np.int32)),
+        ("kept_spans", np.array([[3, 9], [7, 5], [5, 7]], dtype=np.int64)),  # end before start
+        ("kept_spans", np.array([[-1, 9], [0, 2], [5, 7]], dtype=np.int64)),
+        ("kept_rows", np.array([[2], [4]], dtype=np.uint32)),  # not one row number each
+        ("kept_sig", np.frombuffer(b"sig", dtype=np.uint8).reshape(1, 3)),
     ):
         assert secretmatch.Kept.of(len(items), {**arrays, name: bad}) is None, name
     assert (
@@ -233,20 +238,20 @@ def test_the_signature_follows_every_scanner_source(monkeypatch: pytest.MonkeyPa
     real = secretmatch._sources
     seen: list[str] = []
 
-    def listed(folder: str, also: str) -> list[tuple[str, int, int]] | None:
-        found = real(folder, also)
+    def listed(folder: str, *also: str) -> list[tuple[str, int, int]] | None:
+        found = real(folder, *also)
         assert found is not None
         seen.extend(name for name, _, _ in found)
         return found
 
     monkeypatch.setattr(secretmatch, "_sources", listed)
     assert secretmatch._signature() == base
-    for name in ("visible.py", "statements.py", "normalise.py", "__init__.py", "aws.py"):
+    for name in ("visible.py", "secretmatch.py", "statements.py", "__init__.py", "aws.py"):
         assert name in seen, name  # ours, and detect-secrets' plugins
-    for victim in ("visible.py", "statements.py", "aws.py"):
+    for victim in ("visible.py", "secretmatch.py", "statements.py", "aws.py"):
 
-        def touched(folder: str, also: str, victim: str = victim) -> list[tuple[str, int, int]]:
-            found = real(folder, also)
+        def touched(folder: str, *also: str, victim: str = victim) -> list[tuple[str, int, int]]:
+            found = real(folder, *also)
             assert found is not None
             return [(n, s, m + (n == victim)) for n, s, m in found]
 
@@ -285,3 +290,55 @@ def test_rows_a_loaded_store_takes_over_keep_what_the_cache_knew(
     ]
     o = index.ordinal("project", facts[0].id)
     assert o is not None and index.withheld_of(o)  # the secret's span, still known
+
+
+def test_a_cache_section_that_is_no_array_of_rows_is_refused(
+    layout: Layout, facts: list[Fact]
+) -> None:
+    Recaller(layout, persist_trace=False).sync(facts)
+    path = layout.cache_dir / CACHE_FILE
+    for name in ("kept_rows", "digest", "offsets"):
+        got = cache_mod.unpack_with_header(path)
+        assert got is not None
+        arrays, meta = got
+        arrays = {k: np.array(v) for k, v in arrays.items()}
+        arrays[name] = np.array(arrays[name].reshape(-1)[0])  # a 0-d section
+        with path.open("wb") as out:
+            for part in cache_mod.parts(arrays, meta):
+                out.write(part)
+        assert cache_mod.read(path) is None, name
+        r = Recaller(layout, persist_trace=False)
+        result = r.recall(QUESTION, facts, now=NOW)  # the stores are indexed again
+        assert r.last_sync is not None and not r.last_sync.from_cache
+        assert "hunter2" not in result.block
+
+
+def test_kept_spans_that_do_not_fit_the_text_are_found_again(make_fact: MakeFact) -> None:
+    f = make_fact("staging-db", SECRET_BODY)
+    finds = [_Find("hunter2"), _Find("staging")]
+    assert [m.find for m in secretmatch.shown(f, finds, known=((0, 10**6),))] == ["staging"]
+    assert [m.find for m in secretmatch.shown(f, finds, known=())] == ["hunter2", "staging"]
+
+
+class _Find:
+    def __init__(self, find: str) -> None:
+        self.find = find
+
+
+def test_head_terms_follow_the_fields_when_the_index_text_is_the_same(
+    make_fact: MakeFact, layout: Layout
+) -> None:
+    # a line break moved from the description into the body: the same index text (and
+    # digest), other head fields
+    a = make_fact("n1", "gamma body", title="Title", description="alpha\nbetaword")
+    b = a.model_copy(update={"description": "alpha", "body": "betaword\ngamma body", "revision": 2})
+    assert index_text(a) == index_text(b)
+    Recaller(layout, persist_trace=False).sync([a])
+    index = RecallIndex()
+    assert index.open(layout.cache_dir / CACHE_FILE, {}) is not None
+    assert index.upsert(b) == "metadata"
+    o = index.ordinal("project", a.id)
+    assert o is not None
+    assert index.head_terms(o) == head_terms_once(b.name, b.title, b.description)
+    assert "betaword" not in index.head_terms(o)
+    assert index.withheld_of(o) == secretmatch.withheld(index_text(b))

@@ -390,7 +390,7 @@ class RecallIndex(PostingsStore):
         with self._lock:
             try:
                 data = cache.read(path)
-            except (OSError, ValueError, KeyError, UnicodeDecodeError):
+            except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
                 return None
             if data is None:
                 return None
@@ -410,7 +410,7 @@ class RecallIndex(PostingsStore):
         with self._lock:
             try:
                 loaded = cache.read(path)
-            except (OSError, ValueError, KeyError, UnicodeDecodeError):
+            except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
                 return None
             if loaded is None:
                 return None
@@ -422,6 +422,9 @@ class RecallIndex(PostingsStore):
                 return None
             self._adopt_cache(loaded, {})
             src = self.c["src"].data
+            # a reused row keeps the cache row of its text (``RowText._detach``; here row o
+            # is cache row o and nothing is known yet)
+            withheld, heads = self._withheld, self._heads
             for o, kept in enumerate(reuse.kept):
                 if kept is None:
                     self._kill(o)
@@ -431,7 +434,7 @@ class RecallIndex(PostingsStore):
                 self._facts[o] = fact
                 self._objects.add(id(fact))
                 self._digest[o] = loaded.digest[o].tobytes()
-                self._detach(o)  # before the row leaves the cache
+                withheld[o] = heads[o] = o
                 self._stems[o] = stem if stem != fact.name else None
                 src[o] = -1
             self._ordmap = None

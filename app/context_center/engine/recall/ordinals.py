@@ -151,9 +151,9 @@ class Ordinals(RowText):
         self._facts: list[object] = []  # Fact, LazyFact, UNMADE_FACT or None (dead)
         self._digest: list[bytes | None] = []
         # the spans of each row's text the sanitizer withholds (``secretmatch``); None: not known
-        self._withheld: list[Spans | None] = []
-        # the terms of each row's name, title and description, joined by spaces; None: unknown
-        self._heads: list[str | None] = []
+        self._withheld: list[Spans | int | None] = []  # see ``RowText``
+        # the terms of each row's name, title and description, joined by spaces
+        self._heads: list[str | int | None] = []
         self._stems: list[str | None] = []  # file stem when it differs from the name
         self._objects: set[int] = set()  # id() of every live real Fact held (see sync)
         self._ordmap: dict[DocKey, int] | None = {}
@@ -198,6 +198,10 @@ class Ordinals(RowText):
             return self._make(ordinal)
         assert f is not None
         return f  # type: ignore[return-value]
+
+    def _held_fact(self, o: int) -> Fact | None:
+        f = self._facts[o]
+        return f if _held(f) else None
 
     def fact_at(self, ordinal: int) -> Fact | None:
         if not 0 <= ordinal < len(self._facts):

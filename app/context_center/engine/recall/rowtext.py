@@ -33,55 +33,78 @@ def head_terms_once(name: str, title: str, description: str) -> frozenset[str]:
 
 
 class RowText:
-    """The per-row values of ``Ordinals`` found from its text (see the module's text)."""
+    """The per-row values of ``Ordinals`` found from its text (see the module's text).
 
-    _withheld: list[Spans | None]  # None: not known
-    _heads: list[str | None]  # the head terms joined by spaces; None: not known
+    A row's entry is its value once known, ``None`` when not known, or the row of the cache
+    (``_packed``) that describes the same text -- what a row keeps when a Fact of the same text
+    takes its place (``_detach``), so that nothing is read from the cache until it is asked
+    for. An index text can be the same for other fields (a line break moved between the
+    description and the body), so cached head terms serve a held Fact only when its name,
+    title and description are the cached ones."""
+
+    _withheld: list[Spans | int | None]
+    _heads: list[str | int | None]  # the head terms joined by spaces
     _packed: PackedFacts | None
     c: dict[str, Column]
 
     def fact(self, ordinal: int) -> Fact:
         raise NotImplementedError
 
+    def _held_fact(self, o: int) -> Fact | None:
+        """The Fact row ``o`` holds itself (None for a row the cache still describes)."""
+        raise NotImplementedError
+
+    def _cache_row(self, o: int, entry: object) -> int | None:
+        """The cache row that describes row ``o``'s text, from its entry or its columns."""
+        if isinstance(entry, int):
+            return entry
+        src = int(self.c["src"].data[o])
+        return src if src >= 0 else None
+
     def known_withheld(self, o: int) -> Spans | None:
         """The withheld spans of row ``o``'s text if known (kept, or in the cache and found
         by the same scanner); None when they are not."""
         w = self._withheld[o]
-        if w is None and self._packed is not None:
-            src = int(self.c["src"].data[o])
-            if src >= 0:
-                w = self._withheld[o] = self._packed.withheld(src)
+        if w is None or isinstance(w, int):
+            row = self._cache_row(o, w)
+            found = self._packed.withheld(row) if row is not None and self._packed else None
+            if found is not None:
+                self._withheld[o] = found
+            return found
         return w
 
     def _detach(self, o: int) -> None:
-        """Row ``o`` is about to stop pointing at the cache (a Fact of the same text takes
-        its place): keep what the cache knows of its text."""
-        p = self._packed
+        """Row ``o`` is about to stop pointing at the cache (a Fact of the same index text
+        takes its place): keep a reference to what the cache knows of that text."""
         src = int(self.c["src"].data[o])
-        if p is None or src < 0:
+        if self._packed is None or src < 0:
             return
         if self._withheld[o] is None:
-            self._withheld[o] = p.withheld(src)
+            self._withheld[o] = src
         if self._heads[o] is None:
-            self._heads[o] = p.head_string(src)
+            self._heads[o] = src
 
     def head_string(self, o: int) -> str:
         """The terms of row ``o``'s name, title and description joined by spaces: kept since
         the row was added (or in the cache), else found from those fields now and kept."""
         h = self._heads[o]
-        if h is None:
-            p = self._packed
-            src = int(self.c["src"].data[o])
-            if p is not None and src >= 0:  # a cached row: its fields without making its fact
-                h = p.head_string(src)
-                if h is None:
-                    fields = (p.names[src], p.titles[src], p.descriptions[src])
-                    h = " ".join(head_terms_once(*fields))
-            else:
-                f = self.fact(o)
-                h = " ".join(head_terms_once(f.name, f.title, f.description))
-            self._heads[o] = h
-        return h
+        if isinstance(h, str):
+            return h
+        p = self._packed
+        row = self._cache_row(o, h)
+        held = self._held_fact(o)
+        found: str | None = None
+        if p is not None and row is not None:
+            fields = (p.names[row], p.titles[row], p.descriptions[row])
+            if held is None or fields == (held.name, held.title, held.description):
+                found = p.head_string(row)
+                if found is None:  # a cached row: its fields, without making its fact
+                    found = " ".join(head_terms_once(*fields))
+        if found is None:
+            f = held if held is not None else self.fact(o)
+            found = " ".join(head_terms_once(f.name, f.title, f.description))
+        self._heads[o] = found
+        return found
 
     def head_terms(self, o: int) -> frozenset[str]:
         """The index terms of row ``o``'s name, title and description."""
@@ -91,18 +114,25 @@ class RowText:
     def kept_items(self) -> list[Spans | None]:
         """Every row's withheld spans as far as known without scanning (``known_withheld``
         of each row, the cached ones taken in bulk)."""
-        items = list(self._withheld)
+        items: list[Spans | None] = [w if not isinstance(w, int) else None for w in self._withheld]
         p = self._packed
         kept = p.kept if p is not None else None
         if kept is None or kept.sig != signature():
             return items
         src = self.c["src"].view()
-        rows = np.flatnonzero(src >= 0)
-        states = kept.known[src[rows]]
+        refs = np.asarray(
+            [
+                w if isinstance(w, int) else s
+                for w, s in zip(self._withheld, src.tolist(), strict=True)
+            ],
+            dtype=np.int64,
+        )
+        rows = np.flatnonzero(refs >= 0)
+        states = kept.known[refs[rows]]
         for o in rows[states == 1].tolist():
             if items[o] is None:
                 items[o] = ()
         for o in rows[states == 2].tolist():
             if items[o] is None:
-                items[o] = kept.spans_of(int(src[o]))
+                items[o] = kept.spans_of(int(refs[o]))
         return items

@@ -50,6 +50,7 @@ def withheld(text: str) -> Spans:
     """The (start, end) spans of ``text`` the provider-visible sanitizer withholds."""
     if not text:
         return _NONE
+    signature()  # taken before the scanner is first loaded: it describes the code that runs
     from context_center.engine.gate.secrets import find_sensitive
     from context_center.engine.gate.visible import KEPT_KINDS
 
@@ -63,7 +64,7 @@ _SIGNATURE: list[bytes | None] = []
 def signature() -> bytes | None:
     """What decides ``withheld``'s answer, as a digest: the Python and Unicode versions and
     the name, size and modification time of every source file of the secret scan (this
-    package's ``gate/secrets`` and ``gate/visible.py``, detect-secrets' plugins), as the
+    package's ``gate/secrets``, ``gate/visible.py`` and this module, detect-secrets' plugins), as the
     interpreter's own bytecode cache tells a changed source (a few stats, well under a
     millisecond). Taken once per process (the code that scans is the code loaded); None when
     a file cannot be found or read, and then no kept span is trusted."""
@@ -75,8 +76,9 @@ def signature() -> bytes | None:
 def _signature() -> bytes | None:
     import unicodedata
 
-    gate = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gate")
-    ours = _sources(os.path.join(gate, "secrets"), os.path.join(gate, "visible.py"))
+    here = os.path.abspath(__file__)
+    gate = os.path.join(os.path.dirname(os.path.dirname(here)), "gate")
+    ours = _sources(os.path.join(gate, "secrets"), os.path.join(gate, "visible.py"), here)
     theirs = _detect_secrets_dir()
     if ours is None or theirs is None:
         return None
@@ -90,11 +92,11 @@ def _signature() -> bytes | None:
     return digest.digest()
 
 
-def _sources(folder: str, also: str) -> list[tuple[str, int, int]] | None:
-    """(name, size, mtime_ns) of ``also`` and of every ``.py`` file in ``folder``, in name
-    order; None when either cannot be read or the folder has none."""
+def _sources(folder: str, *also: str) -> list[tuple[str, int, int]] | None:
+    """(name, size, mtime_ns) of each of ``also`` and of every ``.py`` file in ``folder``, in
+    name order; None when one cannot be read or the folder has none."""
     try:
-        st = os.stat(also)
+        named = [(os.path.basename(path), os.stat(path)) for path in also]
         with os.scandir(folder) as entries:
             found = sorted(
                 (e.name, e.stat()) for e in entries if e.name.endswith(".py") and e.is_file()
@@ -103,9 +105,7 @@ def _sources(folder: str, also: str) -> list[tuple[str, int, int]] | None:
         return None
     if not found:
         return None
-    return [(os.path.basename(also), st.st_size, st.st_mtime_ns)] + [
-        (name, s.st_size, s.st_mtime_ns) for name, s in found
-    ]
+    return [(name, st.st_size, st.st_mtime_ns) for name, st in (*named, *found)]
 
 
 def _detect_secrets_dir() -> str | None:
@@ -119,6 +119,44 @@ def _detect_secrets_dir() -> str | None:
         return None
     origin = spec.origin if spec is not None else None
     return os.path.dirname(origin) if origin else None
+
+
+def _kept_shapes(
+    n: int, known: np.ndarray, rows: np.ndarray, off: np.ndarray, spans: np.ndarray, sig: np.ndarray
+) -> bool:
+    return (
+        known.shape == (n,)
+        and known.dtype == np.uint8
+        and rows.ndim == 1
+        and rows.dtype == np.uint32
+        and off.ndim == 1
+        and off.dtype == np.int64
+        and off.shape == (len(rows) + 1,)
+        and spans.ndim == 2
+        and spans.dtype == np.int64
+        and spans.shape[1] == 2
+        and sig.ndim == 1
+        and sig.dtype == np.uint8
+    )
+
+
+def _kept_values(
+    n: int, known: np.ndarray, rows: np.ndarray, off: np.ndarray, spans: np.ndarray
+) -> bool:
+    """Offsets that cut ``spans`` into one non-empty run per row of ``rows`` (ascending
+    rows under ``n``, exactly those ``known`` marks 2), and spans that are (start, end) with
+    0 <= start < end."""
+    if int(off[0]) != 0 or int(off[-1]) != len(spans) or bool(np.any(np.diff(off) < 1)):
+        return False
+    if bool(np.any(known > 2)) or int(np.count_nonzero(known == 2)) != len(rows):
+        return False
+    if len(rows) and (
+        int(rows.max()) >= n
+        or bool(np.any(np.diff(rows.astype(np.int64)) < 1))
+        or not bool(np.all(known[rows] == 2))
+    ):
+        return False
+    return not len(spans) or bool(np.all((spans[:, 0] >= 0) & (spans[:, 1] > spans[:, 0])))
 
 
 class Kept:
@@ -141,24 +179,8 @@ class Kept:
         off, spans, sig = items.get("kept_off"), items.get("kept_spans"), items.get("kept_sig")
         if known is None or rows is None or off is None or spans is None or sig is None:
             return None
-        if (
-            known.shape != (n,)
-            or known.dtype != np.uint8
-            or rows.dtype != np.uint32
-            or off.dtype != np.int64
-            or off.shape != (len(rows) + 1,)
-            or spans.dtype != np.int64
-            or spans.ndim != 2
-            or spans.shape[1] != 2
-            or sig.dtype != np.uint8
-            or int(off[0]) != 0
-            or int(off[-1]) != len(spans)
-            or bool(np.any(np.diff(off) < 1))
-            or bool(np.any(known > 2))
-            or (len(rows) and int(rows.max()) >= n)
-            or bool(np.any(np.diff(rows.astype(np.int64)) < 1))
-            or int(np.count_nonzero(known == 2)) != len(rows)
-            or not bool(np.all(known[rows] == 2))
+        if not _kept_shapes(n, known, rows, off, spans, sig) or not _kept_values(
+            n, known, rows, off, spans
         ):
             return None
         return cls(known, rows, off, spans, bytes(sig.tobytes()))
@@ -246,6 +268,8 @@ def shown(
         if not known:
             return list(finds)
         text, spans = index_text(fact), known
+        if max(end for _, end in spans) > len(text):  # not this text's: find them again
+            text, spans = _spans(fact, digest)
     else:
         text, spans = _spans(fact, digest)
     if not spans:
