@@ -203,6 +203,14 @@ class CurrentRecall:
         ):
             self._cache_tried = True
             meta = self.index.open(path, source.roots)
+            if (
+                meta is not None
+                and self.save_elsewhere is not None
+                and not self.index.kept_current()
+            ):
+                # written before this scanner's spans were kept: a detached child finds them
+                # all, once, and writes the cache (this turn scans only what it shows)
+                self.save_elsewhere(path)
             if meta is not None:
                 self._saved_disk = self._disk = DiskState.from_meta(meta)
                 if self._disk is not None and self._disk.matches(now):
@@ -261,22 +269,28 @@ class CurrentRecall:
 
     def refresh_current(self, source: StoreSource) -> bool:
         """Make the index describe the stores as they are now (from its cache, the journal or
-        a load) and write the cache if it does not describe them yet; True when written."""
+        a load), find the withheld spans of every fact that does not know them, and write the
+        cache if it does not describe all that yet; True when written."""
         with self._lock:
             self._current(source)
-            return self._save_if_stale(self._disk)
+            filled = 0
+            if self.use_cache and not self.index.kept_current():
+                if self.last_source != "stores":
+                    self._reload(source, save=False)  # every fact in memory: no file per fact
+                filled = self.index.fill_withheld()
+            return self._save_if_stale(self._disk, force=filled > 0)
 
-    def _save_if_stale(self, state: DiskState | None) -> bool:
-        """Write the cache when it does not describe ``state`` and this index yet; True when
-        written."""
+    def _save_if_stale(self, state: DiskState | None, *, force: bool = False) -> bool:
+        """Write the cache when it does not describe ``state`` and this index yet (or when
+        ``force``d: the index found what the cache did not know); True when written."""
         path = self.cache_path
         if not self.use_cache or path is None:
             return False
-        if not self.index.dirty() and self._saved_disk == state:
+        if not force and not self.index.dirty() and self._saved_disk == state:
             return False
         return self._save(path, state)
 
-    def _reload(self, source: StoreSource) -> np.ndarray:
+    def _reload(self, source: StoreSource, *, save: bool = True) -> np.ndarray:
         """Load both stores, sync the index, remember (and save) the stamps it now describes."""
         state = source.state()  # before loading: a write during the load moves it again
         self.last_source = "stores"
@@ -287,7 +301,8 @@ class CurrentRecall:
         self.index.set_masked(self._overridden(loaded.conflicts))
         self._disk = state
         self._unsaved_files = 0
-        self._save_if_stale(state)
+        if save:
+            self._save_if_stale(state)
         return self._masked()
 
 

@@ -297,6 +297,23 @@ class RecallIndex(PostingsStore):
                 self._withheld[o] = w
             return w
 
+    def fill_withheld(self) -> int:
+        """Find the withheld spans of every live row that does not know them (reading the
+        files of cached rows); the number found. A row whose file changed since it was
+        indexed is left as it is (a turn that needs it finds that out)."""
+        found = 0
+        with self._lock:
+            alive = self.c["alive"].view()
+            for o in np.flatnonzero(alive).tolist():
+                if self.known_withheld(o) is not None:
+                    continue
+                try:
+                    self.withheld_of(o)
+                except StaleIndex:
+                    continue
+                found += 1
+        return found
+
     # -- cache -------------------------------------------------------------------------------
 
     def dirty(self) -> bool:

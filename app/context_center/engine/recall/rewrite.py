@@ -6,7 +6,11 @@ up with our own writes from the store journal rewrites the recall cache once it 
 and doubles the process's memory, on the agent's turn. Such a process hands it to a detached
 child instead (``spawn``), like ``git gc --auto``: the child opens the same cache, catches up
 from the journal exactly as the parent did, writes the cache atomically and exits; the parent
-answers its turn at once. Until the child is done, the next processes catch up from the
+answers its turn at once. A cold process also hands one off when the cache it opened does not
+know its facts' withheld spans by the scanner that runs here (a cache written before they were
+kept, or after the scan was upgraded, ``secretmatch.signature``): the child finds them for every
+fact (``RecallIndex.fill_withheld``) and writes the cache, so later turns scan nothing. Until the
+child is done, the next processes catch up from the
 journal as before (each reads at most ``catchup.MAX_FILES`` changed files), so nothing is ever
 answered from a cache that does not describe the stores.
 

@@ -111,6 +111,20 @@ class RowText:
         h = self.head_string(o)
         return frozenset(h.split(" ")) if h else _NO_TERMS
 
+    def kept_current(self) -> bool:
+        """False when the cache this index was opened from does not know every text's spans
+        by the scanner that runs here (written before they were kept, by another scanner, or
+        carrying rows of such a cache over); True otherwise, and when no signature can be
+        taken (nothing could be filled in)."""
+        p = self._packed
+        if p is None:
+            return True
+        sig = signature()
+        if sig is None:
+            return True
+        kept = p.kept
+        return kept is not None and kept.sig == sig and not bool(np.any(kept.known == 0))
+
     def kept_items(self) -> list[Spans | None]:
         """Every row's withheld spans as far as known without scanning (``known_withheld``
         of each row, the cached ones taken in bulk)."""
