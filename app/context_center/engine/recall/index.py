@@ -440,8 +440,14 @@ class RecallIndex(PostingsStore):
             self._adopt_cache(loaded, {})
             src = self.c["src"].data
             # a reused row keeps the cache row of its text (``RowText._detach``; here row o
-            # is cache row o and nothing is known yet)
+            # is cache row o and nothing is known yet); a text without spans, known so at once
             withheld, heads = self._withheld, self._heads
+            spans = loaded.kept
+            none = (
+                spans.known.tolist()
+                if spans is not None and spans.sig == secretmatch.signature()
+                else [0] * len(reuse.kept)
+            )
             for o, kept in enumerate(reuse.kept):
                 if kept is None:
                     self._kill(o)
@@ -451,7 +457,8 @@ class RecallIndex(PostingsStore):
                 self._facts[o] = fact
                 self._objects.add(id(fact))
                 self._digest[o] = loaded.digest[o].tobytes()
-                withheld[o] = heads[o] = o
+                withheld[o] = () if none[o] == 1 else o
+                heads[o] = o
                 self._stems[o] = stem if stem != fact.name else None
                 src[o] = -1
             self._ordmap = None
