@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from context_center.engine.model import Fact, FactType, Scope
 
@@ -39,3 +40,25 @@ def fact(
         scope=scope,
         body=body,
     )
+
+
+SECRET_BODY = "The staging password is hunter2. Deploy staging with care."
+
+
+def seed_secret_home(home: Path, workspace: Path, deploys: int = 8) -> Path:
+    """A home whose project store holds a fact with a password in its body and ``deploys``
+    plain ones, recalled once (so its recall cache is built and saved); the cache's path."""
+    from context_center.engine import Engine
+
+    writer = Engine(home=home, workspace=workspace)
+    writer.create_fact(
+        name="staging-db", title="Staging database", type=FactType.PROJECT, body=SECRET_BODY
+    )
+    for i in range(deploys):
+        writer.create_fact(
+            name=f"deploy-{i}", title=f"Deploy step {i}", type=FactType.PROJECT, body="Deploy."
+        )
+    writer.recall("staging database")
+    path = writer.recaller.cache_path
+    assert path is not None and path.is_file()
+    return path

@@ -14,26 +14,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from recall_env import seed_secret_home
 
-from context_center.engine import Engine, FactType
+from context_center.engine import Engine
 from context_center.engine.recall import CACHE_FILE, secretmatch
 from context_center.engine.recall import cache as cache_mod
 
-SECRET_BODY = "The staging password is hunter2. Deploy staging with care."
-
 
 def _seed(home: Path, workspace: Path) -> Path:
-    writer = Engine(home=home, workspace=workspace)
-    writer.create_fact(
-        name="staging-db", title="Staging database", type=FactType.PROJECT, body=SECRET_BODY
-    )
-    for i in range(8):
-        writer.create_fact(
-            name=f"deploy-{i}", title=f"Deploy step {i}", type=FactType.PROJECT, body="Deploy."
-        )
-    writer.recall("staging database")  # builds and saves the cache
-    path = writer.recaller.cache_path
-    assert path is not None and path.name == CACHE_FILE and path.is_file()
+    path = seed_secret_home(home, workspace)
+    assert path.name == CACHE_FILE
     return path
 
 

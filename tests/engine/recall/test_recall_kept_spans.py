@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from recall_env import NOW, MakeFact
+from recall_env import NOW, SECRET_BODY, MakeFact, seed_secret_home
 
 from context_center.engine import Engine, FactType
 from context_center.engine.gate import secrets as secrets_pkg
@@ -24,7 +24,6 @@ from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.rowtext import head_terms_once
 from context_center.engine.store.paths import Layout
 
-SECRET_BODY = "The staging password is hunter2. Deploy staging with care."
 QUESTION = "is the staging password hunter2"
 
 
@@ -104,15 +103,7 @@ def test_spans_survive_the_cache_and_are_not_found_again(
 def test_a_cold_engine_reads_the_spans_from_the_cache(
     home: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    writer = Engine(home=home, workspace=workspace)
-    writer.create_fact(
-        name="staging-db", title="Staging database", type=FactType.PROJECT, body=SECRET_BODY
-    )
-    for i in range(6):
-        writer.create_fact(
-            name=f"deploy-{i}", title=f"Deploy step {i}", type=FactType.PROJECT, body="Deploy."
-        )
-    writer.recall("staging database")  # builds and saves the cache
+    seed_secret_home(home, workspace, deploys=6)  # its cache built and saved
     seen: list[str] = []
     real = secrets_pkg.find_sensitive
     monkeypatch.setattr(secrets_pkg, "find_sensitive", lambda t: seen.append(t) or real(t))
