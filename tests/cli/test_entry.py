@@ -5,6 +5,7 @@ sees them. Behaviour in depth is tested in-process (tests/cli/inproc.py)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -192,3 +193,42 @@ def test_a_prompt_hook_process_imports_neither_the_gate_nor_markdown(tmp_path: P
         "context_center.engine.gate.approvals",
     ):
         assert heavy not in loaded, heavy
+
+
+def test_a_served_client_loads_neither_socket_nor_hashlib(tmp_path: Path) -> None:
+    # the C socket type and the built-in SHA-256: ``socket`` builds enums and imports
+    # selectors, ``hashlib`` loads OpenSSL (about 8 ms of a served client's 30 together)
+    import socket
+
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(tmp_path / "a.sock"))
+    listener.listen(1)
+    try:
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from context_center import entry, sockets; "
+                "s = entry._connect(sys.argv[1]); sockets.socket_dir(sys.argv[1]); "
+                "print(s is not None, 'socket' in sys.modules, 'hashlib' in sys.modules)",
+                str(tmp_path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        listener.close()
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "False", "False"]
+
+
+def test_the_socket_folder_key_is_sha256_of_the_real_home_path(tmp_path: Path) -> None:
+    import hashlib
+
+    from context_center import sockets
+
+    for name in ("home", "家目录", "bad-\udcff-bytes"):
+        home = tmp_path / name
+        want = hashlib.sha256(os.path.realpath(home).encode("utf-8", "surrogateescape"))
+        assert sockets.socket_dir(str(home)).endswith(want.hexdigest()[:20])
