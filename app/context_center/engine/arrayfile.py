@@ -94,7 +94,9 @@ def unpack_with_header(
         if not isinstance(sec, dict):
             return None
         dtype, shape = str(sec["dtype"]), [int(x) for x in sec["shape"]]
-        if dtype not in _DTYPES or any(x < 0 for x in shape):  # checked before numpy parses it
+        # checked before numpy parses it; every section is an array of rows (no writer of
+        # ours writes a scalar, and readers index and take lengths)
+        if dtype not in _DTYPES or not shape or any(x < 0 for x in shape):
             return None
         off, nbytes = start + int(sec["offset"]), int(sec["nbytes"])
         dt = np.dtype(dtype)

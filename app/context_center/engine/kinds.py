@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 ID_RE = re.compile(r"^(mem-[0-9a-f]{32}|legacy-[0-9a-f]{8,64})$")
 
@@ -147,6 +147,34 @@ class FactFields(Protocol):
     def scope(self) -> Scope: ...
     @property
     def body(self) -> str: ...
+
+
+class FactViews:
+    """What ``model.Fact`` and ``recall.lazyfact.FactRecord`` derive from their fields alike:
+    the provider reference, the title to show, freshness and the public JSON form."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # the fields the classes that take this in declare
+        name: str
+        title: str
+        type: FactType
+        updated_at: datetime | None
+
+    @property
+    def ref(self) -> str:
+        return fact_ref(self)  # type: ignore[arg-type]  # a Fact or a FactRecord
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.name
+
+    def freshness(self, now: datetime | None = None) -> Freshness:
+        return freshness_of(self.type, self.updated_at, now)
+
+    def public_dict(self, now: datetime | None = None) -> dict[str, object]:
+        """The CLI/JSON form: everything a provider may see (no storage path)."""
+        return public_fact_dict(self, now)  # type: ignore[arg-type]
 
 
 def fact_ref(fact: FactFields) -> str:

@@ -8,8 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from context_center.engine.kinds import (
     FACT_FIELDS,
-    fact_ref,
-    public_fact_dict,
+    FactViews,
 )
 from context_center.engine.kinds import (
     FRESHNESS_DAYS as FRESHNESS_DAYS,
@@ -46,8 +45,9 @@ from context_center.engine.kinds import (
 )
 
 
-class Fact(BaseModel):
-    """One background fact. ``name`` is the file stem; the reference is ``<scope>/<name>.md``."""
+class Fact(FactViews, BaseModel):
+    """One background fact. ``name`` is the file stem; the reference is ``<scope>/<name>.md``
+    (``ref``, ``display_title``, ``freshness`` and ``public_dict``: ``kinds.FactViews``)."""
 
     model_config = ConfigDict(defer_build=True, frozen=True, strict=True, extra="forbid")
 
@@ -73,21 +73,6 @@ class Fact(BaseModel):
     @classmethod
     def _normalise_body(cls, value: str) -> str:
         return normalise_body(value)
-
-    @property
-    def ref(self) -> str:
-        return fact_ref(self)
-
-    @property
-    def display_title(self) -> str:
-        return self.title or self.name
-
-    def freshness(self, now: datetime | None = None) -> Freshness:
-        return freshness_of(self.type, self.updated_at, now)
-
-    def public_dict(self, now: datetime | None = None) -> dict[str, object]:
-        """The CLI/JSON form: everything a provider may see (no storage path)."""
-        return public_fact_dict(self, now)
 
 
 class Diagnostic(BaseModel):

@@ -29,11 +29,8 @@ import numpy as np
 from context_center.engine.kinds import (
     FACT_FIELDS,
     FactType,
-    Freshness,
+    FactViews,
     Scope,
-    fact_ref,
-    freshness_of,
-    public_fact_dict,
 )
 from context_center.engine.recall.digest import content_digest
 from context_center.engine.recall.secretmatch import Kept, Spans
@@ -55,7 +52,7 @@ class StaleIndex(Exception):
     """A cached fact no longer matches its file: load the stores and answer again."""
 
 
-class FactRecord(_Base):  # type: ignore[misc]
+class FactRecord(FactViews, _Base):  # type: ignore[misc]
     """A fact's fields without the model (see the module's text)."""
 
     __slots__ = (
@@ -100,21 +97,6 @@ class FactRecord(_Base):  # type: ignore[misc]
     @property
     def body(self) -> str:
         return cast(str, self._body)
-
-    @property
-    def ref(self) -> str:
-        return fact_ref(self)
-
-    @property
-    def display_title(self) -> str:
-        return self.title or self.name
-
-    def freshness(self, now: datetime | None = None) -> Freshness:
-        return freshness_of(self.type, self.updated_at, now)
-
-    def public_dict(self, now: datetime | None = None) -> dict[str, object]:
-        """``Fact.public_dict``: everything a provider may see (no storage path)."""
-        return public_fact_dict(self, now)
 
     def to_fact(self) -> Fact:
         """The real ``Fact`` (the same object every time)."""
