@@ -69,3 +69,59 @@ def test_best_first_is_the_stable_argsort_prefix() -> None:
         neg = -rng.integers(0, 6, n).astype(np.float64)  # many ties
         expect = np.argsort(neg, kind="stable")[:cap]
         assert np.array_equal(filters._best_first(neg, cap), expect)
+
+
+def test_a_rebuilt_index_does_not_answer_from_the_old_state(make_fact: MakeFact) -> None:
+    """What a turn keeps per index state (each concept's matches, the subjects map) belongs to
+    that state: a bulk build of other facts can end at the generation the old state had, and
+    must still be answered from its own postings."""
+    from context_center.engine.recall import Recaller
+
+    old = [make_fact(f"deploy-{i}", f"Deploy step {i} of the release train.") for i in range(6)]
+    new = [make_fact(f"rollback-{i}", f"Deploy rollback plan {i} for the api.") for i in range(9)]
+    message = "how do we deploy the release"
+    r = Recaller(None)
+    r.index.build(old)
+    before = r.index.generation
+    assert r.recall(message, persist=False).trace.selected, "the old facts match"
+    r.index.build(new)
+    assert r.index.generation > before, "a rebuild is a new state, never an earlier number"
+    got = r.recall(message, persist=False)
+    fresh = Recaller(None)
+    fresh.index.build(new)
+    want = fresh.recall(message, persist=False)
+    assert got.block == want.block
+    assert [s.id for s in got.trace.selected] == [s.id for s in want.trace.selected]
+    assert {s.id for s in got.trace.selected} <= {f.id for f in new}
+
+
+def test_compaction_drops_the_turn_state_first(make_fact: MakeFact) -> None:
+    """The per-state matches (tens of megabytes at 50k facts) are gone before a compaction
+    allocates the new postings beside the old, and later turns build their own."""
+    from context_center.engine.recall import Recaller
+    from context_center.engine.recall.matching import StateCache
+
+    facts = [make_fact(f"deploy-{i}", f"Deploy step {i} of the release train.") for i in range(8)]
+    r = Recaller(None)
+    r.index.sync(facts)
+    first = r.recall("deploy the release train", persist=False)
+    assert isinstance(r.index.turn_state, StateCache)
+    seen: list[object] = []
+    real = type(r.index).compact
+
+    def spy(self: object) -> None:
+        seen.append(r.index.turn_state)
+        real(r.index)
+
+    r.index.remove(facts[0].id, facts[0].scope)
+    r.index.compact = spy.__get__(r.index)  # type: ignore[method-assign]
+    r.index.compact()
+    assert seen and isinstance(seen[0], StateCache), "it had a state when compaction began"
+    assert r.index.turn_state is None
+    again = r.recall("deploy the release train", persist=False)
+    assert isinstance(r.index.turn_state, StateCache)
+    assert r.index.turn_state.generation == r.index.generation
+    want = Recaller(None)
+    want.index.sync(facts[1:])
+    assert again.block == want.recall("deploy the release train", persist=False).block
+    assert again.block != first.block or facts[0].id not in first.block

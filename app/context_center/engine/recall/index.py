@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from context_center.engine import memtrim
 from context_center.engine.kinds import Scope
 from context_center.engine.recall import cache, secretmatch
 from context_center.engine.recall.lazyfact import LazyFact, PackedFacts, StaleIndex
@@ -379,7 +380,11 @@ class RecallIndex(PostingsStore):
                 arrays.update(cache.string_sections(name, blob, off))
             # written section by section: a cache of tens of megabytes is never one buffer
             private_levels(path.parent)  # derived from private facts: 0700 / 0600
-            atomic.write_bytes(path, cache.parts(arrays, meta), mode=FILE_MODE)
+            try:
+                atomic.write_bytes(path, cache.parts(arrays, meta), mode=FILE_MODE)
+            finally:
+                del arrays
+                memtrim.release()  # the packed strings, tens of megabytes at 50k facts
             self.saved_generation = self.generation
 
     def _adopt_cache(self, data: cache.CacheData, roots: dict[str, Path]) -> None:

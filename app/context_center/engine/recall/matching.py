@@ -15,7 +15,6 @@ checks it exactly only where a decision depends on it, see ``scoring``).
 from __future__ import annotations
 
 import math
-import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -65,14 +64,15 @@ class StateCache:
 
 
 STATE_CACHE_BYTES = 32 << 20
-_STATES: weakref.WeakKeyDictionary[RecallIndex, StateCache] = weakref.WeakKeyDictionary()
 
 
 def state_cache(index: RecallIndex) -> StateCache:
-    entry = _STATES.get(index)
-    if entry is None or entry.generation != index.generation:
+    """The index's cache for its current state (kept on the index as ``turn_state``, which
+    a rebuild or compaction drops before it allocates the new postings)."""
+    entry = index.turn_state
+    if not isinstance(entry, StateCache) or entry.generation != index.generation:
         entry = StateCache(index.generation)
-        _STATES[index] = entry
+        index.turn_state = entry
     return entry
 
 

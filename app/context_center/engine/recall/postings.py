@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from context_center.engine import memtrim
 from context_center.engine.kinds import Scope
 from context_center.engine.recall import csr, masks
 from context_center.engine.recall.digest import index_text
@@ -34,7 +35,7 @@ from context_center.engine.recall.termtable import TermTable
 if TYPE_CHECKING:
     from context_center.engine.model import Fact
 
-CHUNK = 1 << 18  # postings per chunk in bulk builds and compaction
+CHUNK = 1 << 16  # postings per chunk in bulk builds and compaction (about 3 MB of temporaries)
 TF_MAX = 65535
 
 __all__ = [
@@ -76,6 +77,9 @@ class PostingsStore(Ordinals):
     # -- state -------------------------------------------------------------------------------
 
     def _reset(self) -> None:
+        # what turns derive from one state of the index (``matching.StateCache``): tens of
+        # megabytes at 50k facts, useless once the postings are rebuilt or renumbered
+        self.turn_state: object = None
         self._reset_rows()
         self._vocab = TermTable()
         self._b_off = np.zeros(1, dtype=np.int64)
@@ -88,7 +92,10 @@ class PostingsStore(Ordinals):
         self._total_len = 0
         self._last_synced: object = None
         self._synced_generation = -1
-        self.generation = 0  # bumped on every change (once per changed fact)
+        # bumped on every change (once per changed fact), and never back: what is derived per
+        # state (a turn's term matches, the subjects map) must not outlive a rebuild that
+        # happens to reach the generation it was made at
+        self.generation = getattr(self, "generation", -1) + 1
         self.saved_generation = -1
 
     def __len__(self) -> int:
@@ -162,6 +169,7 @@ class PostingsStore(Ordinals):
             self._total_len = int(self.c["dl"].view().sum(dtype=np.int64))
             self._base_limit = self.size
             self.generation += 1
+        memtrim.release()  # the flat postings and the term dict are gone
 
     def _add(self, fact: Fact) -> None:
         counts, head = self._count_terms(fact)
@@ -201,6 +209,9 @@ class PostingsStore(Ordinals):
         with self._lock:
             if self._dead == 0 and self.size == self._base_limit:
                 return
+            if self.turn_state is not None:  # before the new base is allocated beside the old
+                self.turn_state = None
+                memtrim.release()
             alive = self.c["alive"].view().copy()
             c = csr.compact(
                 self._b_off,
@@ -221,6 +232,7 @@ class PostingsStore(Ordinals):
             self._base_limit = self.size
             # Ordinals were renumbered: anything derived from them must be rebuilt.
             self.generation += 1
+        memtrim.release()  # the old base and the chunks' temporaries
 
     # -- postings and scoring ----------------------------------------------------------------
 
