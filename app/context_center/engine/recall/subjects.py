@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from context_center.engine.kinds import Scope
-from context_center.engine.recall.masks import isin
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import is_common, tokens
 
@@ -130,14 +129,25 @@ class SubjectMap:
     ) -> None:
         self._fact_at = fact_at
         self._updated = updated
-        live_keys = subject[alive & (subject != 0)]
         self._members: dict[int, list[int]] = {}
         self._dup = np.zeros(0, dtype=np.uint64)
-        if len(live_keys):
-            keys, counts = np.unique(live_keys, return_counts=True)
-            dup = self._dup = keys[counts > 1]
-            if len(dup):
-                ords = np.flatnonzero(alive & isin(subject, dup))
+        # the live facts whose key another live fact shares: one sort of the live keys
+        # (every fact after the first of a run of equal keys, and the first too)
+        grouped = np.zeros(len(subject), dtype=np.bool_)
+        live = np.flatnonzero(alive & (subject != 0))
+        if len(live):
+            keys = subject[live]
+            order = np.argsort(keys, kind="stable")
+            ordered = keys[order]
+            same = ordered[1:] == ordered[:-1]
+            if same.any():
+                shared = np.zeros(len(ordered), dtype=np.bool_)
+                shared[1:] = same
+                shared[:-1] |= same
+                ords = np.sort(live[order[shared]])
+                dup = ordered[shared]
+                self._dup = dup[np.concatenate(([True], dup[1:] != dup[:-1]))]
+                grouped[ords] = True
                 for o, k in zip(ords.tolist(), subject[ords].tolist(), strict=True):
                     self._members.setdefault(int(k), []).append(o)
         self._subject = subject
@@ -151,19 +161,14 @@ class SubjectMap:
                 if t is not None and t != s and fact_at(t) is not None:
                     self.superseded_by.setdefault(t, []).append(s)
         self._linked = np.array(sorted(self.superseded_by), dtype=np.int64)
-        self._grouped: np.ndarray | None = None
+        grouped[self._linked[self._linked < len(grouped)]] = True
+        self._grouped = grouped  # in a group at all: by title or by a link
 
     def maybe_superseded(self, ords: np.ndarray) -> np.ndarray:
         """A cheap first pass: which of ``ords`` are in a group at all (one mask per index
         state, then a lookup per turn)."""
         if not len(self._linked) and not len(self._dup):
             return np.zeros(len(ords), dtype=np.bool_)
-        if self._grouped is None:
-            grouped = isin(self._subject, self._dup) if len(self._dup) else None
-            if grouped is None:
-                grouped = np.zeros(len(self._subject), dtype=np.bool_)
-            grouped[self._linked[self._linked < len(grouped)]] = True
-            self._grouped = grouped
         inside = ords < len(self._grouped)
         out = np.zeros(len(ords), dtype=np.bool_)
         out[inside] = self._grouped[ords[inside]]
