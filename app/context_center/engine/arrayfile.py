@@ -10,6 +10,7 @@ suggestions' phrase index (``suggestions/phraseindex.py``) are written in this f
 from __future__ import annotations
 
 import json
+import math
 import mmap
 import os
 from pathlib import Path
@@ -93,17 +94,21 @@ def unpack_with_header(
     for name, sec in sections.items():
         if not isinstance(sec, dict):
             return None
-        dtype, shape = str(sec["dtype"]), [int(x) for x in sec["shape"]]
+        try:  # an infinite or absurd number is no section of ours
+            dtype, shape = str(sec["dtype"]), [int(x) for x in sec["shape"]]
+            offset, nbytes = int(sec["offset"]), int(sec["nbytes"])
+        except (KeyError, TypeError, ValueError, OverflowError):
+            return None
         # checked before numpy parses it; every section is an array of rows (no writer of
         # ours writes a scalar, and readers index and take lengths)
         if dtype not in _DTYPES or not shape or any(x < 0 for x in shape):
             return None
-        off, nbytes = start + int(sec["offset"]), int(sec["nbytes"])
+        off = start + offset
         dt = np.dtype(dtype)
         if (
             off < start
             or off + nbytes > len(data)
-            or nbytes != dt.itemsize * int(np.prod(shape, dtype=np.int64))
+            or nbytes != dt.itemsize * math.prod(shape)  # Python ints: never overflows
         ):
             return None
         out[name] = data[off : off + nbytes].view(dt).reshape(shape)

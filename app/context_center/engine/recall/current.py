@@ -39,7 +39,7 @@ import numpy as np
 
 from context_center.engine.kinds import Scope
 from context_center.engine.recall import catchup
-from context_center.engine.recall.lazyfact import StaleIndex
+from context_center.engine.recall.lazyfact import STALE_OR_DAMAGED, DamagedCache, StaleIndex
 from context_center.engine.recall.policy import DEFAULT_MAX_CHARS, DEFAULT_MAX_FACTS
 from context_center.engine.store import stamp as stamps_mod
 from context_center.engine.store.paths import Layout
@@ -82,7 +82,7 @@ class DiskState:
         try:
             st = {str(k): (int(v[0]), int(v[1]), int(v[2])) for k, v in meta["stamps"].items()}
             simple = {str(k): bool(v) for k, v in dict(meta.get("simple") or {}).items()}
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, OverflowError, AttributeError):
             return None
         if set(st) != {s.value for s in Scope}:
             return None
@@ -180,9 +180,20 @@ class CurrentRecall:
             ):
                 raise StaleIndex("a fact in the block changed in place since it was indexed")
             return result
-        except StaleIndex:
+        except STALE_OR_DAMAGED as exc:
+            if not isinstance(exc, StaleIndex) and not self.index.holds_cache():
+                raise  # not the cache's doing
             self._disk = None
+            if not isinstance(exc, StaleIndex) or isinstance(exc, DamagedCache):
+                self.drop_cached()  # damaged: nothing of it may answer the retry
             return self._turn(message, self._reload(source), now, limit, budget, t)
+
+    def drop_cached(self) -> None:
+        """Forget the index and the cache it came from (damaged): the next sync builds from
+        the facts, and the next save replaces the file."""
+        self.index.discard()  # its generation moves on: what was derived from it goes too
+        self._cache_tried = True
+        self._disk = self._saved_disk = None
 
     def _masked(self) -> np.ndarray:
         alive = self.index.columns()[0]

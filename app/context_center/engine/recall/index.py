@@ -121,6 +121,19 @@ def _same_text(a: Fact, b: Fact) -> bool:
     )
 
 
+# what reading a damaged cache file can raise (each means: no usable cache)
+_UNREADABLE = (
+    OSError,
+    ValueError,
+    KeyError,
+    TypeError,
+    IndexError,
+    UnicodeDecodeError,
+    OverflowError,
+    NotImplementedError,
+)
+
+
 @dataclass(frozen=True, slots=True)
 class SyncStats:
     """What ``sync`` did: facts tokenised (added or changed), metadata-only updates, removals."""
@@ -320,6 +333,16 @@ class RecallIndex(PostingsStore):
     def dirty(self) -> bool:
         return self.generation != self.saved_generation
 
+    def holds_cache(self) -> bool:
+        """Whether anything this index holds was read from a cache file (rows, postings or
+        terms): what ``discard`` drops when a turn finds it damaged."""
+        return self._packed is not None or self._check_base or self._vocab.packed
+
+    def discard(self) -> None:
+        """Forget everything (the next ``sync`` builds afresh; the generation moves on)."""
+        with self._lock:
+            self._reset()
+
     def _row_strings(self) -> dict[str, list[str]]:
         """Per live row (after compaction: every row) its id, name, title, description, file
         stem and head terms; rows still described by the cache are copied from it unread."""
@@ -412,7 +435,7 @@ class RecallIndex(PostingsStore):
         with self._lock:
             try:
                 data = cache.read(path)
-            except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
+            except _UNREADABLE:
                 return None
             if data is None:
                 return None
@@ -430,16 +453,16 @@ class RecallIndex(PostingsStore):
         other-process writes made stale is saved again soon (``Recaller`` saves after enough
         changes) instead of being re-tokenised by every later process."""
         with self._lock:
-            try:
-                loaded = cache.read(path)
-            except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
-                return None
-            if loaded is None:
-                return None
             wanted: dict[DocKey, Fact] = {}
             for f in facts:
                 wanted[doc_key(f)] = f
-            reuse = cache.match(loaded, wanted, lambda f: time_us(f.updated_at), content_digest)
+            try:
+                loaded = cache.read(path)
+                if loaded is None:
+                    return None
+                reuse = cache.match(loaded, wanted, lambda f: time_us(f.updated_at), content_digest)
+            except _UNREADABLE:  # its ids or keys cannot be read: as good as absent
+                return None
             if len(reuse.reused) < min_reuse * len(wanted):
                 return None
             self._adopt_cache(loaded, {})

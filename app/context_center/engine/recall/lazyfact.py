@@ -52,6 +52,30 @@ class StaleIndex(Exception):
     """A cached fact no longer matches its file: load the stores and answer again."""
 
 
+class DamagedCache(StaleIndex):
+    """What the index took from its cache file cannot be right (a posting past the rows): drop
+    all of it and answer from the stores."""
+
+
+# What a damaged cache file can raise when a turn first reads the part its checks at open
+# left alone (the open reads no string and no value of every row: a cold turn's budget): a
+# string that is not UTF-8, a code or a time out of range, an array of the wrong shape. A turn
+# of an index holding rows of a cache that raises one of these is answered again from the
+# stores, with everything the cache gave dropped (``CurrentRecall``, ``Recaller.recall``).
+CACHE_DAMAGE: tuple[type[Exception], ...] = (
+    DamagedCache,
+    UnicodeDecodeError,
+    IndexError,
+    OverflowError,
+    ValueError,
+    KeyError,
+    TypeError,
+    NotImplementedError,
+)
+# the same, with a fact that changed since it was indexed (answered again, the index kept)
+STALE_OR_DAMAGED: tuple[type[Exception], ...] = (StaleIndex, *CACHE_DAMAGE)
+
+
 class FactRecord(FactViews, _Base):  # type: ignore[misc]
     """A fact's fields without the model (see the module's text)."""
 

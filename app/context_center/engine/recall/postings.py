@@ -243,9 +243,9 @@ class PostingsStore(Ordinals):
             if e > s:
                 docs = self._b_docs[s:e]
                 if self._check_base and int(docs.max()) >= self._base_limit:
-                    from context_center.engine.recall.lazyfact import StaleIndex
+                    from context_center.engine.recall.lazyfact import DamagedCache
 
-                    raise StaleIndex("the cached postings are damaged")
+                    raise DamagedCache("the cached postings are damaged")
                 parts.append((docs, self._b_tf[s:e]))
         delta = self._d_docs.get(tid)
         if delta:

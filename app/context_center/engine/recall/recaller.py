@@ -39,6 +39,7 @@ from context_center.engine.recall.index import (
     RecallIndex,
     SyncStats,
 )
+from context_center.engine.recall.lazyfact import CACHE_DAMAGE
 from context_center.engine.recall.ordinals import real_fact
 from context_center.engine.recall.pipeline import RecallResult, Turn
 from context_center.engine.recall.policy import (
@@ -269,9 +270,20 @@ class Recaller(CurrentRecall):
         limit = clamp_max_facts(max_facts)
         budget = clamp_max_chars(max_chars)
         with self._lock, visible_scope(self.visibility()):
-            if facts is not None:
+            try:
+                if facts is not None:
+                    self.sync(facts)
+                result = self._turn(
+                    message, self._overridden(conflicts), now, limit, budget, started
+                )
+            except CACHE_DAMAGE:
+                if facts is None or not self.index.holds_cache():
+                    raise
+                self.drop_cached()  # a damaged cache file: answer from the facts alone
                 self.sync(facts)
-            result = self._turn(message, self._overridden(conflicts), now, limit, budget, started)
+                result = self._turn(
+                    message, self._overridden(conflicts), now, limit, budget, started
+                )
         if persist if persist is not None else self.persist_trace:
             self._persist(result.trace)
         return result
@@ -374,42 +386,57 @@ class Recaller(CurrentRecall):
         """The memory tool's search: every fact matching a searchable term, best first."""
         now = now or utc_now()
         with self._lock, visible_scope(self.visibility()):
-            if facts is not None:
-                self.sync(facts)
-            p = plan(query)  # with the vocabulary: a translation ranks lower, matched "via"
-            if not p.concepts or len(self.index) == 0 or limit <= 0:
-                return []
-            sc = scoring.score(self.index, p)
-            _, scope_col, type_col, _ = self.index.columns()
-            ok = sc.raw > 0
-            if scope is not None:
-                ok &= scope_col == SCOPE_CODES[Scope(scope)]
-            if type is not None:
-                ok &= type_col == TYPE_CODES[FactType(type)]
-            cand = np.flatnonzero(ok)
-            s, _ = scoring.adjusted(self.index, sc, cand, now)
-            from context_center.engine.recall.hits import Hit
+            try:
+                return self._search(query, facts, scope, type, limit, now)
+            except CACHE_DAMAGE:
+                if facts is None or not self.index.holds_cache():
+                    raise
+                self.drop_cached()  # a damaged cache file: search the facts alone
+                return self._search(query, facts, scope, type, limit, now)
 
-            hits: list[Hit] = []
-            for r in ranked(self.index, cand, s, limit + SECRET_SLACK):
-                digest = self.index.digest_of(r.ordinal)
-                found = [
-                    m for m in sc.matched(r.ordinal) if not secret_only(r.fact, m.find, digest)
-                ]
-                if not found:  # matched only inside a withheld secret: no hit (no oracle)
-                    continue
-                if len(hits) == limit:
-                    break
-                hits.append(
-                    Hit(
-                        fact=real_fact(r.fact),
-                        score=round(r.score, 4),
-                        matched=tuple(dict.fromkeys(m.text() for m in found)),
-                        freshness=r.fact.freshness(now),
-                        snippet=blk.snippet(r.fact, [m.find for m in found]),
-                    )
+    def _search(
+        self,
+        query: str,
+        facts: Sequence[Fact] | None,
+        scope: Scope | str | None,
+        type: FactType | str | None,
+        limit: int,
+        now: datetime,
+    ) -> list[Hit]:
+        if facts is not None:
+            self.sync(facts)
+        p = plan(query)  # with the vocabulary: a translation ranks lower, matched "via"
+        if not p.concepts or len(self.index) == 0 or limit <= 0:
+            return []
+        sc = scoring.score(self.index, p)
+        _, scope_col, type_col, _ = self.index.columns()
+        ok = sc.raw > 0
+        if scope is not None:
+            ok &= scope_col == SCOPE_CODES[Scope(scope)]
+        if type is not None:
+            ok &= type_col == TYPE_CODES[FactType(type)]
+        cand = np.flatnonzero(ok)
+        s, _ = scoring.adjusted(self.index, sc, cand, now)
+        from context_center.engine.recall.hits import Hit
+
+        hits: list[Hit] = []
+        for r in ranked(self.index, cand, s, limit + SECRET_SLACK):
+            digest = self.index.digest_of(r.ordinal)
+            found = [m for m in sc.matched(r.ordinal) if not secret_only(r.fact, m.find, digest)]
+            if not found:  # matched only inside a withheld secret: no hit (no oracle)
+                continue
+            if len(hits) == limit:
+                break
+            hits.append(
+                Hit(
+                    fact=real_fact(r.fact),
+                    score=round(r.score, 4),
+                    matched=tuple(dict.fromkeys(m.text() for m in found)),
+                    freshness=r.fact.freshness(now),
+                    snippet=blk.snippet(r.fact, [m.find for m in found]),
                 )
-            return hits
+            )
+        return hits
 
 
 def _subject_map(index: RecallIndex) -> SubjectMap:

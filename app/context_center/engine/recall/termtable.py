@@ -97,6 +97,11 @@ class TermTable:
     def __len__(self) -> int:
         return self._n_base + len(self._extra)
 
+    @property
+    def packed(self) -> bool:
+        """Whether the table holds terms read from a cache (a packed base)."""
+        return self._base is not None
+
     def __getitem__(self, i: int) -> str:
         if i < self._n_base:
             assert self._base is not None
