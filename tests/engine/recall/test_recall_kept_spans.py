@@ -333,3 +333,23 @@ def test_head_terms_follow_the_fields_when_the_index_text_is_the_same(
     assert index.head_terms(o) == head_terms_once(b.name, b.title, b.description)
     assert "betaword" not in index.head_terms(o)
     assert index.withheld_of(o) == secretmatch.withheld(index_text(b))
+
+
+def test_a_secret_only_match_is_named_in_no_suppression(
+    layout: Layout, make_fact: MakeFact
+) -> None:
+    """A fact matched only inside a secret is not listed as "matched only <the secret>" among
+    the loose or body-only matches either (the message would confirm the guess)."""
+    secret = make_fact(
+        "db-notes",
+        "The prod database is on db.example.com. db password: swordfishlemonade. Backups.",
+        title="Database notes",
+        description="Where the prod database lives",
+    )
+    plain = [make_fact(f"note-{i}", f"Backups of cluster c{i} run nightly.") for i in range(6)]
+    r = Recaller(layout, persist_trace=False)
+    for message in ("swordfishlemonade", "swordfishlemonade nightly", "the swordfishlemonade"):
+        trace = r.recall(message, [secret, *plain], now=NOW).trace
+        said = " ".join(s.message for s in trace.suppressed)
+        assert "swordfishlemonade" not in said, (message, said)
+        assert secret.id not in {s.id for s in trace.selected}

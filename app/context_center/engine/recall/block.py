@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING
 
 from context_center.engine.gate.visible import MARKERS, provider_visible, redact_home_shapes
 from context_center.engine.kinds import Freshness
+from context_center.engine.recall.digest import index_text
 from context_center.engine.recall.policy import ELLIPSIS, SNIPPET_CHARS, TITLE_CHARS
+from context_center.engine.recall.secretmatch import Spans, withheld
 
 if TYPE_CHECKING:
     from context_center.engine.model import Fact
@@ -65,18 +67,71 @@ def _first_match(low: str, matched: Sequence[str]) -> int:
     return min(positions) if positions else 0
 
 
-def snippet(fact: Fact, matched: Sequence[str], limit: int = SNIPPET_CHARS) -> str:
+def _source(fact: Fact) -> tuple[str, list[tuple[int, int, int]]]:
+    """The description and body as the snippet joins them, and where each piece starts in
+    the fact's ``index_text`` (name, title, description, body, one line break apart):
+    (start in the joined text, start in the index text, length) per piece."""
+    desc, body = fact.description, fact.body
+    desc_at = len(fact.name) + 1 + len(fact.title) + 1
+    body_at = desc_at + len(desc) + 1
+    pieces = [
+        (text.strip(), at + len(text) - len(text.lstrip()))
+        for text, at in ((desc, desc_at), (body, body_at))
+        if text.strip()
+    ]
+    if len(pieces) == 2 and pieces[1][0].startswith(pieces[0][0]):
+        pieces = pieces[1:]
+    out: list[str] = []
+    where: list[tuple[int, int, int]] = []
+    pos = 0
+    for text, at in pieces:
+        if out:
+            pos += len(_JOIN)
+        out.append(text)
+        where.append((pos, at, len(text)))
+        pos += len(text)
+    return _JOIN.join(out), where
+
+
+_JOIN = " — "
+
+
+def _whole_spans(
+    start: int, end: int, spans: Spans, where: list[tuple[int, int, int]]
+) -> tuple[int, int]:
+    """``[start, end)`` of the joined text widened so that it cuts no withheld span (given in
+    index-text offsets) in two: a secret cut at the region's edge would not be recognised as
+    one, and its other part could reach the window."""
+    for s, e in spans:
+        for at, idx, n in where:
+            lo, hi = max(s, idx), min(e, idx + n)
+            if lo >= hi:
+                continue
+            lo, hi = at + lo - idx, at + hi - idx
+            if lo < start < hi:
+                start = lo
+            if lo < end < hi:
+                end = hi
+    return start, end
+
+
+def snippet(
+    fact: Fact, matched: Sequence[str], limit: int = SNIPPET_CHARS, spans: Spans | None = None
+) -> str:
     """The fact's description and body on one line, redacted, at most ``limit`` characters,
-    as a window around the first matched term when it is longer."""
-    parts = [p for p in (fact.description.strip(), fact.body.strip()) if p]
-    if len(parts) == 2 and parts[1].startswith(parts[0]):
-        parts = parts[1:]
-    source = " — ".join(parts)
+    as a window around the first matched term when it is longer. ``spans``: the withheld
+    spans of the fact's ``index_text`` when the caller keeps them (found here otherwise, for
+    a fact long enough to be cut)."""
+    source, where = _source(fact)
     if len(source) > 4 * limit:
         # Only a region around the match is redacted and cut; the margin keeps any home
-        # path cut at the region's edge far outside the final window.
+        # path cut at the region's edge far outside the final window, and the region never
+        # cuts a withheld secret (a long one, a JWT or a key, could outlast the margin).
         pos = _first_match(source.lower(), matched)
-        source = source[max(0, pos - 2 * limit) : pos + 3 * limit]
+        if spans is None or (spans and max(e for _, e in spans) > len(index_text(fact))):
+            spans = withheld(index_text(fact))
+        start, end = _whole_spans(max(0, pos - 2 * limit), pos + 3 * limit, spans, where)
+        source = source[start:end]
     source = _one_line(provider_visible(source))
     if len(source) <= limit:
         return source

@@ -146,8 +146,11 @@ def _loose(
     s, _ = scoring.adjusted(turn.index, sc, top, turn.now)
     listed = ranked(turn.index, top, s, LIST_CAP)
     out = []
-    found = sc.matched_many([r.ordinal for r in listed])
-    for r, matches in zip(listed, found, strict=True):
+    sc.matched_many([r.ordinal for r in listed])  # one lookup for all of them
+    for r in listed:
+        matches = _shown_matches(turn, sc, r)
+        if not matches and sc.matched(r.ordinal):
+            continue  # matched only inside a withheld secret: never named, nor listed
         words = ", ".join(m.text() for m in matches) or "a number"
         why = (
             "one term alone must be identifier-like or rare in the store (or long, in a "
@@ -156,7 +159,7 @@ def _loose(
             else "none of it in the fact's name, title or description"
         )
         out.append(suppression(reason, r, f"matched only {words}: {why}"))
-    return out, len(loose) - len(listed)
+    return out, len(loose) - len(out)
 
 
 # -- stage 4: budget ---------------------------------------------------------------------------
@@ -217,7 +220,7 @@ def _entry(
         score=r.score,
         reason=reason,
         freshness=r.fact.freshness(turn.now),
-        text=blk.snippet(r.fact, [m.find for m in found]),
+        text=blk.snippet(r.fact, [m.find for m in found], spans=turn.index.withheld_of(r.ordinal)),
     )
 
 

@@ -433,7 +433,11 @@ class Recaller(CurrentRecall):
                     score=round(r.score, 4),
                     matched=tuple(dict.fromkeys(m.text() for m in found)),
                     freshness=r.fact.freshness(now),
-                    snippet=blk.snippet(r.fact, [m.find for m in found]),
+                    snippet=blk.snippet(
+                        r.fact,
+                        [m.find for m in found],
+                        spans=self.index.withheld_of(r.ordinal),
+                    ),
                 )
             )
         return hits
