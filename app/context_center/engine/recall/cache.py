@@ -37,7 +37,19 @@ STRING_FIELDS = ("ids", "names", "titles", "descriptions", "stems")
 # the per-fact columns a cache file holds (alive, upd and src are derived on open)
 CACHED_COLUMNS = tuple(k for k in COLUMNS if k not in ("alive", "upd", "src"))
 
-__all__ = ["CACHE_FORMAT", "CACHE_MAGIC", "CacheData", "parts", "read", "unpack"]
+__all__ = ["CACHE_FORMAT", "CACHE_MAGIC", "UNREADABLE", "CacheData", "parts", "read", "unpack"]
+
+# what reading a damaged cache file can raise (each means: no usable cache)
+UNREADABLE = (
+    OSError,
+    ValueError,
+    KeyError,
+    TypeError,
+    IndexError,
+    UnicodeDecodeError,
+    OverflowError,
+    NotImplementedError,
+)
 
 
 @dataclass(slots=True)

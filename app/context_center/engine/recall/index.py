@@ -121,19 +121,6 @@ def _same_text(a: Fact, b: Fact) -> bool:
     )
 
 
-# what reading a damaged cache file can raise (each means: no usable cache)
-_UNREADABLE = (
-    OSError,
-    ValueError,
-    KeyError,
-    TypeError,
-    IndexError,
-    UnicodeDecodeError,
-    OverflowError,
-    NotImplementedError,
-)
-
-
 @dataclass(frozen=True, slots=True)
 class SyncStats:
     """What ``sync`` did: facts tokenised (added or changed), metadata-only updates, removals."""
@@ -435,7 +422,7 @@ class RecallIndex(PostingsStore):
         with self._lock:
             try:
                 data = cache.read(path)
-            except _UNREADABLE:
+            except cache.UNREADABLE:
                 return None
             if data is None:
                 return None
@@ -461,7 +448,7 @@ class RecallIndex(PostingsStore):
                 if loaded is None:
                     return None
                 reuse = cache.match(loaded, wanted, lambda f: time_us(f.updated_at), content_digest)
-            except _UNREADABLE:  # its ids or keys cannot be read: as good as absent
+            except cache.UNREADABLE:  # its ids or keys cannot be read: as good as absent
                 return None
             if len(reuse.reused) < min_reuse * len(wanted):
                 return None
