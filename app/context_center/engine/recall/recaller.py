@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -59,6 +59,8 @@ if TYPE_CHECKING:
     from context_center.engine.recall.hits import Hit
 
 __all__ = ["CACHE_FILE", "RecallResult", "Recaller", "search"]
+
+_T = TypeVar("_T")
 
 SECRET_SLACK = 8  # extra hits read so that dropping secret-only matches still fills the page
 
@@ -270,20 +272,13 @@ class Recaller(CurrentRecall):
         limit = clamp_max_facts(max_facts)
         budget = clamp_max_chars(max_chars)
         with self._lock, visible_scope(self.visibility()):
-            try:
+
+            def turn() -> RecallResult:
                 if facts is not None:
                     self.sync(facts)
-                result = self._turn(
-                    message, self._overridden(conflicts), now, limit, budget, started
-                )
-            except CACHE_DAMAGE:
-                if facts is None or not self.index.holds_cache():
-                    raise
-                self.drop_cached()  # a damaged cache file: answer from the facts alone
-                self.sync(facts)
-                result = self._turn(
-                    message, self._overridden(conflicts), now, limit, budget, started
-                )
+                return self._turn(message, self._overridden(conflicts), now, limit, budget, started)
+
+            result = self._undamaged(facts, turn)
         if persist if persist is not None else self.persist_trace:
             self._persist(result.trace)
         return result
@@ -386,13 +381,21 @@ class Recaller(CurrentRecall):
         """The memory tool's search: every fact matching a searchable term, best first."""
         now = now or utc_now()
         with self._lock, visible_scope(self.visibility()):
-            try:
-                return self._search(query, facts, scope, type, limit, now)
-            except CACHE_DAMAGE:
-                if facts is None or not self.index.holds_cache():
-                    raise
-                self.drop_cached()  # a damaged cache file: search the facts alone
-                return self._search(query, facts, scope, type, limit, now)
+            return self._undamaged(
+                facts, lambda: self._search(query, facts, scope, type, limit, now)
+            )
+
+    def _undamaged(self, facts: Sequence[Fact] | None, step: Callable[[], _T]) -> _T:
+        """``step()``; once more over the facts alone when it trips over a damaged cache file
+        (``lazyfact.CACHE_DAMAGE``): everything the cache gave is dropped first, and the next
+        save replaces the file."""
+        try:
+            return step()
+        except CACHE_DAMAGE:
+            if facts is None or not self.index.holds_cache():
+                raise
+            self.drop_cached()
+            return step()
 
     def _search(
         self,
