@@ -165,7 +165,12 @@ def test_menu_bar_lists_every_action_with_its_shortcut(qtbot, window: MainWindow
     assert [a.text() for a in tab_items][:2] == ["Memory", "Instructions"]
     QTest.keySequence(window, QKeySequence("Ctrl+4"))
     assert window.tabs.currentIndex() == 3
-    assert "Ctrl+N" in menus.shortcuts_text()
+    text = menus.shortcuts_text()
+    assert "Ctrl+N" in text
+    keys = [line.split("\t")[0] for line in text.splitlines()]
+    assert len(keys) == len(set(keys)), "a key is listed twice"
+    (save,) = [line for line in text.splitlines() if line.startswith("Ctrl+S\t")]
+    assert "instruction file" in save and "fact editor" in save  # the menu's and the panes'
 
 
 def test_about_names_the_version(qtbot, ctx, window: MainWindow) -> None:

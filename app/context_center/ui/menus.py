@@ -60,8 +60,8 @@ TEXT = Texts(
             QT_TRANSLATE_NOOP(
                 "Menus",
                 "Tab / Shift+Tab\tmove between the parts of a tab\n"
-                "Ctrl+S\tsave in the fact editor and the Instructions editor, accept in the "
-                "Suggestions editor, approve the edited copy in the approval dialog\n"
+                "Ctrl+S\tsave in the fact editor, accept in the Suggestions editor, approve the "
+                "edited copy in the approval dialog\n"
                 "Escape\tclose a dialog (asks first when text would be lost)",
             )
         ),
@@ -157,12 +157,18 @@ class WindowMenus:
         picker.showPopup()
 
     def shortcuts_text(self) -> str:
-        lines = []
+        """One line per key: the menu commands first, then the keys that act within a pane
+        or a dialog; a key that does both (Ctrl+S saves the instruction file and, in an
+        editor, that editor's text) is one line saying both."""
+        said: dict[str, list[str]] = {}
         for action in self.all_actions():
             keys = shortcut_text(action)
             if keys:
-                lines.append(f"{keys}\t{action.text().replace('&', '')}")
-        return "\n".join([*lines, TEXT["shortcuts_extra"]])
+                said.setdefault(keys, []).append(action.text().replace("&", ""))
+        for line in TEXT["shortcuts_extra"].splitlines():
+            keys, _, what = line.partition("\t")
+            said.setdefault(keys, []).append(what)
+        return "\n".join(f"{keys}\t{'; '.join(whats)}" for keys, whats in said.items())
 
     def _message(self, name: str, title: str, text: str, info: str) -> QMessageBox:
         box = QMessageBox(self.window)

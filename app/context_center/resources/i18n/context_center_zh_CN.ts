@@ -2999,10 +2999,10 @@ Qt {qt} · PySide6 {pyside} · Python {python}</translation>
     </message>
     <message>
         <source>Tab / Shift+Tab	move between the parts of a tab
-Ctrl+S	save in the fact editor and the Instructions editor, accept in the Suggestions editor, approve the edited copy in the approval dialog
+Ctrl+S	save in the fact editor, accept in the Suggestions editor, approve the edited copy in the approval dialog
 Escape	close a dialog (asks first when text would be lost)</source>
         <translation>Tab / Shift+Tab	在标签页的各部分之间移动
-Ctrl+S	在事实编辑器和指令编辑器中保存，在建议编辑器中接受，在审批对话框中批准编辑后的副本
+Ctrl+S	在事实编辑器中保存，在建议编辑器中接受，在审批对话框中批准编辑后的副本
 Escape	关闭对话框（会丢失文字时先询问）</translation>
     </message>
     <message>
