@@ -7,6 +7,7 @@ import threading
 import pytest
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 from qasync import asyncSlot
+from shiboken6 import isValid
 
 from context_center.engine import Changes
 from context_center.engine.errors import RevisionConflict
@@ -137,3 +138,36 @@ def test_tab_refreshes_once_per_burst_and_only_for_its_flags(qtbot, ctx, wait_id
     tab.show()
     wait_idle()
     assert tab.loads == 3
+
+
+class _LateTab(Tab):
+    """A refresh that fills a label after the engine worked (as every tab does)."""
+
+    flags = frozenset({FACTS})
+
+    def __init__(self, ctx: AppContext) -> None:
+        super().__init__(ctx)
+        self.label = QPushButton("", self)
+        self.gate = threading.Event()
+
+    async def refresh(self) -> None:
+        text = await self.ctx.run(lambda: "loaded" if self.gate.wait(5) else "")
+        self.label.setText(text)
+
+
+def test_a_refresh_ending_after_its_tab_was_deleted_reports_nothing(
+    qtbot, ctx, wait_idle, _error_sink_guard
+) -> None:
+    """The window closed while a tab's refresh awaited the engine: the refresh ends there (no
+    "C++ object already deleted" error dialog over a closed window)."""
+    tab = _LateTab(ctx)
+    tab.show()
+    task = tab.refresh_now()
+    assert task is not None
+    qtbot.waitUntil(lambda: tab.is_refreshing)
+    tab.deleteLater()
+    qtbot.waitUntil(lambda: not isValid(tab))
+    tab.gate.set()
+    wait_idle()
+    assert task.done() and task.exception() is None
+    assert _error_sink_guard == []

@@ -6,7 +6,8 @@ widgets. The base guarantees:
 
 * at most one refresh runs at a time; changes that arrive meanwhile trigger exactly one more;
 * a hidden tab only marks itself stale and refreshes when it is shown (cheap for 50k facts);
-* an exception in ``refresh`` goes to ``ctx.report``;
+* an exception in ``refresh`` goes to ``ctx.report`` -- unless the tab was deleted while the
+  refresh awaited the engine (the window closed): that refresh just ends;
 * ``refresh_now()`` returns the task, so tests can await or wait for ``is_refreshing``.
 
 Nothing typed is lost: before the window closes or switches workspace it asks every tab
@@ -21,6 +22,7 @@ import asyncio
 
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QWidget
+from shiboken6 import isValid
 
 from context_center.engine import Area, Changes
 from context_center.ui.context import AppContext
@@ -84,7 +86,13 @@ class Tab(QWidget):
                 try:
                     await self.refresh()
                 except Exception as exc:  # a bug or a refused read: one dialog, never silent
+                    if not isValid(self):
+                        # the window closed (the tab deleted) while the engine worked: what
+                        # the refresh read has nowhere to go, and that is no error
+                        return
                     self.ctx.report(exc, self)
+                if not isValid(self):
+                    return
                 self.refresh_count += 1
                 if not self._again:
                     return
