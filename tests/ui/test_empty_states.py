@@ -26,6 +26,39 @@ def test_empty_memory_says_how_to_write_the_first_fact(qtbot, ctx, engine, wait_
     assert "suggestion" in tab.body_view.toPlainText()
 
 
+def test_memory_says_it_is_loading_until_the_stores_are_read(
+    qtbot, ctx, engine: Engine, wait_idle, monkeypatch
+) -> None:
+    """While the first load runs (seconds in a large home) the detail pane says so, not "No
+    fact selected" beside a list that is not there yet."""
+    import threading
+
+    from context_center.ui.tabs import memory as memory_module
+
+    engine.memory.create(name="a-fact", title="A fact", type=FactType.PROJECT, body="body")
+    gate = threading.Event()
+    real = memory_module.load_memory
+
+    def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
+        assert gate.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(memory_module, "load_memory", slow)
+    tab = MemoryTab(ctx)
+    qtbot.addWidget(tab)
+    tab.resize(1100, 700)
+    tab.show()
+    try:
+        qtbot.waitUntil(lambda: tab.is_refreshing)
+        assert tab.detail.detail_title.text() == DETAIL_TEXT["loading_title"]
+        assert "Ctrl+N" not in tab.body_view.toPlainText()
+    finally:
+        gate.set()
+    wait_idle()
+    assert tab.model.rowCount() == 1
+    assert tab.detail.detail_title.text() in (DETAIL_TEXT["none_title"], "A fact")
+
+
 def test_memory_with_facts_but_none_shown_is_not_the_empty_state(
     qtbot, ctx, engine: Engine, wait_idle
 ) -> None:

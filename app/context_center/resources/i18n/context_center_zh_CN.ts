@@ -1769,6 +1769,14 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>选择一条事实以查看其正文和来源，或用 &lt;b&gt;新建事实…&lt;/b&gt;（Ctrl+N）创建一条。</translation>
     </message>
     <message>
+        <source>Loading facts…</source>
+        <translation>正在加载事实…</translation>
+    </message>
+    <message>
+        <source>Reading the memory stores. The list fills in as soon as they are read; a large home can take a few seconds the first time.</source>
+        <translation>正在读取记忆存储。读取完成后列表会立即显示；事实很多时，第一次可能需要几秒钟。</translation>
+    </message>
+    <message>
         <source>No facts yet</source>
         <translation>还没有事实</translation>
     </message>

@@ -375,7 +375,10 @@ class MemoryTab(Tab):
         for action in (self.act_edit, self.act_forget, self.act_revisions):
             action.setEnabled(has)
         self.detail.show_row(
-            row, self.conflicts, empty=self.data is not None and not self.filter.rows
+            row,
+            self.conflicts,
+            empty=self.data is not None and not self.filter.rows,
+            loading=self.data is None,
         )
 
     def reveal_fact(self, fact_id: str) -> None:

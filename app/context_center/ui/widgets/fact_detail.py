@@ -62,6 +62,12 @@ TEXT = Texts(
                 "<b>New fact…</b> (Ctrl+N).",
             )
         ),
+        "loading_title": QT_TRANSLATE_NOOP("FactDetail", "Loading facts…"),
+        "loading_body": QT_TRANSLATE_NOOP(
+            "FactDetail",
+            "Reading the memory stores. The list fills in as soon as they are read; a large "
+            "home can take a few seconds the first time.",
+        ),
         "empty_title": QT_TRANSLATE_NOOP("FactDetail", "No facts yet"),
         "empty_body": (
             QT_TRANSLATE_NOOP(
@@ -268,16 +274,29 @@ class FactDetail(QFrame):
             self.detail_meta.setText(self._meta_html(self._meta_row))
 
     def show_row(
-        self, row: FactRow | None, conflicts: list[Conflict], *, empty: bool = False
+        self,
+        row: FactRow | None,
+        conflicts: list[Conflict],
+        *,
+        empty: bool = False,
+        loading: bool = False,
     ) -> None:
         """Show ``row`` (None: the empty state), with the overrides that concern it.
 
-        ``empty``: the store holds no fact at all, so the pane says how to write the first one.
+        ``empty``: the store holds no fact at all, so the pane says how to write the first one;
+        ``loading``: the stores are still being read, so the pane says that (not "select a
+        fact" over a list that is not there yet).
         """
         self.prov_box.setVisible(row is not None)
         self._meta_row = None
         if row is None:
-            title, body = ("empty_title", "empty_body") if empty else ("none_title", "none_body")
+            title, body = (
+                ("loading_title", "loading_body")
+                if loading
+                else ("empty_title", "empty_body")
+                if empty
+                else ("none_title", "none_body")
+            )
             self.detail_title.setText(TEXT[title])
             self.detail_meta.setText("")
             self.detail_desc.setText("")
