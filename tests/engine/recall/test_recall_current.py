@@ -363,3 +363,47 @@ def test_a_racy_stamp_is_checked_against_the_folder(
     engine, got = _cold(home, workspace, "kafka consumer retry backoff for the billing topic")
     assert engine.recaller.last_source == "stores"
     assert got == _full(home, workspace, "kafka consumer retry backoff for the billing topic")
+
+
+def test_the_first_fact_of_a_new_workspace_costs_the_next_cold_recall_no_load(
+    home: Path, workspace: Path
+) -> None:
+    """A workspace with no project store yet (its stamp is that of a missing folder): the
+    write that creates the folder journals the folder as missing before it, so the next
+    reader reads that one file instead of loading both stores (the global one can hold
+    tens of thousands of facts)."""
+    engine = Engine(home=home, workspace=workspace)
+    for i in range(5):
+        engine.memory.create(
+            name=f"global-rule-{i}",
+            title=f"Global rule {i}",
+            type=FactType.USER,
+            scope=Scope.GLOBAL,
+            body=f"Everywhere: lint {i} before committing.",
+            now=NOW - timedelta(days=2),
+        )
+    then = time.time() - 60.0
+    os.utime(engine.layout.global_store, (then, then))
+    assert not engine.layout.project_store.exists()
+    message = "which zookeeper quorum size do we run"
+    _cold(home, workspace, message)  # loads, saves the cache (project store: missing)
+    engine, _ = _cold(home, workspace, message)
+    assert engine.recaller.last_source == "cache"
+    _cli(
+        home,
+        workspace,
+        "memory",
+        "save",
+        "--name",
+        "zookeeper quorum",
+        "--type",
+        "project",
+        "--body",
+        "The zookeeper quorum runs five nodes.",
+    )
+    assert engine.layout.project_store.is_dir()
+    engine, after = _cold(home, workspace, message)
+    assert engine.recaller.last_source == "journal"  # only the new file was read
+    assert engine._memory is None
+    assert [s["ref"] for s in after[1]["selected"]] == ["project/zookeeper-quorum.md"]
+    assert after == _full(home, workspace, message)

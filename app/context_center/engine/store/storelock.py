@@ -50,12 +50,7 @@ class LockedStore:
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the store's lock; refuses a store whose index or lock file is unsafe."""
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreUnavailable(
-                f"cannot create the {self.scope.value} store: {exc.strerror}"
-            ) from exc
+        created = self._make_folder()
         with hold(self._file_lock(), f"the {self.scope.value} store"):
             check_index_file(self.root)
             if self._folder_at_lock is not None:  # nested: the outer section journals
@@ -63,6 +58,11 @@ class LockedStore:
                 return
             # the folder as the lock found it, before this write changes it
             self._folder_at_lock = before = stamp.folder_stamp(self.root)
+            if created and stamp.folder_files(self.root) == {}:
+                # This write made the folder, and no fact file came into it before the lock:
+                # for a reader the store went from missing (the stamp (0, 0)) to what this
+                # write leaves, so the journal says so and the reader reads just its files.
+                before = (0, 0)
             self._touched = set()
             try:
                 yield
@@ -74,6 +74,22 @@ class LockedStore:
                 touched, self._touched, self._folder_at_lock = self._touched, set(), None
                 # readers holding a stamp of this store look again (the journal says where)
                 stamp.bump(self.root, before, touched)
+
+    def _make_folder(self) -> bool:
+        """Make the store folder if it is missing; True when this call made it."""
+        try:
+            self.root.mkdir(parents=True)
+            return True
+        except FileExistsError:
+            if self.root.is_dir():
+                return False
+            raise StoreUnavailable(
+                f"cannot create the {self.scope.value} store: it is not a folder"
+            ) from None
+        except OSError as exc:
+            raise StoreUnavailable(
+                f"cannot create the {self.scope.value} store: {exc.strerror}"
+            ) from exc
 
     def touched(self, *stems: str) -> None:
         """Note file stems this locked write creates, replaces or removes (for the journal)."""
