@@ -81,3 +81,97 @@ def test_the_access_log_shows_local_time_like_the_other_tables(
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+def _select(qtbot, tab: ConnectionsTab, agent: str, scope: str) -> None:  # type: ignore[no-untyped-def]
+    (i,) = [i for i, r in enumerate(tab.connections.rows) if (r.agent, r.scope) == (agent, scope)]
+    tab.connections_view.selectRow(i)
+    qtbot.waitUntil(lambda: tab.selected_connection() is not None)
+
+
+def _dialog(qtbot, ctx):  # type: ignore[no-untyped-def]
+    from context_center.ui.dialogs.connect_agent import ConnectDialog
+
+    qtbot.waitUntil(
+        lambda: isinstance(ctx.last_dialog, ConnectDialog) and ctx.last_dialog.isVisible()
+    )
+    return ctx.last_dialog
+
+
+def test_connect_and_disconnect_from_the_window_after_showing_the_change(
+    qtbot, ctx, engine: Engine, user_home: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    tab = ConnectionsTab(ctx)
+    qtbot.addWidget(tab)
+    tab.show()
+    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    wait_idle(qtbot, ctx)
+    assert not tab.connect_button.isEnabled() and not tab.disconnect_button.isEnabled()
+    _select(qtbot, tab, "claude-code", "project")
+    qtbot.waitUntil(tab.connect_button.isEnabled, timeout=5000)
+    assert not tab.disconnect_button.isEnabled()  # nothing to remove yet
+    mcp = engine.workspace / ".mcp.json"
+
+    tab.connect_button.click()  # shown, then cancelled: nothing written
+    dialog = _dialog(qtbot, ctx)
+    assert ".mcp.json" in dialog.files.text() and "hooks" in dialog.intro.text()
+    assert "context-center" in dialog.diff.toPlainText()
+    assert not dialog.apply_button.isDefault()
+    dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Cancel).click()
+    wait_idle(qtbot, ctx)
+    assert not mcp.exists()
+
+    tab.connect_button.click()
+    _dialog(qtbot, ctx).apply_button.click()
+    qtbot.waitUntil(
+        lambda: any(
+            (r.agent, r.scope, r.state) == ("claude-code", "project", "connected")
+            for r in tab.connections.rows
+        ),
+        timeout=5000,
+    )
+    assert mcp.exists()
+    assert engine.agent_connections()[0]["hooks"] == [
+        "UserPromptSubmit",
+        "SessionStart",
+        "PreToolUse",
+    ]
+    qtbot.waitUntil(tab.disconnect_button.isEnabled, timeout=5000)
+    assert not tab.connect_button.isEnabled()  # connected, hooks and all: nothing to add
+    assert tab.selected_connection() is not None
+    assert tab.selected_connection().agent == "claude-code"  # the row stays selected
+
+    tab.disconnect_button.click()
+    dialog = _dialog(qtbot, ctx)
+    assert "Disconnect" in dialog.windowTitle()
+    dialog.apply_button.click()
+    qtbot.waitUntil(
+        lambda: any(
+            (r.agent, r.scope, r.state) == ("claude-code", "project", "not_connected")
+            for r in tab.connections.rows
+        ),
+        timeout=5000,
+    )
+    assert not mcp.exists()  # connect made the file; nothing else was in it
+
+    _select(qtbot, tab, "codex", "user")  # a TOML config in the person's home
+    qtbot.waitUntil(tab.connect_button.isEnabled, timeout=5000)
+    tab.connect_button.click()
+    _dialog(qtbot, ctx).apply_button.click()
+    qtbot.waitUntil(lambda: (user_home / ".codex" / "config.toml").exists(), timeout=5000)
+    assert "[mcp_servers.context-center]" in (user_home / ".codex" / "config.toml").read_text()
+
+
+def test_an_unreadable_config_offers_neither_button(qtbot, ctx, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    (engine.workspace / ".mcp.json").write_text("{not json")
+    tab = ConnectionsTab(ctx)
+    qtbot.addWidget(tab)
+    tab.show()
+    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    wait_idle(qtbot, ctx)
+    _select(qtbot, tab, "claude-code", "project")
+    wait_idle(qtbot, ctx)
+    assert not tab.connect_button.isEnabled() and not tab.disconnect_button.isEnabled()
+    assert (engine.workspace / ".mcp.json").read_text() == "{not json"

@@ -1040,6 +1040,57 @@ When an agent proposes a memory write that needs a person, it appears here and t
     </message>
 </context>
 <context>
+    <name>ConnectDialog</name>
+    <message>
+        <source>Connect {agent}</source>
+        <translation>连接 {agent}</translation>
+    </message>
+    <message>
+        <source>Disconnect {agent}</source>
+        <translation>断开 {agent}</translation>
+    </message>
+    <message>
+        <source>Connect &lt;b&gt;{agent}&lt;/b&gt; ({scope} configuration) to this home? Its config gets this program&apos;s MCP server{hooks}. Every other setting and comment stays, and each changed file is backed up first.</source>
+        <translation>把 &lt;b&gt;{agent}&lt;/b&gt;（{scope}配置）连接到本数据目录？其配置会写入本程序的 MCP 服务器{hooks}。其他设置和注释都保持不变，每个被修改的文件都会先备份。</translation>
+    </message>
+    <message>
+        <source> and its hooks</source>
+        <translation>及其钩子</translation>
+    </message>
+    <message>
+        <source>Disconnect &lt;b&gt;{agent}&lt;/b&gt; ({scope} configuration)? Exactly the entries connect writes are removed; every other setting and comment stays, and each changed file is backed up first.</source>
+        <translation>断开 &lt;b&gt;{agent}&lt;/b&gt;（{scope}配置）？只移除 connect 写入的条目；其他设置和注释都保持不变，每个被修改的文件都会先备份。</translation>
+    </message>
+    <message>
+        <source>{file} will be created</source>
+        <translation>将创建 {file}</translation>
+    </message>
+    <message>
+        <source>{file} will be changed</source>
+        <translation>将修改 {file}</translation>
+    </message>
+    <message>
+        <source>{file} will be removed (nothing else is left in it)</source>
+        <translation>将删除 {file}（其中不再有其他内容）</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Disconnect</source>
+        <translation>断开</translation>
+    </message>
+    <message>
+        <source>the project&apos;s</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>your user</source>
+        <translation>用户</translation>
+    </message>
+</context>
+<context>
     <name>ConnectionsTab</name>
     <message>
         <source>connected, points here</source>
@@ -1110,8 +1161,32 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>重新加载</translation>
     </message>
     <message>
-        <source>Agents use this home through its MCP server and, for Claude Code, its hooks. Wire one with `context-center connect claude-code` (or codex, cursor); `disconnect` removes exactly what connect wrote.</source>
-        <translation>智能体通过本数据目录的 MCP 服务器使用它；Claude Code 还会通过钩子使用。用 `context-center connect claude-code`（或 codex、cursor）接入一个智能体；`disconnect` 会精确移除 connect 写入的内容。</translation>
+        <source>Connect…</source>
+        <translation>连接…</translation>
+    </message>
+    <message>
+        <source>Write this program&apos;s MCP server (and Claude Code&apos;s hooks) into the selected agent&apos;s config, after showing what changes</source>
+        <translation>先显示将要修改的内容，再把本程序的 MCP 服务器（以及 Claude Code 的钩子）写入所选智能体的配置</translation>
+    </message>
+    <message>
+        <source>Disconnect…</source>
+        <translation>断开…</translation>
+    </message>
+    <message>
+        <source>Remove exactly what connect wrote from the selected agent&apos;s config, after showing what changes</source>
+        <translation>先显示将要修改的内容，再从所选智能体的配置中精确移除 connect 写入的内容</translation>
+    </message>
+    <message>
+        <source>Agents use this home through its MCP server and, for Claude Code, its hooks. Select an agent and press Connect… (or run `context-center connect claude-code`, codex, cursor); Disconnect… removes exactly what connect wrote.</source>
+        <translation>智能体通过本数据目录的 MCP 服务器使用它；Claude Code 还会通过钩子使用。选择一个智能体并按“连接…”（或运行 `context-center connect claude-code`、codex、cursor）；“断开…”会精确移除 connect 写入的内容。</translation>
+    </message>
+    <message>
+        <source>Connected {agent} ({scope}): {files} written</source>
+        <translation>已连接 {agent}（{scope}）：已写入 {files}</translation>
+    </message>
+    <message>
+        <source>Disconnected {agent} ({scope}): {files} written</source>
+        <translation>已断开 {agent}（{scope}）：已写入 {files}</translation>
     </message>
     <message>
         <source>Access log: the one agent access so far</source>

@@ -21,8 +21,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 from qasync import asyncSlot
 
-from context_center.engine import Engine
-from context_center.ui.context import APPROVALS, FACTS, TRACE, WORKSPACE
+from context_center.engine import Engine, EngineError
+from context_center.ui.context import APPROVALS, FACTS, TRACE, WORKSPACE, busy
+from context_center.ui.dialogs.connect_agent import ConnectDialog, changed_files
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, lookup, translate
 from context_center.ui.models.facts import local_time
 from context_center.ui.models.row_table import Column, RowTableModel
@@ -145,6 +146,17 @@ def _access_row(item: dict[str, Any]) -> AccessRow:
     )
 
 
+def what_would_change(engine: Engine, agent: str, scope: str) -> tuple[bool, bool]:
+    """(connecting would write something, disconnecting would): dry runs, nothing written;
+    neither for a config that cannot be read (its row says why)."""
+    try:
+        on = engine.connect_agent(agent, scope, dry_run=True).value
+        off = engine.disconnect_agent(agent, scope, dry_run=True).value
+    except EngineError:
+        return False, False
+    return bool(changed_files(on)), bool(changed_files(off))
+
+
 def load_connections(engine: Engine) -> tuple[list[ConnectionRow], list[AccessRow]]:
     connections = [_connection_row(c) for c in engine.agent_connections()]
     log = [_access_row(e) for e in engine.access_log(limit=LOG_ROWS)]
@@ -168,17 +180,41 @@ class ConnectionsTab(Tab):
         self.reload_button = QPushButton(translate("ConnectionsTab", "Reload"))
         self.reload_button.setObjectName("reloadConnections")
         self.reload_button.clicked.connect(self._on_reload)
+        self.connect_button = QPushButton(translate("ConnectionsTab", "Connect…"))
+        self.connect_button.setObjectName("connectAgent")
+        self.connect_button.setToolTip(
+            translate(
+                "ConnectionsTab",
+                "Write this program's MCP server (and Claude Code's hooks) into the selected "
+                "agent's config, after showing what changes",
+            )
+        )
+        self.connect_button.clicked.connect(self._on_connect)
+        self.disconnect_button = QPushButton(translate("ConnectionsTab", "Disconnect…"))
+        self.disconnect_button.setObjectName("disconnectAgent")
+        self.disconnect_button.setToolTip(
+            translate(
+                "ConnectionsTab",
+                "Remove exactly what connect wrote from the selected agent's config, after "
+                "showing what changes",
+            )
+        )
+        self.disconnect_button.clicked.connect(self._on_disconnect)
+        for button in (self.connect_button, self.disconnect_button):
+            button.setEnabled(False)  # until a row is selected and a dry run says so
         top = QHBoxLayout()
         top.addWidget(tab_heading(lookup("MainWindow", self.title)))
         top.addStretch(1)
+        top.addWidget(self.connect_button)
+        top.addWidget(self.disconnect_button)
         top.addWidget(self.reload_button)
 
         hint = QLabel(
             translate(
                 "ConnectionsTab",
                 "Agents use this home through its MCP server and, for Claude Code, its hooks. "
-                "Wire one with `context-center connect claude-code` (or codex, cursor); "
-                "`disconnect` removes exactly what connect wrote.",
+                "Select an agent and press Connect… (or run `context-center connect "
+                "claude-code`, codex, cursor); Disconnect… removes exactly what connect wrote.",
             )
         )
         hint.setObjectName("hint")
@@ -206,6 +242,10 @@ class ConnectionsTab(Tab):
         # state, config file and hooks take their text's width (up to a share of the room);
         # the command, often empty, takes the rest instead of squeezing "~/.claude.json"
         share_columns(self.connections_view, {2: 0.3, 3: 0.4, 4: 0.3}, 5)
+        self.connections_view.selectionModel().selectionChanged.connect(
+            lambda *_: self._update_buttons()
+        )
+        self._can: tuple[bool, bool] = (False, False)  # (connect, disconnect) for the selection
 
         self.log_label = QLabel()
         self.log_label.setObjectName("accessLogLabel")
@@ -258,10 +298,77 @@ class ConnectionsTab(Tab):
     async def _on_reload(self) -> None:
         self.refresh_now()
 
+    # -- connect and disconnect ---------------------------------------------------------------
+
+    def selected_connection(self) -> ConnectionRow | None:
+        rows = self.connections_view.selectionModel().selectedRows()
+        return self.connections.rows[rows[0].row()] if rows else None
+
+    @asyncSlot()
+    async def _update_buttons(self) -> None:
+        """Enable Connect / Disconnect for the selected row when the dry run would write."""
+        row = self.selected_connection()
+        self._can = (False, False)
+        self.connect_button.setEnabled(False)
+        self.disconnect_button.setEnabled(False)
+        if row is None:
+            return
+        can = await self.ctx.run(what_would_change, self.ctx.engine, row.agent, row.scope)
+        if self.selected_connection() == row:  # still the same row once the answer is back
+            self._can = can
+            self.update_actions()
+
+    def update_actions(self) -> None:
+        """(``busy`` calls this after a handler) the buttons from the last dry run."""
+        self.connect_button.setEnabled(self._can[0])
+        self.disconnect_button.setEnabled(self._can[1])
+
+    @asyncSlot()
+    @busy("connect_button", "disconnect_button")
+    async def _on_connect(self) -> None:
+        await self._wire(connect=True)
+
+    @asyncSlot()
+    @busy("connect_button", "disconnect_button")
+    async def _on_disconnect(self) -> None:
+        await self._wire(connect=False)
+
+    async def _wire(self, *, connect: bool) -> None:
+        row = self.selected_connection()
+        if row is None:
+            return
+        engine = self.ctx.engine
+        call = engine.connect_agent if connect else engine.disconnect_agent
+        plan = (await self.ctx.run(call, row.agent, row.scope, dry_run=True)).value
+        if not changed_files(plan):
+            self._can = (False, False)
+            return
+        dialog = ConnectDialog(plan, self)
+        if await self.ctx.exec_dialog(dialog) != ConnectDialog.DialogCode.Accepted:
+            return
+        done = (await self.ctx.run(call, row.agent, row.scope)).value
+        files = ", ".join(str(f["file"]) for f in changed_files(done))
+        self.ctx.status(
+            (
+                translate("ConnectionsTab", "Connected {agent} ({scope}): {files} written")
+                if connect
+                else translate("ConnectionsTab", "Disconnected {agent} ({scope}): {files} written")
+            ).format(agent=row.agent, scope=CONFIG_SCOPES.get(row.scope, row.scope), files=files)
+        )
+        self._can = (False, False)
+        self.refresh_now()
+
     async def refresh(self) -> None:
         self._signature = self.ctx.engine.access_log_signature()
         connections, log = await self.ctx.run(load_connections, self.ctx.engine)
+        selected = self.selected_connection()
         self.connections.set_rows(connections)
+        if selected is not None:  # the same agent and scope stay selected
+            for i, r in enumerate(connections):
+                if (r.agent, r.scope) == (selected.agent, selected.scope):
+                    self.connections_view.selectRow(i)
+                    break
+        self._update_buttons()
         self.log.set_rows(log)
         count = len(log)
         self.log_label.setText(

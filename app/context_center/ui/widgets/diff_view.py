@@ -35,6 +35,11 @@ def unified_html(a: str, b: str, a_label: str, b_label: str, *, context: int = 3
             a=escape(a_label), b=escape(b_label)
         )
         return f"<p style='color:{tone('muted')}'>{same}</p>"
+    return diff_lines_html(diff)
+
+
+def diff_lines_html(diff: list[str]) -> str:
+    """The lines of a unified diff, coloured: file headers, hunks, added and removed lines."""
     out = [f"<table width='100%' cellspacing='0' cellpadding='1' style='font-family:{MONO}'>"]
     for line in diff:
         text = escape(line) or "&nbsp;"
@@ -105,6 +110,12 @@ class DiffView(SafeBrowser):
         self._last = (a, b, a_label, b_label)
         render = side_by_side_html if self.side_by_side else unified_html
         self.show_html(lambda: render(a, b, a_label, b_label))
+
+    def set_unified(self, diff: str) -> None:
+        """Show a unified diff made elsewhere (the engine's, of a config file)."""
+        self._last = None
+        lines = diff.splitlines()
+        self.show_html(lambda: diff_lines_html(lines))
 
     def set_side_by_side(self, on: bool) -> None:
         self.side_by_side = on
