@@ -1,7 +1,8 @@
 """Editing an agent's own config file without disturbing anything else in it.
 
 JSON files are parsed strictly (a file that is not a JSON object is refused, never
-rewritten) and written back in their own indentation with their keys in order; TOML files go
+rewritten) and written back with the text of every unchanged part kept as it was
+(``json_splice``; new parts in the file's own indentation, keys in order); TOML files go
 through tomlkit, which keeps comments, ordering and formatting. Every edit is a ``FileEdit``:
 the text before, the text after (None: the file goes away), and a unified diff. Applying one
 backs the old file up next to it (``<name>.context-center-backup``, 0600) and replaces the
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from context_center.engine.agents.json_splice import splice
 from context_center.engine.errors import InvalidRequest, StoreUnavailable
 from context_center.engine.store import atomic
 
@@ -116,9 +118,13 @@ def edit_json(path: Path, display: str, change: Callable[[dict[str, Any]], None]
         data = loaded
         indent = _indent_of(before)
         trailing_newline = before.endswith("\n")
+    old = json.loads(before) if before is not None and before.strip() else None
     change(data)
+    spliced = splice(before, old, data, indent) if before is not None and data else None
     if not data:
         after = None
+    elif spliced is not None:
+        after = spliced  # the text of everything unchanged kept as it was written
     else:
         after = json.dumps(data, indent=indent, ensure_ascii=False)
         after += "\n" if trailing_newline else ""
