@@ -169,3 +169,45 @@ def _get(value: Any, path: tuple[Any, ...]) -> Any:
     for p in path:
         value = value[p]
     return value
+
+
+def test_a_minified_file_stays_minified() -> None:
+    text = '{"mcpServers":{"a":{"command":"x"}},"z":[1,2]}'
+    out, new = _edit(text, lambda d: (d["mcpServers"].update(cc=OURS), d["z"].append(3)))
+    assert (
+        out is not None and json.loads(out) == new and " " not in out.replace("context-center", "")
+    )
+    assert out.startswith('{"mcpServers":{"a":{"command":"x"},"cc":{"type":"stdio",')
+    assert out.endswith('"z":[1,2,3]}')
+
+
+def test_an_object_of_many_servers_takes_one_pass() -> None:
+    """Members are found by key, not by a search per key (32,000 servers took 6.9 s)."""
+    text = json.dumps({"mcpServers": {f"s{i}": {"command": "x"} for i in range(20_000)}}, indent=2)
+    out, new = _edit(text, lambda d: d["mcpServers"].__setitem__("context-center", OURS))
+    assert out is not None and json.loads(out) == new
+    assert out.startswith(text[: text.rindex("}\n  }")])
+
+
+def test_windows_line_breaks_are_kept_by_connect_and_disconnect(tmp_path: Path) -> None:
+    from context_center.engine.agents.config_files import apply, edit_toml
+
+    path = tmp_path / "mcp.json"
+    original = '{\r\n  "mcpServers": {\r\n    "a": {"command": "x"}\r\n  }\r\n}\r\n'
+    path.write_bytes(original.encode())
+    edit = edit_json(path, "mcp.json", lambda d: d["mcpServers"].__setitem__("cc", OURS))
+    assert edit.after is not None and "\n" not in edit.after.replace("\r\n", "")
+    assert '    "a": {"command": "x"},\r\n' in edit.after
+    apply(edit)
+    undo = edit_json(path, "mcp.json", lambda d: d["mcpServers"].pop("cc"))
+    apply(undo)
+    assert path.read_bytes() == original.encode()
+    same_data = edit_json(path, "mcp.json", lambda d: None)
+    assert not same_data.changed
+    toml = tmp_path / "config.toml"
+    toml_text = '# mine\r\n[mcp_servers.a]\r\ncommand = "x"\r\n'
+    toml.write_bytes(toml_text.encode())
+    added = edit_toml(toml, "config.toml", lambda doc: doc.add("model", "o3"))
+    assert added.after is not None and "\n" not in added.after.replace("\r\n", "")
+    assert added.after.startswith("# mine\r\n")
+    assert '[mcp_servers.a]\r\ncommand = "x"\r\n' in added.after

@@ -77,7 +77,7 @@ def read_text(path: Path, display: str) -> str | None:
             f"{display} is larger than {MAX_CONFIG_BYTES} bytes; nothing was written"
         )
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")  # line endings as written (CRLF kept)
     except UnicodeDecodeError as exc:
         raise ConfigUnreadable(f"{display} is not valid UTF-8; nothing was written") from exc
     except OSError as exc:
@@ -98,7 +98,8 @@ def _indent_of(text: str) -> int | str:
 
 def edit_json(path: Path, display: str, change: Callable[[dict[str, Any]], None]) -> FileEdit:
     """``change`` edits the parsed object in place; an object left empty removes the file."""
-    before = read_text(path, display)
+    raw = read_text(path, display)
+    before = _lf(raw)
     data: dict[str, Any] = {}
     indent: int | str = 2
     trailing_newline = True
@@ -128,11 +129,25 @@ def edit_json(path: Path, display: str, change: Callable[[dict[str, Any]], None]
     else:
         after = json.dumps(data, indent=indent, ensure_ascii=False)
         after += "\n" if trailing_newline else ""
-    if before is not None and after is not None and _same_json(before, after):
-        after = before  # only formatting would change: leave the file as it is
-    elif after is not None:
+    if raw is not None and after is not None and _same_json(before or "", after):
+        return FileEdit(path, display, raw, raw)  # only formatting would change: leave it
+    after = _endings_of(raw, after)
+    if after is not None:
         after = _as_backed_up(path, after)
-    return FileEdit(path, display, before, after)
+    return FileEdit(path, display, raw, after)
+
+
+def _lf(text: str | None) -> str | None:
+    """The text with Windows line breaks as ``\n`` (edits are made on this form)."""
+    return text.replace("\r\n", "\n") if text is not None else None
+
+
+def _endings_of(raw: str | None, after: str | None) -> str | None:
+    """``after`` (made from ``_lf(raw)``) with the line breaks ``raw`` used: a file written
+    with CRLF keeps CRLF on every line, the new ones included."""
+    if raw is None or after is None or "\r\n" not in raw:
+        return after
+    return after.replace("\n", "\r\n")
 
 
 def _as_backed_up(path: Path, after: str) -> str:
@@ -141,7 +156,7 @@ def _as_backed_up(path: Path, after: str) -> str:
     backup = path.with_name(path.name + BACKUP_SUFFIX)
     try:
         text = (
-            backup.read_text(encoding="utf-8") if backup.stat().st_size < MAX_CONFIG_BYTES else ""
+            backup.read_bytes().decode("utf-8") if backup.stat().st_size < MAX_CONFIG_BYTES else ""
         )
     except (OSError, UnicodeDecodeError):
         return after
@@ -163,7 +178,8 @@ def edit_toml(path: Path, display: str, change: Callable[[Any], None]) -> FileEd
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
-    before = read_text(path, display)
+    raw = read_text(path, display)
+    before = _lf(raw)
     try:
         doc = tomlkit.parse(before or "")
     except TOMLKitError as exc:
@@ -171,13 +187,13 @@ def edit_toml(path: Path, display: str, change: Callable[[Any], None]) -> FileEd
     change(doc)
     text = tomlkit.dumps(doc)
     if text == before:
-        return FileEdit(path, display, before, text)
+        return FileEdit(path, display, raw, raw)
     after: str | None = text
     if not text.strip():
         after = None if before is None or before.strip() else before  # nothing left: remove it
     elif text.endswith("\n\n") and not (before or "").endswith("\n\n"):
         after = text.rstrip("\n") + "\n"  # no blank line left dangling at the end
-    return FileEdit(path, display, before, after)
+    return FileEdit(path, display, raw, _endings_of(raw, after))
 
 
 # --------------------------------------------------------------------------- applying

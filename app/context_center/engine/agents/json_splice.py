@@ -26,6 +26,7 @@ from typing import Any
 
 _WS = re.compile(r"[ \t\n\r]*")
 _LINE_LEAD = re.compile(r"[ \t]*")
+_LOOK_AHEAD = 64  # how far an array's edit looks for an old element to keep the text of
 _DECODER = json.JSONDecoder()
 
 
@@ -120,11 +121,13 @@ class _Writer:
         compact = _one_line(self.text[node.start : node.end], node)
         if isinstance(old, dict) and isinstance(new, dict):
             parts = []
+            members = {m[0]: m for m in node.members}
+            colon = self._colon(node)
             for key, value in new.items():
-                kept = next((m for m in node.members if m[0] == key), None)
+                kept = members.get(key)
                 if kept is None or key not in old:
                     text = self._new(value, node, lead, compact)
-                    parts.append(f"{json.dumps(key, ensure_ascii=False)}: {text}")
+                    parts.append(f"{json.dumps(key, ensure_ascii=False)}{colon}{text}")
                 else:
                     _, key_at, child = kept
                     head = self.text[key_at : child.start]
@@ -133,7 +136,9 @@ class _Writer:
         if isinstance(old, list) and isinstance(new, list):
             parts, j = [], 0
             for value in new:
-                k = next((k for k in range(j, len(old)) if same(old[k], value)), None)
+                # an element kept in place is found at once; one moved far is written anew
+                near = range(j, min(len(old), j + _LOOK_AHEAD))
+                k = next((k for k in near if same(old[k], value)), None)
                 if k is None:
                     parts.append(self._new(value, node, lead, compact))
                 else:
@@ -143,9 +148,27 @@ class _Writer:
             return self._layout(node, parts, "[", "]", lead)
         return self.dumps(new, lead)
 
+    def _colon(self, node: Node) -> str:
+        """How the object writes ``"key": value`` (``": "``, or ``":"`` in a minified file)."""
+        if not node.members:
+            return ": "
+        key_at, child = node.members[0][1], node.members[0][2]
+        _, key_end = _DECODER.raw_decode(self.text, key_at)
+        return "".join(self.text[key_end : child.start].split()) + (
+            " " if self.text[child.start - 1].isspace() else ""
+        )
+
+    def _separator(self, node: Node) -> str:
+        """Between the members of a one-line object or array: as between its first two."""
+        starts = [m[1] for m in node.members] or [i.start for i in node.items]
+        if len(starts) < 2:  # one member: spaced as its colon is (a minified file: none)
+            return ", " if not node.members or self._colon(node) == ": " else ","
+        return "," + (" " if self.text[starts[1] - 1].isspace() else "")
+
     def _new(self, value: Any, node: Node, lead: str, compact: bool) -> str:
         if compact:
-            return json.dumps(value, ensure_ascii=False)
+            spaced = self._separator(node) == ", " and self._colon(node) == ": "
+            return json.dumps(value, ensure_ascii=False, separators=None if spaced else (",", ":"))
         return self.dumps(value, self._inner(node, lead))
 
     def _inner(self, node: Node, lead: str) -> str:
@@ -160,7 +183,8 @@ class _Writer:
         if not parts:
             return open_ + close
         if _one_line(self.text[node.start : node.end], node):
-            return open_ + ", ".join(parts) + close  # it was on one line: it stays on one
+            # it was on one line: it stays on one, its members apart as they were
+            return open_ + self._separator(node).join(parts) + close
         inner = self._inner(node, lead)
         return f"{open_}\n{inner}" + f",\n{inner}".join(parts) + f"\n{lead}{close}"
 
