@@ -407,3 +407,42 @@ def test_the_first_fact_of_a_new_workspace_costs_the_next_cold_recall_no_load(
     assert engine._memory is None
     assert [s["ref"] for s in after[1]["selected"]] == ["project/zookeeper-quorum.md"]
     assert after == _full(home, workspace, message)
+
+
+def test_a_foreign_file_written_while_the_first_fact_is_saved_is_not_missed(
+    home: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reasonix takes no lock: a fact file it renames into the new project folder while our
+    write holds the lock is not among the write's files, so the journal must not claim the
+    folder went from missing to just ours (the next reader loads and finds the file)."""
+    engine = Engine(home=home, workspace=workspace)
+    engine.memory.create(
+        name="global-rule", title="Global rule", type=FactType.USER, scope=Scope.GLOBAL,
+        body="Everywhere: lint before committing.", now=NOW - timedelta(days=2),
+    )  # fmt: skip
+    then = time.time() - 60.0
+    os.utime(engine.layout.global_store, (then, then))
+    other = Engine(home=home / "elsewhere", workspace=workspace)
+    made = other.memory.create(
+        name="zookeeper quorum", type=FactType.PROJECT, body="The zookeeper quorum runs five nodes."
+    )
+    foreign = (other.layout.project_store / f"{made.name}.md").read_bytes()
+    message = "which zookeeper quorum size do we run"
+    _cold(home, workspace, message)  # the cache, with the project store missing
+    real = stamp.bump
+    root = engine.layout.project_store
+
+    def foreign_write(at: Path, *args: Any, **kwargs: Any) -> None:
+        if at == root and not (root / f"{made.name}.md").exists():
+            (root / ".tmp-foreign").write_bytes(foreign)
+            os.rename(root / ".tmp-foreign", root / f"{made.name}.md")
+        real(at, *args, **kwargs)
+
+    monkeypatch.setattr(stamp, "bump", foreign_write)
+    Engine(home=home, workspace=workspace).memory.create(
+        name="css rule", type=FactType.PROJECT, body="Unrelated: tabs in css files."
+    )
+    monkeypatch.setattr(stamp, "bump", real)
+    engine, after = _cold(home, workspace, message)
+    assert [s["ref"] for s in after[1]["selected"]] == ["project/zookeeper-quorum.md"]
+    assert after == _full(home, workspace, message)
