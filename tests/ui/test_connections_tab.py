@@ -175,3 +175,57 @@ def test_an_unreadable_config_offers_neither_button(qtbot, ctx, engine: Engine) 
     wait_idle(qtbot, ctx)
     assert not tab.connect_button.isEnabled() and not tab.disconnect_button.isEnabled()
     assert (engine.workspace / ".mcp.json").read_text() == "{not json"
+
+
+def test_a_connect_made_elsewhere_since_the_buttons_were_set_is_seen(
+    qtbot, ctx, engine: Engine
+) -> None:  # type: ignore[no-untyped-def]
+    statuses: list[str] = []
+    ctx.sig_status.connect(statuses.append)
+    tab = ConnectionsTab(ctx)
+    qtbot.addWidget(tab)
+    tab.show()
+    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    _select(qtbot, tab, "claude-code", "project")
+    qtbot.waitUntil(tab.connect_button.isEnabled, timeout=5000)
+    engine.connect_agent("claude-code", "project")  # a terminal's `context-center connect`
+    done = tab.refresh_count
+    tab.connect_button.click()
+    qtbot.waitUntil(lambda: tab.refresh_count > done, timeout=5000)
+    wait_idle(qtbot, ctx)
+    assert ctx.last_dialog is None  # nothing to confirm
+    assert any("Nothing to change" in s for s in statuses)
+    assert {(r.agent, r.scope): r.state for r in tab.connections.rows}[
+        ("claude-code", "project")
+    ] == "connected"
+    qtbot.waitUntil(tab.disconnect_button.isEnabled, timeout=5000)
+
+
+def test_what_is_written_is_what_the_person_saw(qtbot, ctx, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    """The config changed while the dialog was open: the new dry run is shown (and the
+    buttons stay off meanwhile, whatever refreshes); nothing is written until it is accepted."""
+    import json
+
+    tab = ConnectionsTab(ctx)
+    qtbot.addWidget(tab)
+    tab.show()
+    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    _select(qtbot, tab, "cursor", "project")
+    qtbot.waitUntil(tab.connect_button.isEnabled, timeout=5000)
+    tab.connect_button.click()
+    first = _dialog(qtbot, ctx)
+    config = engine.workspace / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    config.write_text('{"mcpServers": {"browser": {"command": "npx"}}}\n')  # an editor saved
+    done = tab.refresh_count
+    tab.refresh_now()
+    qtbot.waitUntil(lambda: tab.refresh_count > done, timeout=5000)
+    qtbot.wait(50)
+    assert not tab.connect_button.isEnabled() and not tab.disconnect_button.isEnabled()
+    first.apply_button.click()
+    second = _dialog(qtbot, ctx)
+    assert second is not first and '"browser"' in second.diff.toPlainText()
+    assert json.loads(config.read_text()) == {"mcpServers": {"browser": {"command": "npx"}}}
+    second.apply_button.click()
+    qtbot.waitUntil(lambda: "context-center" in config.read_text(), timeout=5000)
+    assert json.loads(config.read_text())["mcpServers"]["browser"] == {"command": "npx"}

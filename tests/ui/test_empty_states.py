@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from context_center.engine.facade import Engine
 from context_center.engine.model import FactType
 from context_center.ui.tabs.instructions import EMPTY_TEXT, InstructionsTab
@@ -87,3 +89,18 @@ def test_empty_instructions_say_how_to_add_one(qtbot, ctx, engine, wait_idle) ->
         raise AssertionError("the test home has instruction files")
     assert tab.empty_hint.isVisible()
     assert tab.empty_hint.text() == EMPTY_TEXT
+
+
+@pytest.mark.expect_ui_errors
+def test_a_failed_first_load_does_not_say_loading_for_ever(
+    qtbot, ctx, engine: Engine, wait_idle, monkeypatch
+) -> None:
+    from context_center.engine import StoreUnavailable
+    from context_center.ui.tabs import memory as memory_module
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise StoreUnavailable("cannot read the project store: Permission denied")
+
+    monkeypatch.setattr(memory_module, "load_memory", broken)
+    tab = _show(qtbot, MemoryTab(ctx), wait_idle)
+    assert tab.detail.detail_title.text() != DETAIL_TEXT["loading_title"]

@@ -1189,6 +1189,14 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>已断开 {agent}（{scope}）：已写入 {files}</translation>
     </message>
     <message>
+        <source>Nothing to change: {agent} ({scope}) is as asked</source>
+        <translation>无需修改：{agent}（{scope}）已是所要的状态</translation>
+    </message>
+    <message>
+        <source>{file} kept changing while you looked: nothing was written</source>
+        <translation>查看期间 {file} 一直在变化：未写入任何内容</translation>
+    </message>
+    <message>
         <source>Access log: the one agent access so far</source>
         <translation>访问日志：目前只有 1 次智能体访问</translation>
     </message>

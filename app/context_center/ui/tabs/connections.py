@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 from qasync import asyncSlot
+from shiboken6 import isValid
 
 from context_center.engine import Engine, EngineError
 from context_center.ui.context import APPROVALS, FACTS, TRACE, WORKSPACE, busy
@@ -246,6 +247,7 @@ class ConnectionsTab(Tab):
             lambda *_: self._update_buttons()
         )
         self._can: tuple[bool, bool] = (False, False)  # (connect, disconnect) for the selection
+        self._wiring = False  # a connect or disconnect is under way
 
         self.log_label = QLabel()
         self.log_label.setObjectName("accessLogLabel")
@@ -314,14 +316,18 @@ class ConnectionsTab(Tab):
         if row is None:
             return
         can = await self.ctx.run(what_would_change, self.ctx.engine, row.agent, row.scope)
+        if not isValid(self):  # the window closed meanwhile
+            return
         if self.selected_connection() == row:  # still the same row once the answer is back
             self._can = can
             self.update_actions()
 
     def update_actions(self) -> None:
-        """(``busy`` calls this after a handler) the buttons from the last dry run."""
-        self.connect_button.setEnabled(self._can[0])
-        self.disconnect_button.setEnabled(self._can[1])
+        """(``busy`` calls this after a handler) the buttons from the last dry run; none
+        while a connect or disconnect is under way (a refresh meanwhile must not offer a
+        second one)."""
+        self.connect_button.setEnabled(self._can[0] and not self._wiring)
+        self.disconnect_button.setEnabled(self._can[1] and not self._wiring)
 
     @asyncSlot()
     @busy("connect_button", "disconnect_button")
@@ -337,16 +343,13 @@ class ConnectionsTab(Tab):
         row = self.selected_connection()
         if row is None:
             return
-        engine = self.ctx.engine
-        call = engine.connect_agent if connect else engine.disconnect_agent
-        plan = (await self.ctx.run(call, row.agent, row.scope, dry_run=True)).value
-        if not changed_files(plan):
-            self._can = (False, False)
+        self._wiring = True
+        try:
+            done = await self._approved(row, connect)
+        finally:
+            self._wiring = False
+        if done is None:
             return
-        dialog = ConnectDialog(plan, self)
-        if await self.ctx.exec_dialog(dialog) != ConnectDialog.DialogCode.Accepted:
-            return
-        done = (await self.ctx.run(call, row.agent, row.scope)).value
         files = ", ".join(str(f["file"]) for f in changed_files(done))
         self.ctx.status(
             (
@@ -357,6 +360,38 @@ class ConnectionsTab(Tab):
         )
         self._can = (False, False)
         self.refresh_now()
+
+    async def _approved(self, row: ConnectionRow, connect: bool) -> dict[str, Any] | None:
+        """Show the dry run; on the person's yes, write -- but only what they saw: when the
+        config changed meanwhile (an agent or an editor wrote it), the new dry run is shown
+        instead. None when nothing was written."""
+        engine = self.ctx.engine
+        call = engine.connect_agent if connect else engine.disconnect_agent
+        shown: str | None = None
+        for _ in range(3):
+            plan = (await self.ctx.run(call, row.agent, row.scope, dry_run=True)).value
+            if not changed_files(plan):  # done elsewhere since the buttons were set
+                self.ctx.status(
+                    translate(
+                        "ConnectionsTab", "Nothing to change: {agent} ({scope}) is as asked"
+                    ).format(agent=row.agent, scope=CONFIG_SCOPES.get(row.scope, row.scope))
+                )
+                self._can = (False, False)
+                self.refresh_now()
+                return None
+            if plan["diff"] != shown:
+                dialog = ConnectDialog(plan, self)
+                if await self.ctx.exec_dialog(dialog) != ConnectDialog.DialogCode.Accepted:
+                    return None
+                shown = plan["diff"]
+                continue  # looked at: check once more that it is still what will be written
+            return (await self.ctx.run(call, row.agent, row.scope)).value
+        self.ctx.status(
+            translate(
+                "ConnectionsTab", "{file} kept changing while you looked: nothing was written"
+            ).format(file=", ".join(str(f["file"]) for f in changed_files(plan)))
+        )
+        return None
 
     async def refresh(self) -> None:
         self._signature = self.ctx.engine.access_log_signature()

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from qasync import asyncSlot
+from shiboken6 import isValid
 
 from context_center.engine import (
     Changes,
@@ -101,6 +102,7 @@ class MemoryTab(Tab):
         self._edited: set[tuple[str, str]] = set()  # files the watcher saw edited in place
         self._full = True  # the next refresh reads both stores again
         self._prefetch: tuple[Engine, asyncio.Future[MemoryData]] | None = None
+        self._loading = True  # until the first load of the stores ends (or fails)
         build_actions(self)
         self._build()
         self._start_prefetch()
@@ -241,11 +243,17 @@ class MemoryTab(Tab):
         engine = self.ctx.engine
         prefetch, self._prefetch = self._prefetch, None
         trusted = False
-        if prefetch is not None and prefetch[0] is engine:
-            trusted = True
-            data = await prefetch[1]
-        else:
-            data = await self.ctx.run(load_memory, engine)
+        try:
+            if prefetch is not None and prefetch[0] is engine:
+                trusted = True
+                data = await prefetch[1]
+            else:
+                data = await self.ctx.run(load_memory, engine)
+        except Exception:
+            if self.data is None and isValid(self):  # the first load failed: not loading now
+                self._loading = False
+                self._show_fact(None)
+            raise
         self._show_data(data)
         # Let the table paint before the next engine step competes for the interpreter.
         await asyncio.sleep(0.03)
@@ -378,7 +386,7 @@ class MemoryTab(Tab):
             row,
             self.conflicts,
             empty=self.data is not None and not self.filter.rows,
-            loading=self.data is None,
+            loading=self.data is None and self._loading,
         )
 
     def reveal_fact(self, fact_id: str) -> None:
