@@ -35,10 +35,7 @@ def test_states_and_the_access_log_follow_other_processes(qtbot, ctx, engine: En
         body="Releases come from release/* branches.",
     )
     engine.connect_agent("claude-code")
-    tab = ConnectionsTab(ctx)
-    qtbot.addWidget(tab)
-    tab.show()
-    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    tab = _shown(qtbot, ctx)
     wait_idle(qtbot, ctx)
     rows = {(r.agent, r.scope): r for r in tab.connections.rows}
     assert len(rows) == 6
@@ -83,6 +80,14 @@ def test_the_access_log_shows_local_time_like_the_other_tables(
         time.tzset()
 
 
+def _shown(qtbot, ctx) -> ConnectionsTab:  # type: ignore[no-untyped-def]
+    tab = ConnectionsTab(ctx)
+    qtbot.addWidget(tab)
+    tab.show()
+    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    return tab
+
+
 def _select(qtbot, tab: ConnectionsTab, agent: str, scope: str) -> None:  # type: ignore[no-untyped-def]
     (i,) = [i for i, r in enumerate(tab.connections.rows) if (r.agent, r.scope) == (agent, scope)]
     tab.connections_view.selectRow(i)
@@ -103,10 +108,7 @@ def test_connect_and_disconnect_from_the_window_after_showing_the_change(
 ) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtWidgets import QDialogButtonBox
 
-    tab = ConnectionsTab(ctx)
-    qtbot.addWidget(tab)
-    tab.show()
-    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    tab = _shown(qtbot, ctx)
     wait_idle(qtbot, ctx)
     assert not tab.connect_button.isEnabled() and not tab.disconnect_button.isEnabled()
     _select(qtbot, tab, "claude-code", "project")
@@ -166,10 +168,7 @@ def test_connect_and_disconnect_from_the_window_after_showing_the_change(
 
 def test_an_unreadable_config_offers_neither_button(qtbot, ctx, engine: Engine) -> None:  # type: ignore[no-untyped-def]
     (engine.workspace / ".mcp.json").write_text("{not json")
-    tab = ConnectionsTab(ctx)
-    qtbot.addWidget(tab)
-    tab.show()
-    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    tab = _shown(qtbot, ctx)
     wait_idle(qtbot, ctx)
     _select(qtbot, tab, "claude-code", "project")
     wait_idle(qtbot, ctx)
@@ -182,10 +181,7 @@ def test_a_connect_made_elsewhere_since_the_buttons_were_set_is_seen(
 ) -> None:  # type: ignore[no-untyped-def]
     statuses: list[str] = []
     ctx.sig_status.connect(statuses.append)
-    tab = ConnectionsTab(ctx)
-    qtbot.addWidget(tab)
-    tab.show()
-    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    tab = _shown(qtbot, ctx)
     _select(qtbot, tab, "claude-code", "project")
     qtbot.waitUntil(tab.connect_button.isEnabled, timeout=5000)
     engine.connect_agent("claude-code", "project")  # a terminal's `context-center connect`
@@ -206,10 +202,7 @@ def test_what_is_written_is_what_the_person_saw(qtbot, ctx, engine: Engine) -> N
     buttons stay off meanwhile, whatever refreshes); nothing is written until it is accepted."""
     import json
 
-    tab = ConnectionsTab(ctx)
-    qtbot.addWidget(tab)
-    tab.show()
-    qtbot.waitUntil(lambda: tab.refresh_count >= 1, timeout=5000)
+    tab = _shown(qtbot, ctx)
     _select(qtbot, tab, "cursor", "project")
     qtbot.waitUntil(tab.connect_button.isEnabled, timeout=5000)
     tab.connect_button.click()

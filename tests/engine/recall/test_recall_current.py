@@ -193,6 +193,12 @@ def _cli(home: Path, workspace: Path, *argv: str) -> str:
     return out.stdout
 
 
+def _save_zookeeper_quorum(home: Path, workspace: Path) -> None:
+    """``memory save`` in another process (the CLI)."""
+    _cli(home, workspace, "memory", "save", "--name", "zookeeper quorum", "--type", "project",
+         "--body", "The zookeeper quorum runs five nodes.")  # fmt: skip
+
+
 def test_a_save_by_another_process_is_seen_by_the_next_cold_recall(
     seeded: tuple[Path, Path],
 ) -> None:
@@ -201,18 +207,7 @@ def test_a_save_by_another_process_is_seen_by_the_next_cold_recall(
     message = "which zookeeper quorum size do we run"
     _, before = _cold(home, workspace, message)
     assert not before[1]["selected"]
-    _cli(
-        home,
-        workspace,
-        "memory",
-        "save",
-        "--name",
-        "zookeeper quorum",
-        "--type",
-        "project",
-        "--body",
-        "The zookeeper quorum runs five nodes.",
-    )
+    _save_zookeeper_quorum(home, workspace)
     engine, after = _cold(home, workspace, message)
     assert engine.recaller.last_source == "journal"  # our write: only its file was read
     assert engine._memory is None
@@ -389,18 +384,7 @@ def test_the_first_fact_of_a_new_workspace_costs_the_next_cold_recall_no_load(
     _cold(home, workspace, message)  # loads, saves the cache (project store: missing)
     engine, _ = _cold(home, workspace, message)
     assert engine.recaller.last_source == "cache"
-    _cli(
-        home,
-        workspace,
-        "memory",
-        "save",
-        "--name",
-        "zookeeper quorum",
-        "--type",
-        "project",
-        "--body",
-        "The zookeeper quorum runs five nodes.",
-    )
+    _save_zookeeper_quorum(home, workspace)
     assert engine.layout.project_store.is_dir()
     engine, after = _cold(home, workspace, message)
     assert engine.recaller.last_source == "journal"  # only the new file was read

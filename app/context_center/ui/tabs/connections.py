@@ -164,6 +164,13 @@ def load_connections(engine: Engine) -> tuple[list[ConnectionRow], list[AccessRo
     return connections, log
 
 
+def _button(text: str, name: str, tip: str) -> QPushButton:
+    button = QPushButton(text)
+    button.setObjectName(name)
+    button.setToolTip(tip)
+    return button
+
+
 # -- the tab ----------------------------------------------------------------------------------
 
 
@@ -181,24 +188,24 @@ class ConnectionsTab(Tab):
         self.reload_button = QPushButton(translate("ConnectionsTab", "Reload"))
         self.reload_button.setObjectName("reloadConnections")
         self.reload_button.clicked.connect(self._on_reload)
-        self.connect_button = QPushButton(translate("ConnectionsTab", "Connect…"))
-        self.connect_button.setObjectName("connectAgent")
-        self.connect_button.setToolTip(
+        self.connect_button = _button(
+            translate("ConnectionsTab", "Connect…"),
+            "connectAgent",
             translate(
                 "ConnectionsTab",
                 "Write this program's MCP server (and Claude Code's hooks) into the selected "
                 "agent's config, after showing what changes",
-            )
+            ),
         )
         self.connect_button.clicked.connect(self._on_connect)
-        self.disconnect_button = QPushButton(translate("ConnectionsTab", "Disconnect…"))
-        self.disconnect_button.setObjectName("disconnectAgent")
-        self.disconnect_button.setToolTip(
+        self.disconnect_button = _button(
+            translate("ConnectionsTab", "Disconnect…"),
+            "disconnectAgent",
             translate(
                 "ConnectionsTab",
                 "Remove exactly what connect wrote from the selected agent's config, after "
                 "showing what changes",
-            )
+            ),
         )
         self.disconnect_button.clicked.connect(self._on_disconnect)
         for button in (self.connect_button, self.disconnect_button):
