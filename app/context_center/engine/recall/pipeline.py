@@ -50,7 +50,6 @@ class Turn:
     budget: int
     overridden: np.ndarray  # ordinals of global facts a project twin overrides
     subjects: Callable[[], SubjectMap]
-    breadth: Callable[[], np.ndarray]  # broad-fact mask per ordinal
     started: float
 
 

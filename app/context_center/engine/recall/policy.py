@@ -60,14 +60,10 @@ SIDE_CAP = 2
 SIDE_MIN_FACTS = 20
 # Facts matched only on frequent words, none of them in the fact's head fields, score this
 # much (broad_match when that puts them under the relative cut); "frequent" is in at least
-# FREQUENT_SHARE of the facts (and at least FREQUENT_MIN_DF). BROAD_MIN_WORDS and BROAD_RATIO
-# define a broad fact for the window (``scoring.broad_mask``): at least that many frequent
-# words and that many times as many as the typical fact.
+# FREQUENT_SHARE of the facts (and at least FREQUENT_MIN_DF).
 BROAD_FACTOR = 0.5
 FREQUENT_SHARE = 0.05
 FREQUENT_MIN_DF = 3
-BROAD_MIN_WORDS = 8
-BROAD_RATIO = 2.0
 
 # Budget
 DEFAULT_MAX_FACTS = 4

@@ -278,13 +278,3 @@ class PostingsStore(Ordinals):
         if not len(docs):
             return None
         return docs, np.concatenate([f for _, f in parts])
-
-    def frequent_terms(self, floor: float) -> list[str]:
-        """Terms in at least ``floor`` facts (counting postings of dead ordinals too: a close
-        enough figure between compactions)."""
-        df = np.zeros(len(self._vocab), dtype=np.int64)
-        base = np.diff(self._b_off)
-        df[: len(base)] = base
-        for tid, docs in self._d_docs.items():
-            df[tid] += len(docs)
-        return [self._vocab[i] for i in np.flatnonzero(df >= floor).tolist()]

@@ -77,7 +77,6 @@ class _PerState:
     def __init__(self) -> None:
         self.generation = -1
         self.subjects: SubjectMap | None = None
-        self.broad: np.ndarray | None = None
         self.conflicts: object = None
         self.overridden = np.zeros(0, dtype=np.int64)
 
@@ -231,14 +230,6 @@ class Recaller(CurrentRecall):
             st.subjects = _subject_map(self.index)
         return st.subjects
 
-    def _broad(self) -> np.ndarray:
-        st = self._state
-        st.reset_if(self.index.generation)
-        if st.broad is None:
-            alive = self.index.columns()[0]
-            st.broad = scoring.broad_mask(scoring.breadth(self.index), alive)
-        return st.broad
-
     def subject_groups(self, facts: Sequence[Fact] | None = None) -> list[SubjectGroup]:
         """Facts on the same subject: each group's current fact and the older ones."""
         with self._lock:
@@ -299,7 +290,6 @@ class Recaller(CurrentRecall):
             budget=budget,
             overridden=overridden,
             subjects=self._subjects,
-            breadth=self._broad,
             started=started,
         )
         return pipeline.run(message, turn)

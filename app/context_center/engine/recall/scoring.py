@@ -50,8 +50,6 @@ from context_center.engine.recall.policy import (
     ABOUT_COUNT,
     ABOUT_SPECIFIC,
     BROAD_FACTOR,
-    BROAD_MIN_WORDS,
-    BROAD_RATIO,
     FREQUENT_MIN_DF,
     FREQUENT_SHARE,
     HEAD_CHECK,
@@ -67,7 +65,6 @@ from context_center.engine.recall.policy import (
 )
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.terms import Concept, Plan
-from context_center.engine.recall.tokenize import is_common
 
 _PROJECT = SCOPE_CODES[next(iter(SCOPE_CODES))]
 # Seconds after which a fact of each type code is stale.
@@ -395,30 +392,6 @@ def candidates(index: RecallIndex, sc: Scored) -> tuple[np.ndarray, np.ndarray, 
     body = (enough & ~about).nonzero()[0]
     loose = ((sc.raw > 0) & ~enough).nonzero()[0]
     return cand, loose, body
-
-
-def breadth(index: RecallIndex) -> np.ndarray:
-    """Per ordinal: how many of the store's frequent words (not common words) a fact has."""
-    n, _, _ = index.bm25_state()
-    out = np.zeros(index.size, dtype=np.int32)
-    if n == 0:
-        return out
-    floor = max(FREQUENT_MIN_DF, FREQUENT_SHARE * n)
-    for term in index.frequent_terms(floor):
-        if is_common(term):
-            continue
-        p = index.live_postings(term)
-        if p is not None:
-            out[p[0]] += 1
-    return out
-
-
-def broad_mask(width: np.ndarray, alive: np.ndarray) -> np.ndarray:
-    live = width[alive]
-    if not len(live):
-        return np.zeros(len(width), dtype=np.bool_)
-    floor = max(BROAD_MIN_WORDS, BROAD_RATIO * float(np.median(live)))
-    return alive & (width >= floor)
 
 
 def _factor_columns(index: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
