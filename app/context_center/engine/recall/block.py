@@ -128,8 +128,10 @@ def snippet(
         # path cut at the region's edge far outside the final window, and the region never
         # cuts a withheld secret (a long one, a JWT or a key, could outlast the margin).
         pos = _first_match(source.lower(), matched)
-        if spans is None or (spans and max(e for _, e in spans) > len(index_text(fact))):
-            spans = withheld(index_text(fact))
+        if spans is None or spans:
+            text = index_text(fact)
+            if spans is None or max(e for _, e in spans) > len(text):
+                spans = withheld(text)
         start, end = _whole_spans(max(0, pos - 2 * limit), pos + 3 * limit, spans, where)
         source = source[start:end]
     source = _one_line(provider_visible(source))
