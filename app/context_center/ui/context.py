@@ -96,7 +96,8 @@ def detached_engine(engine: Engine) -> Engine:
     return clone
 
 
-def _alive(widget: QObject) -> bool:
+def alive(widget: QObject) -> bool:
+    """Whether ``widget``'s C++ object still exists (a closed window deletes its widgets)."""
     try:
         from shiboken6 import isValid
     except ImportError:  # pragma: no cover - shiboken ships with PySide6
@@ -147,7 +148,7 @@ class AppContext(QObject):
     def last_dialog(self) -> QDialog | None:
         """The dialog most recently opened through this context (None once it is deleted)."""
         dialog = self._last_dialog
-        return dialog if dialog is not None and _alive(dialog) else None
+        return dialog if dialog is not None and alive(dialog) else None
 
     @last_dialog.setter
     def last_dialog(self, dialog: QDialog | None) -> None:
@@ -229,7 +230,7 @@ class AppContext(QObject):
 
     def _work_done(self, _future: asyncio.Future[Any]) -> None:
         self._running -= 1
-        if self._running == 0 and _alive(self):
+        if self._running == 0 and alive(self):
             self.sig_busy.emit(False)
 
     @property
@@ -332,7 +333,7 @@ class AppContext(QObject):
         try:
             return await done
         finally:
-            if _alive(dialog):
+            if alive(dialog):
                 dialog.finished.disconnect(finished)
 
     async def confirm(
@@ -393,16 +394,16 @@ def busy(
             try:
                 return await fn(self, *args, **kwargs)
             except Exception as exc:
-                ctx.report(exc, self if _alive(self) else None)
+                ctx.report(exc, self if alive(self) else None)
                 return None
             finally:
                 for w, state in zip(widgets, states, strict=True):
-                    if _alive(w):
+                    if alive(w):
                         w.setEnabled(state)
                 # The handler may have changed what should be enabled (a fact was forgotten,
                 # a document saved); let the widget recompute it from its state.
                 update = getattr(self, "update_actions", None)
-                if callable(update) and _alive(self):
+                if callable(update) and alive(self):
                     update()
                 ctx._handler_finished()
 

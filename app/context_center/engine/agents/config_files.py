@@ -129,8 +129,8 @@ def edit_json(path: Path, display: str, change: Callable[[dict[str, Any]], None]
     else:
         after = json.dumps(data, indent=indent, ensure_ascii=False)
         after += "\n" if trailing_newline else ""
-    if raw is not None and after is not None and _same_json(before or "", after):
-        return FileEdit(path, display, raw, raw)  # only formatting would change: leave it
+    if raw is not None and old is not None and old == data:
+        return FileEdit(path, display, raw, raw)  # the data did not change: leave the file
     after = _endings_of(raw, after)
     if after is not None:
         after = _as_backed_up(path, after)

@@ -82,17 +82,17 @@ def bump(
     before: tuple[int, int] | None = None,
     stems: Iterable[str] | None = None,
     *,
-    made_at: tuple[int, int] | None = None,
+    made_folder: bool = False,
 ) -> None:
     """Count one more write to the store (call with the store lock held, after the write),
     and journal it: the folder's (mtime, inode) before and after it, and the file stems it
     created, replaced or removed (None: not known -- a reader must load the store).
 
-    ``before`` (0, 0) says the write made the folder (``made_at``: its stamp when the lock
-    was taken). That holds only while every fact file in it is one of ``stems``, listed
-    after the ``after`` stamp is taken: a file another program renamed in without our lock
-    makes the entry start at ``made_at`` (a reader then loads the store), and one renamed in
-    later moves the folder past ``after``.
+    ``made_folder``: this write made the folder. When every fact file in it, listed after
+    the ``after`` stamp is taken, is one of ``stems``, the entry starts at (0, 0), the stamp
+    of a missing folder, so a reader that saw none reads just those files (the first fact of
+    a new workspace). A file another program renamed in without our lock keeps ``before``
+    (a reader then loads the store); one renamed in later moves the folder past ``after``.
 
     Best effort: a counter that cannot be written leaves the folder mtime, which every write
     moves anyway; a write missing from the journal makes readers load the store."""
@@ -111,11 +111,11 @@ def bump(
             except ValueError:
                 value = 0
             after = folder_stamp(root)
-            if made_at is not None and before == (0, 0):
+            if made_folder and stems is not None:
+                stems = list(stems)
                 files = folder_files(root)
-                stems = list(stems) if stems is not None else None
-                if files is None or stems is None or not set(files) <= set(stems):
-                    before = made_at
+                if files is not None and set(files) <= set(stems):
+                    before = (0, 0)
             _journal(root, value + 1, before, after, stems)
             data = f"{value + 1:020d}\n".encode()
             os.pwrite(fd, data, 0)  # one small write at offset 0: never seen torn in practice

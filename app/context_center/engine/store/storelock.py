@@ -57,13 +57,7 @@ class LockedStore:
                 yield
                 return
             # the folder as the lock found it, before this write changes it
-            self._folder_at_lock = at_lock = before = stamp.folder_stamp(self.root)
-            if created and stamp.folder_files(self.root) == {}:
-                # This write made the folder, and no fact file came into it before the lock:
-                # for a reader the store went from missing (the stamp (0, 0)) to what this
-                # write leaves, so the journal says so and the reader reads just its files
-                # (checked again below: another program may write without our lock).
-                before = (0, 0)
+            self._folder_at_lock = before = stamp.folder_stamp(self.root)
             self._touched = set()
             try:
                 yield
@@ -74,9 +68,7 @@ class LockedStore:
             finally:
                 touched, self._touched, self._folder_at_lock = self._touched, set(), None
                 # readers holding a stamp of this store look again (the journal says where)
-                stamp.bump(
-                    self.root, before, touched, made_at=at_lock if before == (0, 0) else None
-                )
+                stamp.bump(self.root, before, touched, made_folder=created)
 
     def _make_folder(self) -> bool:
         """Make the store folder if it is missing; True when this call made it."""

@@ -22,10 +22,9 @@ import asyncio
 
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QWidget
-from shiboken6 import isValid
 
 from context_center.engine import Area, Changes
-from context_center.ui.context import AppContext
+from context_center.ui.context import AppContext, alive
 
 
 class Tab(QWidget):
@@ -86,12 +85,12 @@ class Tab(QWidget):
                 try:
                     await self.refresh()
                 except Exception as exc:  # a bug or a refused read: one dialog, never silent
-                    if not isValid(self):
+                    if not alive(self):
                         # the window closed (the tab deleted) while the engine worked: what
                         # the refresh read has nowhere to go, and that is no error
                         return
                     self.ctx.report(exc, self)
-                if not isValid(self):
+                if not alive(self):
                     return
                 self.refresh_count += 1
                 if not self._again:

@@ -20,10 +20,9 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 from qasync import asyncSlot
-from shiboken6 import isValid
 
 from context_center.engine import Engine, EngineError
-from context_center.ui.context import APPROVALS, FACTS, TRACE, WORKSPACE, busy
+from context_center.ui.context import APPROVALS, FACTS, TRACE, WORKSPACE, alive, busy
 from context_center.ui.dialogs.connect_agent import ConnectDialog, changed_files
 from context_center.ui.i18n import QT_TRANSLATE_NOOP, Texts, lookup, translate
 from context_center.ui.models.facts import local_time
@@ -323,7 +322,7 @@ class ConnectionsTab(Tab):
         if row is None:
             return
         can = await self.ctx.run(what_would_change, self.ctx.engine, row.agent, row.scope)
-        if not isValid(self):  # the window closed meanwhile
+        if not alive(self):  # the window closed meanwhile
             return
         if self.selected_connection() == row:  # still the same row once the answer is back
             self._can = can
@@ -405,12 +404,12 @@ class ConnectionsTab(Tab):
         connections, log = await self.ctx.run(load_connections, self.ctx.engine)
         selected = self.selected_connection()
         self.connections.set_rows(connections)
-        if selected is not None:  # the same agent and scope stay selected
-            for i, r in enumerate(connections):
-                if (r.agent, r.scope) == (selected.agent, selected.scope):
-                    self.connections_view.selectRow(i)
-                    break
-        self._update_buttons()
+        at = [i for i, r in enumerate(connections) if selected and r.agent == selected.agent
+              and r.scope == selected.scope]  # fmt: skip
+        if at:  # the same agent and scope stay selected (which sets the buttons again)
+            self.connections_view.selectRow(at[0])
+        else:
+            self._update_buttons()
         self.log.set_rows(log)
         count = len(log)
         self.log_label.setText(

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from qasync import asyncSlot
-from shiboken6 import isValid
 
 from context_center.engine import (
     Changes,
@@ -42,7 +41,7 @@ from context_center.engine import (
     EngineError,
     Entry,
 )
-from context_center.ui.context import FACTS, WORKSPACE, AppContext, busy
+from context_center.ui.context import FACTS, WORKSPACE, AppContext, alive, busy
 from context_center.ui.dialogs.fact_editor import FactDraft, FactEditorDialog
 from context_center.ui.i18n import QT_TRANSLATE_NOOP
 from context_center.ui.models.facts import (
@@ -250,7 +249,7 @@ class MemoryTab(Tab):
             else:
                 data = await self.ctx.run(load_memory, engine)
         except Exception:
-            if self.data is None and isValid(self):  # the first load failed: not loading now
+            if self.data is None and alive(self):  # the first load failed: not loading now
                 self._loading = False
                 self._show_fact(None)
             raise
