@@ -360,6 +360,62 @@ def test_a_racy_stamp_is_checked_against_the_folder(
     assert got == _full(home, workspace, "kafka consumer retry backoff for the billing topic")
 
 
+def test_only_the_store_whose_stamp_was_racy_is_listed(
+    seeded: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A racy stamp of one store costs a listing of that folder only: the other store's
+    stamp was taken long after its last change, so any change since has moved it."""
+    from context_center.engine.recall import catchup
+
+    monkeypatch.setattr(stamp, "FINE_RACY_NS", stamp.RACY_NS)  # slow steps stay in the window
+    home, workspace = seeded
+    engine, _ = _cold(home, workspace, "warm up")
+    _age_stores(engine)
+    glob = engine.layout.global_store
+    now = time.time()
+    os.utime(glob, (now, now))  # only the global folder looks just changed
+    engine, _ = _cold(home, workspace, "warm up")
+    assert engine.recaller.last_source == "stores"
+    listed: list[str] = []
+    real = catchup.files_match
+
+    def counted(index: Any, scope: Scope, root: Path) -> bool:
+        listed.append(scope.value)
+        return real(index, scope, root)
+
+    monkeypatch.setattr(catchup, "files_match", counted)
+    engine, _ = _cold(home, workspace, "warm up")
+    assert engine.recaller.last_source == "journal"
+    assert listed == [Scope.GLOBAL.value]
+    # a global file renamed into place within the same tick is still found
+    target = glob / "release-branch.md"
+    before = os.stat(glob)
+    data = _rewrite(target, "rel-X.Y", "rel/X.Y")
+    tmp = target.with_name(".tmp-00000000000000ab")
+    tmp.write_bytes(data)
+    os.replace(tmp, target)
+    os.utime(glob, ns=(before.st_atime_ns, before.st_mtime_ns))
+    message = "the release branch naming rule"
+    engine, got = _cold(home, workspace, message)
+    assert engine.recaller.last_source == "stores"
+    assert got == _full(home, workspace, message)
+
+
+def test_a_cache_without_racy_scopes_lists_every_store() -> None:
+    from context_center.engine.recall.current import DiskState
+
+    stamps = {s.value: (1, 2, 3) for s in Scope}
+    old = DiskState.from_meta({"stamps": {k: list(v) for k, v in stamps.items()}, "racy": True})
+    assert old is not None and all(old.racy_in(s.value) for s in Scope)
+    one = DiskState(stamps, True, {}, frozenset({Scope.PROJECT.value}))
+    back = DiskState.from_meta(one.to_meta())
+    assert back == one and back.racy_in("project") and not back.racy_in("global")
+    hostile = dict(one.to_meta(), racy_scopes=[{"x": 1}, "elsewhere"])
+    read = DiskState.from_meta(hostile)
+    assert read is not None and read.racy_scopes is None  # unreadable: every store listed
+    assert not DiskState(stamps, False, {}, frozenset()).racy_in("project")
+
+
 def test_the_first_fact_of_a_new_workspace_costs_the_next_cold_recall_no_load(
     home: Path, workspace: Path
 ) -> None:

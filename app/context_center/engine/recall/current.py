@@ -59,21 +59,32 @@ _DUPLICATES = frozenset({"duplicate_id", "duplicate_name"})
 @dataclass(frozen=True, slots=True)
 class DiskState:
     """The store stamps an index describes; ``racy``: taken too close to a change to trust
-    alone; ``simple``: per store, no legacy names and no id used twice."""
+    alone, ``racy_scopes`` the stores whose stamp was (None: every store, as a cache written
+    before it was kept per store says); ``simple``: per store, no legacy names and no id used
+    twice."""
 
     stamps: Stamps
     racy: bool = False
     simple: dict[str, bool] = field(default_factory=dict)
+    racy_scopes: frozenset[str] | None = None
 
     def matches(self, now: Stamps) -> bool:
         return not self.racy and self.stamps == now
 
+    def racy_in(self, scope: str) -> bool:
+        """Whether the folder of ``scope`` must be listed before this state's stamps of it
+        are trusted (a change within the same clock tick as the stamp moves no stamp)."""
+        return self.racy and (self.racy_scopes is None or scope in self.racy_scopes)
+
     def to_meta(self) -> dict[str, Any]:
-        return {
+        meta: dict[str, Any] = {
             "stamps": {k: list(v) for k, v in self.stamps.items()},
             "racy": self.racy,
             "simple": dict(self.simple),
         }
+        if self.racy_scopes is not None:
+            meta["racy_scopes"] = sorted(self.racy_scopes)
+        return meta
 
     @staticmethod
     def from_meta(meta: dict[str, Any] | None) -> DiskState | None:
@@ -86,7 +97,13 @@ class DiskState:
             return None
         if set(st) != {s.value for s in Scope}:
             return None
-        return DiskState(st, bool(meta.get("racy", True)), simple)
+        listed = meta.get("racy_scopes")
+        racy_scopes = (
+            frozenset(listed)
+            if isinstance(listed, list) and all(isinstance(x, str) and x in st for x in listed)
+            else None  # not kept (an older cache) or not readable: every store
+        )
+        return DiskState(st, bool(meta.get("racy", True)), simple, racy_scopes)
 
 
 @dataclass(slots=True)
@@ -117,8 +134,8 @@ class StoreSource:
         """The stamps now, racy if a folder changed within ``stamp.RACY_NS``."""
         seen = stamps_mod.now_ns()
         st = self.stamps()
-        racy = any(stamps_mod.is_racy(s, seen) for s in st.values())
-        return DiskState(st, racy, dict(simple or {}))
+        racy = frozenset(k for k, s in st.items() if stamps_mod.is_racy(s, seen))
+        return DiskState(st, bool(racy), dict(simple or {}), racy)
 
     def load(self) -> Loaded:
         memory = self._memory()
@@ -257,9 +274,10 @@ class CurrentRecall:
                 self.index, Scope(scope), source.roots[scope], stems
             ):
                 return False
-        if disk.racy and not all(
+        if not all(
             catchup.files_match(self.index, Scope(scope), root)
             for scope, root in source.roots.items()
+            if disk.racy_in(scope)
         ):
             return False  # a rename within the same clock tick as the stamp: look properly
         if changed:
@@ -306,7 +324,7 @@ class CurrentRecall:
         state = source.state()  # before loading: a write during the load moves it again
         self.last_source = "stores"
         loaded = source.load()
-        state = DiskState(state.stamps, state.racy, loaded.simple)
+        state = DiskState(state.stamps, state.racy, loaded.simple, state.racy_scopes)
         self.sync(loaded.facts, save=False)
         self.index.set_files(loaded.files)
         self.index.set_masked(self._overridden(loaded.conflicts))
