@@ -239,6 +239,17 @@ def _rewrite(path: Path, old: str, new: str) -> bytes:
     return data
 
 
+def _replace_within_the_tick(target: Path, old: str, new: str) -> None:
+    """Rename a changed copy of ``target`` over it, then put its folder's times back: a
+    change within the same tick of the file system's clock as the folder's last one."""
+    folder = target.parent
+    before = os.stat(folder)
+    tmp = target.with_name(".tmp-00000000000000aa")
+    tmp.write_bytes(_rewrite(target, old, new))
+    os.replace(tmp, target)
+    os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
 def test_a_rename_into_place_is_seen(seeded: tuple[Path, Path]) -> None:
     home, workspace = seeded
     engine, _ = _cold(home, workspace, "warm up")
@@ -348,16 +359,11 @@ def test_a_racy_stamp_is_checked_against_the_folder(
     engine, _ = _cold(home, workspace, "warm up")
     assert engine.recaller.last_source == "journal"  # not trusted alone: the folder listed
     # a file renamed into place within the same tick (the folder's mtime put back)
-    target = store / "kafka-retry.md"
-    before = os.stat(store)
-    data = _rewrite(target, "exponential backoff", "linear backoff")
-    tmp = target.with_name(".tmp-00000000000000aa")
-    tmp.write_bytes(data)
-    os.replace(tmp, target)
-    os.utime(store, ns=(before.st_atime_ns, before.st_mtime_ns))
-    engine, got = _cold(home, workspace, "kafka consumer retry backoff for the billing topic")
+    _replace_within_the_tick(store / "kafka-retry.md", "exponential backoff", "linear backoff")
+    engine, _ = _cold(home, workspace, "warm up")  # reads no fact file: the listing finds it
     assert engine.recaller.last_source == "stores"
-    assert got == _full(home, workspace, "kafka consumer retry backoff for the billing topic")
+    message = "kafka consumer retry backoff for the billing topic"
+    assert _cold(home, workspace, message)[1] == _full(home, workspace, message)
 
 
 def test_only_the_store_whose_stamp_was_racy_is_listed(
@@ -388,17 +394,12 @@ def test_only_the_store_whose_stamp_was_racy_is_listed(
     assert engine.recaller.last_source == "journal"
     assert listed == [Scope.GLOBAL.value]
     # a global file renamed into place within the same tick is still found
-    target = glob / "release-branch.md"
-    before = os.stat(glob)
-    data = _rewrite(target, "rel-X.Y", "rel/X.Y")
-    tmp = target.with_name(".tmp-00000000000000ab")
-    tmp.write_bytes(data)
-    os.replace(tmp, target)
-    os.utime(glob, ns=(before.st_atime_ns, before.st_mtime_ns))
-    message = "the release branch naming rule"
-    engine, got = _cold(home, workspace, message)
+    # (by the listing: the turn reads no file of that store)
+    _replace_within_the_tick(glob / "release-branch.md", "rel-X.Y", "rel/X.Y")
+    engine, _ = _cold(home, workspace, "warm up")
     assert engine.recaller.last_source == "stores"
-    assert got == _full(home, workspace, message)
+    message = "the release branch naming rule"
+    assert _cold(home, workspace, message)[1] == _full(home, workspace, message)
 
 
 def test_a_cache_without_racy_scopes_lists_every_store() -> None:
