@@ -408,13 +408,13 @@ def test_a_cache_without_racy_scopes_lists_every_store() -> None:
     stamps = {s.value: (1, 2, 3) for s in Scope}
     old = DiskState.from_meta({"stamps": {k: list(v) for k, v in stamps.items()}, "racy": True})
     assert old is not None and all(old.racy_in(s.value) for s in Scope)
-    one = DiskState(stamps, True, {}, frozenset({Scope.PROJECT.value}))
+    one = DiskState(stamps, frozenset({Scope.PROJECT.value}))
     back = DiskState.from_meta(one.to_meta())
     assert back == one and back.racy_in("project") and not back.racy_in("global")
     hostile = dict(one.to_meta(), racy_scopes=[{"x": 1}, "elsewhere"])
     read = DiskState.from_meta(hostile)
-    assert read is not None and read.racy_scopes is None  # unreadable: every store listed
-    assert not DiskState(stamps, False, {}, frozenset()).racy_in("project")
+    assert read is not None and all(read.racy_in(s.value) for s in Scope)  # every store
+    assert not DiskState(stamps).racy_in("project")
 
 
 def test_the_first_fact_of_a_new_workspace_costs_the_next_cold_recall_no_load(

@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,33 +58,33 @@ _DUPLICATES = frozenset({"duplicate_id", "duplicate_name"})
 
 @dataclass(frozen=True, slots=True)
 class DiskState:
-    """The store stamps an index describes; ``racy``: taken too close to a change to trust
-    alone, ``racy_scopes`` the stores whose stamp was (None: every store, as a cache written
-    before it was kept per store says); ``simple``: per store, no legacy names and no id used
-    twice."""
+    """The store stamps an index describes; ``racy_scopes``: the stores whose stamp was taken
+    too close to a change to trust alone; ``simple``: per store, no legacy names and no id
+    used twice."""
 
     stamps: Stamps
-    racy: bool = False
+    racy_scopes: frozenset[str] = frozenset()
     simple: dict[str, bool] = field(default_factory=dict)
-    racy_scopes: frozenset[str] | None = None
+
+    @property
+    def racy(self) -> bool:
+        return bool(self.racy_scopes)
 
     def matches(self, now: Stamps) -> bool:
-        return not self.racy and self.stamps == now
+        return not self.racy_scopes and self.stamps == now
 
     def racy_in(self, scope: str) -> bool:
         """Whether the folder of ``scope`` must be listed before this state's stamps of it
         are trusted (a change within the same clock tick as the stamp moves no stamp)."""
-        return self.racy and (self.racy_scopes is None or scope in self.racy_scopes)
+        return scope in self.racy_scopes
 
     def to_meta(self) -> dict[str, Any]:
-        meta: dict[str, Any] = {
+        return {
             "stamps": {k: list(v) for k, v in self.stamps.items()},
-            "racy": self.racy,
+            "racy": self.racy,  # what a cache reader from before racy_scopes goes by
+            "racy_scopes": sorted(self.racy_scopes),
             "simple": dict(self.simple),
         }
-        if self.racy_scopes is not None:
-            meta["racy_scopes"] = sorted(self.racy_scopes)
-        return meta
 
     @staticmethod
     def from_meta(meta: dict[str, Any] | None) -> DiskState | None:
@@ -98,12 +98,17 @@ class DiskState:
         if set(st) != {s.value for s in Scope}:
             return None
         listed = meta.get("racy_scopes")
-        racy_scopes = (
-            frozenset(listed)
-            if isinstance(listed, list) and all(isinstance(x, str) and x in st for x in listed)
-            else None  # not kept (an older cache) or not readable: every store
-        )
-        return DiskState(st, bool(meta.get("racy", True)), simple, racy_scopes)
+        if not bool(meta.get("racy", True)):
+            racy: frozenset[str] = frozenset()
+        elif (
+            isinstance(listed, list)
+            and listed
+            and all(isinstance(x, str) and x in st for x in listed)
+        ):
+            racy = frozenset(listed)
+        else:
+            racy = frozenset(st)  # not kept (an older cache) or not readable: every store
+        return DiskState(st, racy, simple)
 
 
 @dataclass(slots=True)
@@ -135,7 +140,7 @@ class StoreSource:
         seen = stamps_mod.now_ns()
         st = self.stamps()
         racy = frozenset(k for k, s in st.items() if stamps_mod.is_racy(s, seen))
-        return DiskState(st, bool(racy), dict(simple or {}), racy)
+        return DiskState(st, racy, dict(simple or {}))
 
     def load(self) -> Loaded:
         memory = self._memory()
@@ -324,7 +329,7 @@ class CurrentRecall:
         state = source.state()  # before loading: a write during the load moves it again
         self.last_source = "stores"
         loaded = source.load()
-        state = DiskState(state.stamps, state.racy, loaded.simple, state.racy_scopes)
+        state = replace(state, simple=loaded.simple)
         self.sync(loaded.facts, save=False)
         self.index.set_files(loaded.files)
         self.index.set_masked(self._overridden(loaded.conflicts))
