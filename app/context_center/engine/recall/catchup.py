@@ -8,13 +8,15 @@ stem), or an id that another file still present also holds -- and the caller loa
 
 ``masked_by_keys`` recomputes which global facts a project twin overrides from the 64-bit
 conflict-key hashes every row carries (id, name slug, title key), the rule of
-``memory.find_conflicts``.
+``memory.find_conflicts``; ``masked_after`` updates that answer for the few rows a catch-up
+changed (the global facts among them or sharing a key with them), without comparing every
+global fact's keys with every project fact's again.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +28,8 @@ from context_center.engine.recall.masks import isin
 
 # More changed files than this since the index's state: loading the stores is cheaper.
 MAX_FILES = 256
+# More global facts than this to decide again after a catch-up: decide them all at once.
+REMASK_MAX = 64
 # Files applied from the journal before the cache file is written again (until then every new
 # process reads them again: a few milliseconds).
 SAVE_AFTER = 64
@@ -134,3 +138,45 @@ def masked_by_keys(index: RecallIndex) -> np.ndarray:
     )
     masked: np.ndarray = glob[hit].astype(np.int64)
     return masked
+
+
+def masked_after(index: RecallIndex, masked: np.ndarray, touched: Sequence[int]) -> np.ndarray:
+    """What ``masked_by_keys`` answers now, given ``masked``, its answer before the rows
+    ``touched`` were added, removed or changed: only a live global fact among those rows, or
+    one sharing a key with what they held or hold (a removed row keeps its keys in the
+    columns), can have gained or lost a project twin. Those are decided again, one column
+    comparison per key; the rest keep their answer."""
+    alive, scope, _, _ = index.columns()
+    cols = [index.column(k) for k in ("idh", "nameh", "titleh")]
+    rows = np.asarray(touched, dtype=np.int64)
+    rows = rows[(rows >= 0) & (rows < len(alive))]
+    glob = np.flatnonzero(alive & (scope == SCOPE_CODES[Scope.GLOBAL]))
+    keys = [c[rows] for c in cols]
+    keys[2] = keys[2][keys[2] != 0]  # an empty title is no key
+    near = np.zeros(len(glob), dtype=np.bool_)  # a touched global row holds its own id
+    for col, held in zip(cols, keys, strict=True):
+        if len(held):
+            near |= isin(col[glob], held)
+    todo = glob[near]
+    if len(todo) > REMASK_MAX:
+        return masked_by_keys(index)
+    project = alive & (scope == SCOPE_CODES[Scope.PROJECT])
+    mine = [c[project] for c in cols]
+    keep = masked[(masked < len(alive))]
+    keep = keep[alive[keep] & (scope[keep] == SCOPE_CODES[Scope.GLOBAL])]
+    keep = keep[~isin(keep, todo)]
+    now = np.array([o for o in todo.tolist() if _twinned(o, cols, mine)], dtype=np.int64)
+    out: np.ndarray = np.union1d(keep, now).astype(np.int64)
+    return out
+
+
+def _twinned(o: int, cols: list[np.ndarray], project: list[np.ndarray]) -> bool:
+    """Whether row ``o`` shares its id, name slug or (non-empty) title key with one of the
+    ``project`` rows' (the same columns, taken at the live project facts)."""
+    for k, (col, theirs) in enumerate(zip(cols, project, strict=True)):
+        v = col[o]
+        if k == 2 and v == 0:
+            continue  # an empty title is no key
+        if bool((theirs == v).any()):
+            return True
+    return False

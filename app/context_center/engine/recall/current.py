@@ -274,6 +274,7 @@ class CurrentRecall:
         if sum(len(v) for v in changed.values()) > catchup.MAX_FILES:
             return False
         self._disk = None  # until the files are applied
+        before, masked = self.index.mark(), self._masked()
         for scope, stems in changed.items():
             if stems and not catchup.apply_stems(
                 self.index, Scope(scope), source.roots[scope], stems
@@ -285,8 +286,13 @@ class CurrentRecall:
             if disk.racy_in(scope)
         ):
             return False  # a rename within the same clock tick as the stamp: look properly
-        if changed:
-            self.index.set_masked(catchup.masked_by_keys(self.index))
+        if changed:  # updated for the rows the files changed (decided afresh if unknown)
+            touched = self.index.touched_since(before)
+            self.index.set_masked(
+                catchup.masked_by_keys(self.index)
+                if touched is None
+                else catchup.masked_after(self.index, masked, touched)
+            )
         self._disk = state
         self._unsaved_files += sum(len(v) for v in changed.values())
         self._save_when_due(state)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, TypeGuard, cast
 import numpy as np
 
 from context_center.engine.kinds import FactType, Scope
+from context_center.engine.recall.changelog import ChangeLog
 from context_center.engine.recall.digest import content_digest, index_text
 from context_center.engine.recall.keylookup import SCOPE_CODES, key_hash, ordinal_by_hash
 from context_center.engine.recall.lazyfact import FactRecord, LazyFact, PackedFacts, StaleIndex
@@ -144,7 +145,7 @@ def real_fact(f: Fact) -> Fact:
     return f
 
 
-class Ordinals(RowText):
+class Ordinals(RowText, ChangeLog):
     """Facts by ordinal and their columns (``PostingsStore`` adds postings on top)."""
 
     def _reset_rows(self) -> None:
@@ -161,6 +162,7 @@ class Ordinals(RowText):
         self.c: dict[str, Column] = {k: Column(dt) for k, (dt, _) in COLUMNS.items()}
         self._n_alive = 0
         self._dead = 0
+        self._new_epoch()
 
     @property
     def size(self) -> int:
@@ -355,6 +357,7 @@ class Ordinals(RowText):
         for name, col in self.c.items():
             col.append(values[name])
         self._n_alive += 1
+        self._touch(o)
         return o
 
     def _set_metadata(self, o: int, fact: Fact) -> None:
@@ -375,6 +378,7 @@ class Ordinals(RowText):
         c["updated"].data[o] = time_us(fact.updated_at)
         self._detach(o)  # the text is the same: so are its spans and head terms
         c["src"].data[o] = -1  # the row is now described by the Fact itself
+        self._touch(o)
 
     def same_metadata(self, o: int, fact: Fact) -> bool:
         c = self.c
@@ -426,6 +430,7 @@ class Ordinals(RowText):
         self.c["alive"].data[o] = False
         self._n_alive -= 1
         self._dead += 1
+        self._touch(o)
 
     def _keep_rows(self, alive: np.ndarray) -> None:
         """Drop dead rows (compaction; ordinals are renumbered in order)."""
@@ -438,6 +443,7 @@ class Ordinals(RowText):
         self.c = {name: Column(col.data.dtype, col.view()[alive]) for name, col in self.c.items()}
         self._ordmap = None  # rebuilt on demand
         self._dead = 0
+        self._new_epoch()  # renumbered
 
     def adopt(self, packed: PackedFacts, cols: Mapping[str, np.ndarray]) -> None:
         """Rows for every fact of a cache, none of them read yet."""
@@ -465,6 +471,7 @@ class Ordinals(RowText):
                 self.c[name] = Column(dt, cols[name])
         self._n_alive = n
         self._dead = 0
+        self._new_epoch()
 
 
 __all__ = [

@@ -49,7 +49,7 @@ from context_center.engine.recall.policy import (
     clamp_max_facts,
 )
 from context_center.engine.recall.secretmatch import secret_only
-from context_center.engine.recall.subjects import SubjectGroup, SubjectMap, Target
+from context_center.engine.recall.subjects import SubjectGroup, SubjectMap, subject_map
 from context_center.engine.recall.terms import plan
 from context_center.engine.recall.trace import RecallTrace, load_trace, save_trace
 from context_center.engine.store.paths import Layout
@@ -114,6 +114,7 @@ class Recaller(CurrentRecall):
         self._cache_tried = False
         self._lock = threading.RLock()
         self._state = _PerState()
+        self._last_subjects: SubjectMap | None = None  # updated, not rebuilt, after a write
         # the store state the index is known to describe (None: unknown, e.g. facts passed
         # in by a caller), and the one the cache file on disk says it describes
         self._disk: DiskState | None = None
@@ -227,7 +228,8 @@ class Recaller(CurrentRecall):
         st = self._state
         st.reset_if(self.index.generation)
         if st.subjects is None:
-            st.subjects = _subject_map(self.index)
+            # the last state's map, updated for the rows changed since (few, after a write)
+            st.subjects = self._last_subjects = subject_map(self.index, self._last_subjects)
         return st.subjects
 
     def subject_groups(self, facts: Sequence[Fact] | None = None) -> list[SubjectGroup]:
@@ -434,32 +436,6 @@ class Recaller(CurrentRecall):
                 )
             )
         return hits
-
-
-def _subject_map(index: RecallIndex) -> SubjectMap:
-    """Same-subject groups of the index's facts: near-duplicate titles from the subject
-    column, explicit links from the few facts whose text has a link word."""
-    alive, scope_col, _, upd = index.columns()
-    # facts whose body holds a Supersedes: line (flagged when indexed; no file read)
-    linking = np.flatnonzero(index.column("link") & alive).tolist()
-    names: dict[tuple[str, str], int] = {}
-    if linking:
-        scopes = [s.value for s in SCOPE_CODES]
-        for o in np.flatnonzero(alive).tolist():
-            names[(scopes[int(scope_col[o])], index.name_of(o))] = o
-
-    def resolve(source: Fact, target: Target) -> int | None:
-        scopes = [target.scope.value] if target.scope else [source.scope.value, _GLOBAL]
-        for s in dict.fromkeys(scopes):
-            if target.id is not None:
-                o = index.ordinal_of((s, target.id))
-            else:
-                o = names.get((s, target.name or ""))
-            if o is not None:
-                return o
-        return None
-
-    return SubjectMap(index.fact_at, index.subject_column(), alive, upd, linking, resolve)
 
 
 def search(

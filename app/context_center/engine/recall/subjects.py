@@ -18,18 +18,22 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from context_center.engine.kinds import Scope
+from context_center.engine.recall.keylookup import SCOPE_CODES, key_hash
 from context_center.engine.recall.stem import stem
 from context_center.engine.recall.tokenize import is_common, tokens
+from context_center.engine.store.keys import name_key
 
 if TYPE_CHECKING:
     from context_center.engine.model import Fact
+    from context_center.engine.recall.changelog import Mark
+    from context_center.engine.recall.index import RecallIndex
 
 _YEAR = re.compile(r"^(19|20)\d\d$")
 # A title made only of these says nothing about its subject ("Notes", "会议记录").
@@ -115,8 +119,63 @@ class SubjectGroup:
         }
 
 
+def _title_groups(
+    subject: np.ndarray, alive: np.ndarray
+) -> tuple[dict[int, list[int]], np.ndarray]:
+    """({key: its live ordinals, ascending} for every nonzero key two live facts share, the
+    mask of those ordinals): one sort of the live keys."""
+    members: dict[int, list[int]] = {}
+    titled = np.zeros(len(subject), dtype=np.bool_)
+    live = np.flatnonzero(alive & (subject != 0))
+    if not len(live):
+        return members, titled
+    keys = subject[live]
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    same = ordered[1:] == ordered[:-1]
+    if not same.any():
+        return members, titled
+    # every fact after the first of a run of equal keys, and the first too
+    shared = np.zeros(len(ordered), dtype=np.bool_)
+    shared[1:] = same
+    shared[:-1] |= same
+    ords = np.sort(live[order[shared]])
+    titled[ords] = True
+    for o, k in zip(ords.tolist(), subject[ords].tolist(), strict=True):
+        members.setdefault(int(k), []).append(o)
+    return members, titled
+
+
+def _title_groups_after(
+    prev: SubjectMap, touched: Sequence[int], subject: np.ndarray, alive: np.ndarray
+) -> tuple[dict[int, list[int]], np.ndarray]:
+    """What ``_title_groups`` finds now, from ``prev``'s groups and the ``touched`` rows
+    (added, removed or changed since): only the keys those rows hold (a removed row keeps its
+    key in the column) can have gained or lost a member. One comparison of the column per
+    such key."""
+    n = len(subject)
+    titled = np.zeros(n, dtype=np.bool_)
+    m = min(n, len(prev._titled))
+    titled[:m] = prev._titled[:m]
+    members = dict(prev._members)
+    rows = np.asarray(touched, dtype=np.int64)
+    for k in set(subject[rows[(rows >= 0) & (rows < n)]].tolist()) - {0}:
+        old = members.pop(k, None)
+        if old:
+            titled[old] = False
+        now = np.flatnonzero(subject == np.uint64(k))
+        now = now[alive[now]]
+        if len(now) > 1:
+            members[k] = now.tolist()
+            titled[now] = True
+    return members, titled
+
+
 class SubjectMap:
-    """Same-subject groups over the ordinals of one index state (rebuilt when it changes)."""
+    """Same-subject groups over the ordinals of one index state. Built once per state: from
+    every subject key (one sort), or -- ``since`` an earlier map of the same index and the
+    ordinals changed after it (``changelog``) -- from that map, regrouping only the keys those
+    rows had or have. ``mark`` is where the index's change log stood when it was built."""
 
     def __init__(
         self,
@@ -126,31 +185,18 @@ class SubjectMap:
         updated: np.ndarray,
         linking: Iterable[int],
         resolve: Callable[[Fact, Target], int | None],
+        *,
+        mark: Mark | None = None,
+        since: tuple[SubjectMap, Sequence[int]] | None = None,
     ) -> None:
+        self.mark = mark
         self._fact_at = fact_at
         self._updated = updated
-        self._members: dict[int, list[int]] = {}
-        self._dup = np.zeros(0, dtype=np.uint64)
-        # the live facts whose key another live fact shares: one sort of the live keys
-        # (every fact after the first of a run of equal keys, and the first too)
-        grouped = np.zeros(len(subject), dtype=np.bool_)
-        live = np.flatnonzero(alive & (subject != 0))
-        if len(live):
-            keys = subject[live]
-            order = np.argsort(keys, kind="stable")
-            ordered = keys[order]
-            same = ordered[1:] == ordered[:-1]
-            if same.any():
-                shared = np.zeros(len(ordered), dtype=np.bool_)
-                shared[1:] = same
-                shared[:-1] |= same
-                ords = np.sort(live[order[shared]])
-                dup = ordered[shared]
-                self._dup = dup[np.concatenate(([True], dup[1:] != dup[:-1]))]
-                grouped[ords] = True
-                for o, k in zip(ords.tolist(), subject[ords].tolist(), strict=True):
-                    self._members.setdefault(int(k), []).append(o)
         self._subject = subject
+        if since is None:
+            self._members, self._titled = _title_groups(subject, alive)
+        else:
+            self._members, self._titled = _title_groups_after(*since, subject, alive)
         self.superseded_by: dict[int, list[int]] = {}
         for s in linking:
             f = fact_at(s)
@@ -161,13 +207,16 @@ class SubjectMap:
                 if t is not None and t != s and fact_at(t) is not None:
                     self.superseded_by.setdefault(t, []).append(s)
         self._linked = np.array(sorted(self.superseded_by), dtype=np.int64)
-        grouped[self._linked[self._linked < len(grouped)]] = True
+        grouped = self._titled
+        if len(self._linked):
+            grouped = grouped.copy()
+            grouped[self._linked[self._linked < len(grouped)]] = True
         self._grouped = grouped  # in a group at all: by title or by a link
 
     def maybe_superseded(self, ords: np.ndarray) -> np.ndarray:
         """A cheap first pass: which of ``ords`` are in a group at all (one mask per index
         state, then a lookup per turn)."""
-        if not len(self._linked) and not len(self._dup):
+        if not len(self._linked) and not self._members:
             return np.zeros(len(ords), dtype=np.bool_)
         inside = ords < len(self._grouped)
         out = np.zeros(len(ords), dtype=np.bool_)
@@ -228,3 +277,70 @@ class SubjectMap:
             out.append(SubjectGroup(current, olds, how))
         out.sort(key=lambda g: (g.current.scope.value, g.current.ref))
         return out
+
+
+# More rows changed than this since the last map: build it afresh (one sort) instead of
+# regrouping each of their keys (one comparison of the column per key).
+REGROUP_MAX = 64
+# Link targets named (not by id) that are looked up in the name-hash column; past this many a
+# map of every live row's name is cheaper.
+NAME_LOOKUPS = 32
+
+
+def subject_map(index: RecallIndex, prev: SubjectMap | None = None) -> SubjectMap:
+    """Same-subject groups of the index's facts: near-duplicate titles from the subject
+    column (updated from ``prev`` for the rows changed since, when there are few), explicit
+    links from the few facts whose text has a link word."""
+    alive, _, _, upd = index.columns()
+    # facts whose body holds a Supersedes: line (flagged when indexed; no file read)
+    linking = np.flatnonzero(index.column("link") & alive).tolist()
+
+    names: dict[tuple[str, str], int] | None = None  # once many names are looked up
+    lookups = 0
+
+    def named(scope: str, name: str) -> int | None:
+        nonlocal names, lookups
+        if names is None and lookups < NAME_LOOKUPS:
+            lookups += 1
+            return _named(index, scope, name)
+        if names is None:
+            values = [s.value for s in SCOPE_CODES]
+            scope_col = index.columns()[1]
+            names = {
+                (values[int(scope_col[o])], index.name_of(o)): o
+                for o in np.flatnonzero(alive).tolist()
+            }
+        return names.get((scope, name))
+
+    def resolve(source: Fact, target: Target) -> int | None:
+        scopes = [target.scope.value] if target.scope else [source.scope.value, Scope.GLOBAL.value]
+        for s in dict.fromkeys(scopes):
+            o = (
+                index.ordinal_of((s, target.id))
+                if target.id is not None
+                else named(s, target.name or "")
+            )
+            if o is not None:
+                return o
+        return None
+
+    touched = index.touched_since(prev.mark) if prev is not None else None
+    since = (prev, touched) if prev is not None and touched is not None else None
+    if touched is not None and len(touched) > REGROUP_MAX:
+        since = None
+    subject = index.subject_column()
+    return SubjectMap(
+        index.fact_at, subject, alive, upd, linking, resolve, mark=index.mark(), since=since
+    )
+
+
+def _named(index: RecallIndex, scope: str, name: str) -> int | None:
+    """The live fact of ``scope`` named ``name`` (the last such ordinal), found through the
+    name-slug hash column and confirmed on the row's name: no map of every row's name."""
+    alive, scopes = index.columns()[:2]
+    code = SCOPE_CODES[Scope(scope)]
+    rows = np.flatnonzero(index.column("nameh") == np.uint64(key_hash(name_key(name))))
+    for o in reversed(rows.tolist()):
+        if alive[o] and int(scopes[o]) == code and index.name_of(o) == name:
+            return o
+    return None
