@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from context_center.engine.errors import AlreadyExists
 from context_center.engine.facade import Engine
 from context_center.engine.model import FactType, Scope
 from context_center.engine.store.factfile import MAX_FILE_BYTES
@@ -101,6 +102,28 @@ def test_two_files_with_one_id_are_both_excluded(engine: Engine, store: Path) ->
         ("good.md", "duplicate_id"),
         ("twin.md", "duplicate_id"),
     ]
+
+
+def test_an_excluded_file_is_never_read_for_the_legacy_fact_that_holds_its_name(
+    engine: Engine, store: Path
+) -> None:
+    """good.md is excluded (its id is twin.md's too) while a legacy file declares the name
+    ``good``: reading, saving and forgetting ``good`` act on what the list shows (the legacy
+    fact), and the excluded files keep their bytes."""
+    (store / "twin.md").write_text(GOOD.format(hex="a" * 32, name="twin"))
+    (store / "zz.md").write_text("---\nname: good\ntitle: impostor\ntype: project\n---\nother\n")
+    before = {p.name: p.read_bytes() for p in store.iterdir() if p.name != "zz.md"}
+    listed = [(f.ref, f.title) for f in engine.memory.load().facts]
+    assert listed == [("project/good.md", "impostor")]
+    for ref in ("good", "project/good.md"):
+        read = engine.memory.resolve(ref).fact
+        assert (read.title, read.body.strip()) == ("impostor", "other")
+    with pytest.raises(AlreadyExists):  # its save would move it onto the excluded good.md
+        engine.memory.update("good", expected_revision=1, body="written")
+    engine.memory.forget("good")
+    assert not (store / "zz.md").exists()
+    for name, data in before.items():
+        assert (store / name).read_bytes() == data, f"{name} was changed"
 
 
 def test_writes_still_work_beside_bad_files(engine: Engine, store: Path) -> None:

@@ -175,9 +175,14 @@ def key_by_name(snap: Snapshot) -> None:
     snap.entries = keyed
 
 
-def file_of(snap: Snapshot | None, root: Path, name: str) -> Path:
+def file_of(snap: Snapshot | None, root: Path, name: str, *, settled: bool = False) -> Path | None:
     """The file that holds the fact ``name``: ``<name>.md``, or, for a legacy file declaring
-    another name (not yet moved by migration), the file the loaded snapshot found it in."""
+    another name (not yet moved by migration), the file the loaded snapshot found it in.
+
+    None when both are present: ``<name>.md`` may be where a migration moved the legacy
+    file since ``snap`` was loaded, or a file the loader excluded (two files with one id, a
+    bad file) while the legacy file holds the name -- only a fresh load can tell, and the
+    caller passes that one with ``settled``: it then answers what the load found."""
     path = root / f"{name}.md"
     known = snap.entries.get(name) if snap is not None else None
     if known is None or os.path.basename(known.location) == path.name:
@@ -186,7 +191,9 @@ def file_of(snap: Snapshot | None, root: Path, name: str) -> Path:
         present = os.path.lexists(path)
     except (OSError, ValueError):
         return path
-    return path if present else Path(known.location)
+    if present and not settled:
+        return None
+    return Path(known.location)
 
 
 def find_alias(ref: str, stores: Iterable[FactStore]) -> Entry | None:
