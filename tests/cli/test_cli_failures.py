@@ -123,8 +123,16 @@ BAD = "bad \udcff text"  # what Python makes of the byte 0xff in an argument or 
         ("history", "append", "-"),
         ("memory", "save", "--json-input", "-"),
         ("agent", "remember", "--json-input", "-"),
+        # every text argument, not only those a command decodes itself (an outside review
+        # found these answering unrepresentable_value and not_found)
+        ("memory", "save", "--name", BAD, "--type", "project", "--body", "b"),
+        ("memory", "save", "--name", "fine", "--type", "project", "--body", BAD),
+        ("memory", "read", BAD),
+        ("memory", "forget", BAD),
+        ("agent", "forget", BAD),
+        ("memory", "save", "--name", "fine", "--type", "project", "--title", BAD, "--body", "b"),
     ],
-    ids=lambda a: " ".join(a[:3]),
+    ids=lambda a: " ".join(a[:4]),
 )
 def test_text_that_is_not_utf8_is_refused_without_a_traceback(
     home: Path, workspace: Path, argv: tuple[str, ...]

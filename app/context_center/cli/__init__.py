@@ -21,7 +21,7 @@ from types import ModuleType
 import context_center
 from context_center import APP_DISPLAY_NAME
 from context_center.argwords import command_words
-from context_center.cli.common import emit, emit_error, engine_for, json_parent
+from context_center.cli.common import emit, emit_error, engine_for, json_parent, refuse_undecodable
 from context_center.engine import EngineError
 
 GROUPS = (
@@ -176,7 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # A hook makes its own engine for the hook's cwd and must never fail the agent, so
         # it is handed none (and no workspace check runs for it).
-        engine = engine_for(args) if getattr(args, "needs_engine", True) else None
+        needs_engine = getattr(args, "needs_engine", True)
+        if needs_engine:  # a hook reads its input itself and never fails the agent
+            refuse_undecodable(args, parser, getattr(args, "command_parser", None) or parser)
+        engine = engine_for(args) if needs_engine else None
         return emit(handler(args, engine), as_json)
     except EngineError as exc:
         return emit_error(exc, as_json)

@@ -163,6 +163,27 @@ def text_arg(value: str, what: str) -> str:
     return value
 
 
+# Arguments that name files or folders: a path's bytes need not be UTF-8 on Linux, so these
+# are handed to the file system as given; every other text argument must be UTF-8.
+PATH_METAVARS = frozenset({"FILE", "DIR", "PATH"})
+PATH_DESTS = frozenset({"home", "workspace", "path", "claude_root", "codex_root", "user_home"})
+
+
+def refuse_undecodable(args: argparse.Namespace, *parsers: argparse.ArgumentParser) -> None:
+    """Refuse (InvalidRequest, naming the argument) a text argument whose bytes are not
+    UTF-8, before any command reads or writes with it: a name, a title, a body, a reference
+    (paths are exempt, see ``PATH_METAVARS``)."""
+    for parser in parsers:
+        for action in parser._actions:
+            value = getattr(args, action.dest, None)
+            if not isinstance(value, str) or action.dest in PATH_DESTS:
+                continue
+            if action.metavar in PATH_METAVARS:
+                continue
+            label = action.option_strings[0] if action.option_strings else action.dest.upper()
+            text_arg(value, label)
+
+
 def read_stdin_text() -> str:
     """All of standard input as UTF-8 text (refused, not a traceback, when it is not)."""
     try:

@@ -96,7 +96,9 @@ class FreshnessClock:
         return Freshness.STALE
 
 
-_LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t\r\f\v]*\n)+")
+# Lines of whitespace alone (any character ``str.isspace`` calls space, U+001F or U+3000 as
+# well as a tab): what the reader's split after the closing '---' (``^-{3,}\s*$``) eats.
+_LEADING_BLANK_LINES = re.compile(r"\A(?:[^\S\n]*\n)+")
 
 
 def normalise_body(body: str) -> str:

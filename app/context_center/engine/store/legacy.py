@@ -196,6 +196,13 @@ def file_of(snap: Snapshot | None, root: Path, name: str, *, settled: bool = Fal
     return Path(known.location)
 
 
+def settled_file_of(snap: Snapshot, root: Path, name: str) -> Path:
+    """``file_of`` by a snapshot loaded just now: the file the loader gave the name to."""
+    path = file_of(snap, root, name, settled=True)
+    assert path is not None
+    return path
+
+
 def find_alias(ref: str, stores: Iterable[FactStore]) -> Entry | None:
     """The one active legacy fact an alias id names (read fresh), or None.
 
