@@ -13,6 +13,7 @@ import pytest
 from context_center.engine.instructions.prefix import (
     GUIDANCE_BUDGET,
     INDEX_BUDGET,
+    INDEX_LINE_MAX,
     INDEX_PREAMBLE,
     INSTRUCTIONS_PREAMBLE,
     LOCAL_HOME,
@@ -366,6 +367,23 @@ def test_index_lists_the_newest_within_its_budget_and_says_how_many_more(tmp_pat
         f"- … and {left:,} more facts not listed here: use `memory search` to find them."
     )
     assert prefix.index_order.startswith("newest first")
+
+
+def test_a_long_entry_is_shortened_after_its_reference(tmp_path: Path) -> None:
+    """The 240-character cap never cuts a reference: the model reads a fact by it."""
+    res = resolve_instructions(tmp_path / "h", tmp_path / "ws", tmp_path / "ws")
+    long_name = "a-" + "x" * 247  # a name near the stem's 252-byte cap: a ref over 240
+    wordy = "w" + "-word" * 40
+    facts = [
+        fact(long_name, scope=Scope.PROJECT, type=FactType.PROJECT, description="d " * 100),
+        fact(wordy, scope=Scope.PROJECT, type=FactType.PROJECT, description="words " * 60),
+    ]
+    lines = [ln for ln in build_prefix(res, facts, []).text.splitlines() if ln.startswith("- p")]
+    by_ref = {ln.split(" ")[1]: ln for ln in lines}
+    assert by_ref[f"project/{long_name}.md"] == f"- project/{long_name}.md"
+    mid = by_ref[f"project/{wordy}.md"]
+    assert INDEX_LINE_MAX - 2 <= len(mid) <= INDEX_LINE_MAX and mid.endswith("…")
+    assert mid.startswith(f"- project/{wordy}.md — ")
 
 
 def test_recall_counts_put_the_most_recalled_first(tmp_path: Path) -> None:

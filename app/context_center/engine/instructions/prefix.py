@@ -275,11 +275,14 @@ def _index_section(
     room = INDEX_BUDGET - len(INDEX_HEADING) - len(INDEX_PREAMBLE) - 4 - len(closing) - 1
     lines: list[str] = []
     for fact in listed:
-        line = f"- {fact.ref} — {_one_line(redact(fact.display_title))}"
+        head = f"- {fact.ref}"
+        rest = f" — {_one_line(redact(fact.display_title))}"
         description = _one_line(redact(fact.description))
         if description:
-            line += f": {description}"
-        line = _safe(_clip(line, INDEX_LINE_MAX), redact)
+            rest += f": {description}"
+        # shortened after its reference, never inside it: a cut reference names no fact
+        keep = INDEX_LINE_MAX - len(head)
+        line = _safe(head + (_clip(rest, keep) if keep >= len(" — …") else ""), redact)
         if len(line) + 1 > room:
             break
         room -= len(line) + 1
