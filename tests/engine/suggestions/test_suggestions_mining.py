@@ -198,3 +198,29 @@ def test_names() -> None:
     assert long.startswith("always-very-very") and len(long.rsplit("-", 1)[1]) == 8
     mixed = propose_name("约定分支名用 feat/ 前缀", "project")
     assert mixed.startswith("feat-") and mixed.isascii()
+
+
+@pytest.mark.parametrize(
+    ("turn", "title"),
+    [
+        # a pasted terminal line keeps its colours and its window title out of the candidate
+        (
+            "Always \x1b[31mcolor\x1b[0m the failing test names",
+            "Always color the failing test names",
+        ),
+        ("\x1b]0;pwn\x07 always run ruff before committing", "Always run ruff before committing"),
+        ("记住：\x07提交信息用英文写\x1b[0m", "提交信息用英文写"),
+        # a quote mark at either end: Reasonix's reader would strip it
+        ('"Always squash-merge pull requests"', "Always squash-merge pull requests"),
+    ],
+)
+def test_a_candidate_holds_no_control_character_and_can_be_saved(turn: str, title: str) -> None:
+    """Accepting a candidate saves it as a fact: every field must be one a fact can hold
+    (an outside review found an ESC in a title, refused with unrepresentable_value)."""
+    from context_center.engine.store.fmvalue import problem
+
+    [draft] = memory_drafts([UserTurn("history", "s1", None, turn, "/w")])
+    assert draft.title == title
+    assert problem(draft.title) is None and problem(draft.description) is None
+    assert not any(ch < " " and ch != "\n" for ch in draft.body + draft.statement)
+    assert all("\x1b" not in e.quote and "\x07" not in e.quote for e in draft.evidence)

@@ -311,8 +311,11 @@ def propose_name(statement: str, fallback: str) -> str:
 
 
 def make_title(statement: str, limit: int = 72) -> str:
-    text = statement.rstrip("。.!！ ")
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """A title (or, with a larger ``limit``, a description) a fact can hold: one line, no
+    quote mark at either end (Reasonix's reader strips them)."""
+    text = one_line(statement).rstrip("。.!！ ").strip("\"' ")
+    text = text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return text.strip("\"' ")
 
 
 # ---------------------------------------------------------------- memory candidates

@@ -22,6 +22,11 @@ EPOCH = datetime.min.replace(tzinfo=UTC)
 _START = r"(?<![A-Za-z0-9])"
 _END = r"(?![A-Za-z0-9])"
 _SPACE_RE = re.compile(r"\s+")
+# What a terminal draws with and a pasted transcript carries along: CSI sequences (colours,
+# cursor moves), OSC sequences (window titles, links) and other escapes, then any control
+# character left. None of it is text a person said, and a fact cannot hold it.
+_TERMINAL_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?")
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
@@ -33,7 +38,11 @@ def rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
 
 
 def one_line(text: str) -> str:
-    return _SPACE_RE.sub(" ", text).strip()
+    """``text`` on one line: runs of whitespace one space, terminal escape sequences and
+    control characters gone."""
+    if "\x1b" in text:
+        text = _TERMINAL_RE.sub("", text)
+    return _CONTROL_RE.sub("", _SPACE_RE.sub(" ", text)).strip()
 
 
 def normalize_key(text: str) -> str:
