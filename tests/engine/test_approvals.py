@@ -243,10 +243,12 @@ def test_forget_approval_conflicts_when_the_fact_moved(engine: Engine, moved: st
         engine.memory.update(fact.id, expected_revision=1, body="newer")
     else:
         engine.memory.forget(fact.id)
-    with pytest.raises(ApprovalConflict):
+    with pytest.raises(ApprovalConflict) as excinfo:
         queue_of(engine).approve(item)
     if moved == "revision":
         assert engine.memory.resolve(fact.id).fact.body == "newer"
+        # the revision moved: said so, with both numbers (not "content differs")
+        assert "expected 1, found 2" in str(excinfo.value)
 
 
 def test_edit_then_approve_writes_and_audits_the_edit(engine: Engine) -> None:

@@ -447,7 +447,7 @@ def test_the_refusal_dialog_shows_an_approval_conflict_in_chinese(ctx, zh) -> No
     ctx.report(conflict)
     box = ctx.last_dialog
     assert box.informativeText() == (
-        f"审批条目 {item} 无法应用：遗忘请求排队之后 project/flow.md 发生了变化（内容不同）。"
+        f"审批条目 {item} 无法应用：project/flow.md 的修订版冲突：预期 1，实际 2。"
         "没有写入任何内容；该条目仍在等待审批（拒绝它，或编辑后再次批准）。"
     )
     box.close()

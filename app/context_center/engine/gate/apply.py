@@ -143,6 +143,12 @@ def apply_write(memory: Memory, record: ApprovalRecord, intent: Intent) -> Appli
         )
         return Applied(fact=fact)
     entry = memory.resolve(record.target_id)
+    if entry.fact.revision != record.expected_revision:  # said as such, not "content differs"
+        raise RevisionConflict(
+            f"revision conflict on {entry.fact.ref}: expected {record.expected_revision}, "
+            f"found {entry.fact.revision}",
+            current_revision=entry.fact.revision,
+        )
     if record.base_sha256 is not None and entry.sha256 != record.base_sha256:
         raise RevisionConflict(
             f"{entry.fact.ref} changed since the forget was queued (content differs)",
