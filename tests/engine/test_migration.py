@@ -335,3 +335,24 @@ def test_a_body_cached_by_a_build_that_kept_cr_reads_as_lf() -> None:
     }
     fact = fact_from_values(values, Scope.PROJECT)
     assert fact.body == "line one\nline two"
+
+
+def test_the_change_set_of_a_migration_names_each_fact_by_id_and_revision(engine: Engine) -> None:
+    """``memory migrate --json`` lists ``changes.facts``: each with the id and revision it
+    was written with (an outside review found an empty id and a null revision)."""
+    store = engine.layout.project_store
+    store.mkdir(parents=True)
+    (store / "old.md").write_text("---\nname: Old Thing\ntype: project\n---\nlegacy body\n")
+    before = engine.memory.load().facts[0]
+    done = engine.migrate()
+    assert done.value == ["project/old-thing.md"]
+    [change] = [c.to_json() for c in done.facts]
+    assert change == {
+        "ref": "project/old-thing.md",
+        "scope": "project",
+        "name": "old-thing",
+        "id": before.id,
+        "kind": "migrated",
+        "revision": engine.memory.resolve("old-thing").fact.revision,
+    }
+    assert change["id"].startswith("legacy-") and change["revision"] >= 1

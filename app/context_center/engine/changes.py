@@ -144,12 +144,18 @@ def merge(first: Changes[Any], *others: Changes[Any]) -> Changes[None]:
     )
 
 
-def migrated(refs: list[str]) -> Changes[list[str]]:
-    """The change-set of a migration: each rewritten fact by its ref (the value is the refs)."""
+def migrated(
+    refs: list[str], written: dict[str, tuple[str, int]] | None = None
+) -> Changes[list[str]]:
+    """The change-set of a migration: each rewritten fact by its ref (the value is the refs),
+    with the id and revision it was written with (``written``, by ref) where known."""
     facts = []
     for ref in refs:
         scope, _, file = ref.partition("/")
+        fact_id, revision = (written or {}).get(ref, ("", None))
         facts.append(
-            FactChange(Scope(scope), file.removesuffix(".md"), "", FactChangeKind.MIGRATED)
+            FactChange(
+                Scope(scope), file.removesuffix(".md"), fact_id, FactChangeKind.MIGRATED, revision
+            )
         )
     return Changes(refs, facts=tuple(facts))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from context_center.engine.changes import Changes, FactChange, FactChangeKind, migrated
+from context_center.engine.errors import EngineError
 from context_center.engine.facade.core import EngineCore
 from context_center.engine.kinds import FactType, Scope
 
@@ -153,7 +155,13 @@ class FactsAPI(EngineCore):
 
     def migrate(self) -> Changes[list[str]]:
         """Rewrite legacy facts in canonical form (idempotent). The value lists changed refs."""
-        return migrated(self.memory.migrate())
+        refs = self.memory.migrate()
+        written: dict[str, tuple[str, int]] = {}
+        for ref in refs:  # as it is now: another process may have moved it since
+            with contextlib.suppress(EngineError):
+                fact = self.memory.resolve(ref).fact
+                written[ref] = (fact.id, fact.revision)
+        return migrated(refs, written)
 
     def sync_conflicts(self) -> list[SyncConflict]:
         """Conflict copies and files with git conflict markers in the loaded stores, each
