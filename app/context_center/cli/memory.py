@@ -52,8 +52,10 @@ def cmd_list(args: argparse.Namespace, engine: Engine) -> Output:
         f"{pad(f.ref, 40)} r{f.revision:<3} {f.type.value:<9} {f.freshness().value:<7} {f.display_title}"
         for f in facts
     ] or ["(no active facts)"]
-    for c in view.conflicts:
-        lines.append(f"conflict ({c.key}): {c.project_ref} applies over {c.global_ref}")
+    listed = {f.ref for f in facts}
+    for c in view.conflicts:  # the text shows those of the facts listed (JSON: every one)
+        if c.project_ref in listed or c.global_ref in listed:
+            lines.append(f"conflict ({c.key}): {c.project_ref} applies over {c.global_ref}")
     for d in view.diagnostics:
         lines.append(
             f"diagnostic {d.code}: {d.scope.value if d.scope else ''}/{d.path}: {d.message}"
