@@ -233,6 +233,9 @@ def test_list_reports_diagnostics_and_conflicts(home: Path, workspace: Path) -> 
     ]
     text = run(home, workspace, "memory", "list")
     assert "project/tabs.md applies over global/tabs.md" in text.stdout
+    # a filter that shows neither fact: the text does not name their conflict (JSON still does)
+    assert "applies over" not in run(home, workspace, "memory", "list", "--type", "project").stdout
+    assert ok(home, workspace, "memory", "list", "--type", "project")["conflicts"]
 
 
 def test_migrate_is_idempotent(home: Path, workspace: Path) -> None:
