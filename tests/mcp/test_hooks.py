@@ -81,7 +81,9 @@ def test_a_subfolder_session_uses_the_repository_folder(seeded: Engine, user_hom
     target = _memory_dir(user_home, seeded.workspace) / "from_sub.md"
     payload = json.loads(_payload(sub, "PreToolUse", **_write(target, CLAUDE_MEMORY)))
     code, out, _ = _hook(seeded, "PreToolUse", json.dumps(payload))
-    assert code == 0 and "saved memory/from_sub.md" in _decision(out)["permissionDecisionReason"]
+    reason = _decision(out)["permissionDecisionReason"]
+    assert code == 0 and "saved this memory as project/ci-runner.md" in reason
+    assert "memory/from_sub.md" in reason and not target.exists()
 
 
 def test_user_prompt_submit_prints_the_recall_block(seeded: Engine) -> None:
@@ -121,21 +123,41 @@ def test_session_start_is_guidance_and_index_without_instructions(seeded: Engine
     assert "staging cluster" not in text  # Claude Code loads its instruction files itself
 
 
-def test_low_risk_create_is_written_create_only(seeded: Engine, user_home: Path) -> None:
+def test_low_risk_create_is_saved_in_the_store_not_in_claudes_folder(
+    seeded: Engine, user_home: Path
+) -> None:
+    """A low-risk new memory is saved where the session's index and recall find it: the
+    project store. Claude Code's folder stays as it was (a file there without a MEMORY.md
+    line, which is never written for the agent, would be seen by neither program; an outside
+    review found the saved memory lost that way)."""
     target = _memory_dir(user_home, seeded.workspace) / "ci_runner.md"
     stdin = _payload(seeded.workspace, "PreToolUse", **_write(target, CLAUDE_MEMORY))
     code, out, err = _hook(seeded, "PreToolUse", stdin)
     assert code == 0, err
     decision = _decision(out)
-    assert "saved memory/ci_runner.md" in decision["permissionDecisionReason"]
-    assert target.read_text() == CLAUDE_MEMORY
+    reason = decision["permissionDecisionReason"]
+    assert decision["permissionDecision"] == "deny"
+    assert "saved this memory as project/ci-runner.md" in reason and "memory/ci_runner.md" in reason
+    assert not target.exists() and not target.parent.exists()
     assert os.fspath(user_home) not in out
     assert seeded.pending_approvals() == []
-    # The same write again: the file exists now, so it is an edit, which waits for a person.
+    fact = seeded.read_fact("project/ci-runner.md").fact
+    assert (fact.description, fact.type.value) == (
+        "CI runs on the self-hosted runner pool",
+        "project",
+    )
+    assert "`ci-large`" in fact.body
+    # the next session's index lists it, and a prompt about it recalls it
+    _, start, _ = _hook(seeded, "SessionStart", _payload(seeded.workspace, "SessionStart"))
+    assert "project/ci-runner.md" in json.loads(start)["hookSpecificOutput"]["additionalContext"]
+    ask = _payload(seeded.workspace, "UserPromptSubmit", prompt="which runner pool does CI use?")
+    _, recalled, _ = _hook(seeded, "UserPromptSubmit", ask)
+    assert "project/ci-runner.md" in json.loads(recalled)["hookSpecificOutput"]["additionalContext"]
+    # The same write again: saved already, so it is not saved twice
     _, out, _ = _hook(seeded, "PreToolUse", stdin)
-    again = _decision(out)["permissionDecisionReason"]
-    assert "waits for a person's approval as apr-" in again and "claude_memory_edit" in again
-    assert target.read_text() == CLAUDE_MEMORY
+    assert "saved this memory" not in _decision(out)["permissionDecisionReason"]
+    assert [f.ref for f in seeded.open().facts].count("project/ci-runner.md") == 1
+    assert not target.exists()
 
 
 def test_risky_writes_are_queued_and_denied_with_the_pending_id(

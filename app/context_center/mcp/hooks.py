@@ -78,8 +78,10 @@ def denial(result: dict[str, Any]) -> str:
     outcome = result.get("outcome")
     if outcome == "applied":
         return (
-            f"Context Center saved {file} itself (a low-risk new memory, written create-only "
-            "with exactly this content). The file is in place; do not write it again."
+            f"Context Center saved this memory as {result.get('ref', file)} in its own memory "
+            "(a low-risk new memory, saved create-only with exactly this content): each "
+            "session's memory index and recall carry it. Nothing was written to "
+            f"{file}; do not write it again."
         )
     if outcome == "queued":
         return (

@@ -11,14 +11,16 @@ A PreToolUse hook hands us the Write/Edit/MultiEdit aimed at that folder. We com
 the tool would leave, read it as a Claude memory file (frontmatter ``name``, ``description``,
 ``type``; then the body) and ask the gate (``evaluate``) about it as a project create:
 
-* ``applied`` — a low-risk create of a file that does not exist yet: written there, create-only
-  (``atomic.create_exclusive``), byte for byte what the tool would have written;
+* ``applied`` — a low-risk create of a file that does not exist yet: saved in Context Center's
+  project store (create-only, as every low-risk agent write), where the session's memory
+  index and recall carry it;
 * anything else is queued for a person (a change to an existing file always is: reason
-  ``claude_memory_edit``) or refused, and the tool is denied with the reason. An approved item
-  is saved in Context Center's project store, where recall finds it.
+  ``claude_memory_edit``) or refused. An approved item is saved in the same store.
 
-``MEMORY.md`` (Claude Code's own index of the folder) is never written for the agent:
-Context Center gives the session its index itself.
+Either way the tool is denied with what happened, and nothing is written in Claude Code's
+folder: a file there without a ``MEMORY.md`` line (which is never written for the agent either:
+Context Center gives the session its index itself) would be seen by neither program, and one
+saved in both places would be the same memory twice.
 """
 
 from __future__ import annotations
@@ -218,18 +220,12 @@ def route(
     queue = engine.approvals
     result: dict[str, Any] = {"operation": "create", "file": label}
     if decision.outcome is Outcome.APPLIED:
-        from context_center.engine.store import atomic
+        from context_center.engine.gate.decision import apply_low_risk
 
-        try:
-            atomic.create_exclusive(path, text.encode("utf-8"))
-        except FileExistsError:
-            decision = decision.model_copy(update={"outcome": Outcome.REFUSED})
-            result["reasons"] = [
-                {
-                    "code": "create_conflict",
-                    "message": f"{label} appeared meanwhile; nothing was overwritten",
-                }
-            ]
+        decision = apply_low_risk(decision, engine.memory)
+        if decision.fact is not None:
+            result["ref"] = decision.fact.ref
+            result["id"] = decision.fact.id
     elif decision.outcome is Outcome.QUEUED and decision.proposal is not None:
         record = queue.enqueue(
             proposal=decision.proposal,

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from context_center.engine.changes import Changes, FactChange
+from context_center.engine.changes import Changes, FactChange, FactChangeKind
 from context_center.engine.errors import InvalidRequest, NotFound
 from context_center.engine.facade.agent_base import (
     SCOPE_RANK,
@@ -25,6 +25,7 @@ from context_center.engine.facade.agent_base import (
     text_arg,
     type_value,
 )
+from context_center.engine.kinds import Scope
 
 if TYPE_CHECKING:
     from context_center.engine.agents.caller import AgentCaller
@@ -324,8 +325,9 @@ class AgentsAPI(AgentBase):
         caller: AgentCaller,
     ) -> Changes[dict[str, Any]] | None:
         """A Write/Edit/MultiEdit into Claude Code's auto-memory folder for ``cwd``, routed
-        through the gate: a low-risk create is written there create-only (``applied``);
-        anything else is queued for a person or refused. None: not such a write."""
+        through the gate: a low-risk create is saved in the project store (``applied``), not
+        in that folder; anything else is queued for a person or refused. None: not such a
+        write."""
         from context_center.engine.agents import claude_memory
         from context_center.engine.claude_memory.location import locate
 
@@ -340,6 +342,14 @@ class AgentsAPI(AgentBase):
             acc.pending_id = result.get("pending_id")
             acc.refs = [result["file"]]
             facts: tuple[FactChange, ...] = ()
+            if result["outcome"] == "applied" and "ref" in result:
+                scope, _, file = str(result["ref"]).partition("/")
+                name = file.removesuffix(".md")
+                change = FactChange(
+                    Scope(scope), name, str(result["id"]), FactChangeKind.CREATED, 1
+                )
+                facts = (change,)
+                acc.refs = [result["file"], str(result["ref"])]
             return Changes(
                 self._agents.text.result(result),
                 facts=facts,

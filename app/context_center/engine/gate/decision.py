@@ -184,7 +184,7 @@ def evaluate(
     )
 
 
-def _apply_low_risk(decision: GateDecision, memory: Memory) -> GateDecision:
+def apply_low_risk(decision: GateDecision, memory: Memory) -> GateDecision:
     """Write the low-risk create through the store's create-only path."""
     assert decision.proposal is not None
     c = decision.proposal.content
@@ -225,7 +225,7 @@ def assess(
     decision = evaluate(request, memory, budget_chars=budget_chars)
     queue = queue or ApprovalQueue.for_layout(memory.layout)
     if decision.outcome is Outcome.APPLIED:
-        decision = _apply_low_risk(decision, memory)
+        decision = apply_low_risk(decision, memory)
     elif decision.outcome is Outcome.QUEUED:
         assert decision.proposal is not None
         record = queue.enqueue(
