@@ -295,6 +295,25 @@ async def test_resources_listed_and_read(seeded: Engine) -> None:
     assert missing.value.error.code == -32602
 
 
+async def test_a_hand_written_value_the_writer_refuses_can_still_be_read(seeded: Engine) -> None:
+    """A listed resource can be read even when a hand edit left a control character or a
+    quote mark at an end in its frontmatter (an outside review found it refused with
+    "cannot be saved"): those values are YAML double-quoted scalars, escapes spelled out."""
+    store = seeded.layout.project_store
+    (store / "hand-edit.md").write_text(
+        "---\nname: hand-edit\ntitle: \"'quoted' title\"\n"
+        'description: "hand \\x1b[31m written"\ntype: project\n---\nA body.\n'
+    )
+    async with connected(_server(seeded)) as client:
+        uris = [str(r.uri) for r in (await client.list_resources()).resources]
+        read = await client.read_resource("memory://project/hand-edit")
+    assert "memory://project/hand-edit" in uris
+    text = read.contents[0].text
+    assert "\x1b" not in text and "\x07" not in text
+    assert 'description: "hand \\u001b[31m written"' in text
+    assert "title: \"'quoted' title\"" in text and text.rstrip().endswith("A body.")
+
+
 async def test_resource_list_pages(seeded: Engine) -> None:
     from context_center.engine import Fact, FactType, Scope
     from context_center.engine.store.factfile import render_fact

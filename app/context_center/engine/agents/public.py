@@ -96,10 +96,25 @@ def refs_of(items: Iterable[dict[str, Any]]) -> list[str]:
 
 
 def fact_markdown(fact: Any) -> str:
-    """The fact as its file holds it: canonical frontmatter, then the body."""
+    """The fact as its file holds it: canonical frontmatter, then the body. A value written by
+    hand that our writer refuses (a control character, a quote mark at an end: Reasonix's
+    reader would not read it back) is shown as a YAML double-quoted scalar, escapes spelled
+    out: a fact the store lists can always be read."""
+    import json
+
+    from context_center.engine.store import fmvalue
     from context_center.engine.store.factfile import render_fact
 
-    return render_fact(fact).decode("utf-8")
+    fields = ("name", "title", "description")
+    bad = [k for k in fields if fmvalue.problem(getattr(fact, k)) is not None]
+    if not bad:
+        return render_fact(fact).decode("utf-8")
+    stand_in = fact.model_copy(update={k: f"value-{k}" for k in bad})
+    text = render_fact(stand_in).decode("utf-8")
+    for k in bad:
+        quoted = json.dumps(getattr(fact, k), ensure_ascii=False)  # valid YAML, no controls
+        text = text.replace(f"\n{k}: value-{k}\n", f"\n{k}: {quoted}\n", 1)
+    return text
 
 
 def clip_lines(text: str, max_chars: int) -> str:
