@@ -137,6 +137,28 @@ async def test_workspace_from_mcp_roots(seeded: Engine, tmp_path: Path) -> None:
     assert "release/*" in resource.contents[0].text
 
 
+async def test_a_root_that_is_no_folder_leaves_nothing_in_the_home(
+    seeded: Engine, tmp_path: Path
+) -> None:
+    """A client-chosen root that does not exist gets workspace_not_found, and no project
+    folder, state folder or log appears in the home for it (an outside review found the
+    server's log written there)."""
+    missing = tmp_path / "nonexistent"
+
+    async def roots(context: object) -> ListRootsResult:
+        return ListRootsResult(roots=[Root(uri=missing.as_uri(), name="gone")])
+
+    before = sorted(p.relative_to(seeded.home) for p in seeded.home.rglob("*"))
+    params = _params(seeded, workspace=False)
+    async with Client(
+        params, list_roots_callback=roots, mode="legacy", read_timeout_seconds=60
+    ) as client:
+        listed = await client.call_tool("memory_list", {})
+    assert listed.is_error and data(listed)["error"]["code"] == "workspace_not_found"
+    after = sorted(p.relative_to(seeded.home) for p in seeded.home.rglob("*"))
+    assert [p for p in after if p not in before and "nonexistent" in str(p)] == []
+
+
 def test_stdout_is_protocol_only(seeded: Engine) -> None:
     """Raw JSON-RPC over a pipe: every stdout line is a JSON-RPC message."""
     params = _params(seeded)

@@ -100,7 +100,9 @@ class ServerState:
             engine = Engine(home=self.options.home, workspace=workspace)
             engine.start_agent_session()
             self._engines[key] = engine
-            if self.options.log_to_file:
+            if self.options.log_to_file and engine.workspace.is_dir():
+                # a root that is not a folder here gets workspace_not_found, and nothing of
+                # it may appear in the home (not even its log)
                 from context_center.mcp import logs
 
                 logs.to_file(engine.layout.state_dir, LOG_FILE)
