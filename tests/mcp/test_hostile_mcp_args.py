@@ -137,3 +137,36 @@ def test_a_request_the_sdk_cannot_read_is_answered(seeded: Engine) -> None:
     assert [r["id"] for r in errors] == [None, 3, None], replies
     assert {r["error"]["code"] for r in errors} == {-32600}
     assert [r["id"] for r in replies if "result" in r] == [1, 5]
+
+
+async def test_unknown_tools_and_arguments_are_refused_and_long_quotes_are_cut(
+    seeded: Engine,
+) -> None:
+    """An outside review: an unknown argument was silently ignored (``{"approved": true}``
+    looked accepted), an unknown tool answered in plain text, and an error quoted a
+    2,000,000-character ref back whole."""
+    async with connected(_server(seeded)) as client:
+        extra = await client.call_tool(
+            "remember",
+            {
+                "type": "project",
+                "title": "Zanzibar window",
+                "description": "when deploys happen",
+                "body": "Deploys happen on Tuesdays.",
+                "approved": True,
+                f"status\x1b{SECRET}": "approved",
+            },
+        )
+        unknown = await client.call_tool("approve", {"pending_id": "apr-x"})
+        huge = await client.call_tool("memory_read", {"ref": "x" * 2_000_000})
+    error = data(extra)["error"]
+    assert extra.is_error and error["code"] == "invalid_request"
+    assert error["message"].startswith("unknown argument(s): approved, status")
+    _clean(json.dumps(data(extra)), seeded)
+    assert seeded.pending_approvals() == [] and "zanzibar-window" not in json.dumps(
+        [f.ref for f in seeded.open().facts]
+    )
+    assert unknown.is_error and data(unknown)["error"]["code"] == "not_found"
+    assert "approve" in data(unknown)["error"]["message"]
+    message = data(huge)["error"]["message"]
+    assert huge.is_error and len(message) < 1_100 and message.endswith("more characters)")

@@ -19,8 +19,22 @@ def ok(data: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
     )
 
 
+# An error message quotes what the request named (a ref, a folder, an id): bounded, so a huge
+# argument does not come back whole into the agent's context.
+MESSAGE_MAX = 1_000
+
+
+def bounded(message: str) -> str:
+    """``message`` on one line, cut to ``MESSAGE_MAX`` characters with a count of the rest
+    (cut after it was made provider-visible: nothing withheld can reappear)."""
+    text = " ".join(message.split())
+    if len(text) <= MESSAGE_MAX:
+        return text
+    return f"{text[:MESSAGE_MAX]}… ({len(text) - MESSAGE_MAX:,} more characters)"
+
+
 def error(code: str, message: str) -> CallToolResult:
-    return ok({"error": {"code": code, "message": " ".join(message.split())}}, is_error=True)
+    return ok({"error": {"code": code, "message": bounded(message)}}, is_error=True)
 
 
 def visible_message(text: str, engine: Engine | None = None) -> str:
@@ -38,8 +52,10 @@ def engine_error(exc: EngineError, engine: Engine | None = None) -> CallToolResu
     return error(exc.code, visible_message(str(exc), engine))
 
 
-def invalid_arguments(fields: list[str]) -> CallToolResult:
-    """Arguments that do not match the schema: the fields are named, their values never (a
-    value may be a secret)."""
-    where = ", ".join(fields) or "the arguments"
-    return error("invalid_request", f"invalid argument(s): {where}")
+def invalid_arguments(fields: list[str], what: str = "invalid") -> CallToolResult:
+    """Arguments that do not match the schema (``what``: "invalid", or "unknown" for names the
+    tool does not take): the fields are named (escaped, each cut to 64 characters), their
+    values never (a value may be a secret)."""
+    names = [visible_message(f if len(f) <= 64 else f[:64] + "…") for f in fields]
+    where = ", ".join(names) or "the arguments"
+    return error("invalid_request", f"{what} argument(s): {where}")

@@ -93,6 +93,14 @@ class ContextCenterServer(MCPServer[Any]):
         broken = sorted(_not_unicode(arguments))
         if broken:  # a lone surrogate cannot be stored, searched or written back on the wire
             return results.invalid_arguments(broken)
+        schema = self._tool_input_schema(name)  # a 2.x internal: the tool's argument schema
+        if schema is None:
+            return results.error(
+                "not_found", f"unknown tool {results.visible_message(name)!r}: see tools/list"
+            )
+        unknown = sorted(set(arguments) - set(schema.get("properties", {})))
+        if unknown:  # refused, never ignored: {"approved": true} must not look accepted
+            return results.invalid_arguments(unknown, "unknown")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
