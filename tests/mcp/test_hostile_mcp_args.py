@@ -107,7 +107,7 @@ def test_a_request_the_sdk_cannot_read_is_answered(seeded: Engine) -> None:
     ]
     text = "\n".join(json.dumps(line) for line in lines[:5])
     text += '\n{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"recall",'
-    text += f'"arguments":{{"message":{deep}}}}}}}\n' + json.dumps(lines[5]) + "\n"
+    text += f'"arguments":{{"message":{deep}}}}}}}\n' + "{not json\n" + json.dumps(lines[5]) + "\n"
     proc = subprocess.Popen(
         [*CLI, "--home", str(seeded.home), "--workspace", str(seeded.workspace), "mcp"],
         stdin=subprocess.PIPE,
@@ -134,8 +134,9 @@ def test_a_request_the_sdk_cannot_read_is_answered(seeded: Engine) -> None:
         proc.wait(timeout=60)
         proc.stdout.close()
     errors = [r for r in replies if "error" in r]
-    assert [r["id"] for r in errors] == [None, 3, None], replies
-    assert {r["error"]["code"] for r in errors} == {-32600}
+    assert [r["id"] for r in errors] == [None, 3, None, None], replies
+    # a line that is no JSON: JSON-RPC's parse error; the others: invalid requests
+    assert [r["error"]["code"] for r in errors] == [-32600, -32600, -32600, -32700]
     assert [r["id"] for r in replies if "result" in r] == [1, 5]
 
 

@@ -87,11 +87,23 @@ def request_id(line: str) -> tuple[bool, str | int | None]:
     return True, ident
 
 
+def _not_json(line: str) -> bool:
+    """Whether ``line`` is no JSON at all (JSON nested deeper than the parser goes is JSON)."""
+    try:
+        json.loads(line)
+    except ValueError:
+        return True
+    except RecursionError:
+        return False
+    return False
+
+
 class AnswerUnreadable:
     """The SDK's read stream, answering each line it could not read as a message (a batch,
     ``params`` that is not an object, arguments nested deeper than its parser goes…): the SDK
     drops such a line unanswered, and a client would wait for its reply forever. The answer
-    is JSON-RPC's invalid-request error, with the request's id when it has one."""
+    is JSON-RPC's parse error for a line that is no JSON, its invalid-request error for the
+    rest, with the request's id when it has one."""
 
     def __init__(self, stream: Any, write: Any, lines: _Lines) -> None:
         self._stream, self._write, self._lines = stream, write, lines
@@ -107,12 +119,16 @@ class AnswerUnreadable:
 
     async def _answer(self) -> None:
         from mcp.shared.message import SessionMessage
-        from mcp.types import INVALID_REQUEST, ErrorData, JSONRPCError
+        from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 
-        answer, ident = request_id(self._lines.last)
+        line = self._lines.last
+        answer, ident = request_id(line)
         if not answer:
             return
-        error = ErrorData(code=INVALID_REQUEST, message="not a valid JSON-RPC request")
+        if _not_json(line):  # JSON-RPC's parse error; the rest is an invalid request
+            error = ErrorData(code=PARSE_ERROR, message="not JSON")
+        else:
+            error = ErrorData(code=INVALID_REQUEST, message="not a valid JSON-RPC request")
         await self._write.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=ident, error=error)))
 
     async def aclose(self) -> None:
