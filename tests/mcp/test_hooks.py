@@ -102,6 +102,13 @@ def test_user_prompt_submit_prints_the_recall_block(seeded: Engine) -> None:
     assert entry["via"] == "hook" and entry["tool"] == "recall" and entry["agent"] == "claude-code"
 
 
+def test_an_input_that_starts_with_a_bom_is_read(seeded: Engine) -> None:
+    stdin = "\ufeff" + _payload(seeded.workspace, "UserPromptSubmit", prompt="release branch?")
+    code, out, err = _hook(seeded, "UserPromptSubmit", stdin)
+    assert code == 0, err
+    assert "project/release-branch.md" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+
+
 def test_generic_turn_prints_nothing(seeded: Engine) -> None:
     code, out, _ = _hook(
         seeded,

@@ -155,7 +155,7 @@ def run(
         raw = stdin.read(MAX_INPUT_BYTES + 1)
         if len(raw) > MAX_INPUT_BYTES:
             raise ValueError("the hook input is too large")
-        payload = json.loads(raw)
+        payload = json.loads(raw.removeprefix("\ufeff"))  # a BOM some shells' pipes add
         if may_spell_surrogates(raw):  # only then walk the payload (a Write's content can be big)
             payload = replace_lone_surrogates(payload)
         if not isinstance(payload, dict):
