@@ -143,3 +143,15 @@ def test_unrepresentable_values_are_refused_with_a_code(engine: Engine, title: s
     assert err.value.code == "unrepresentable_value"
     assert engine.read_fact("rule").fact == fact  # nothing written, no snapshot either
     assert not (engine.layout.project_store / ".revisions").exists()
+
+
+def test_a_refused_value_is_quoted_with_its_secrets_withheld() -> None:
+    """The message quotes the start of the value: a token cut at 60 characters would be too
+    short for the scanner to know, so secrets are withheld over the whole value first."""
+    from context_center.engine.store.fmvalue import render_value
+
+    token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+    with pytest.raises(InvalidRequest) as exc:
+        render_value("description", f"see the notes in the runbook folder {token} \x1b")
+    assert exc.value.code == "unrepresentable_value"
+    assert "ghp_abc" not in str(exc.value) and "[withheld: GitHub token]" in str(exc.value)

@@ -66,11 +66,19 @@ def _plain_safe(value: str) -> bool:
     return bool(tag == _STR_TAG)
 
 
+def _quoted(value: str) -> str:
+    """The start of a refused value, for its error message: secrets withheld over the whole
+    value first (a cut could leave a token too short for the scanner to know)."""
+    from context_center.engine.instructions.withhold import withhold
+
+    return repr(withhold(value)[0][:60])
+
+
 def render_value(field: str, value: str) -> str:
     """The text after ``<field>: `` on a frontmatter line. Raises UnrepresentableValue."""
     why = problem(value)
     if why is not None:
-        raise UnrepresentableValue(f"the {field} {value[:60]!r} cannot be saved: it {why}")
+        raise UnrepresentableValue(f"the {field} {_quoted(value)} cannot be saved: it {why}")
     if not value:
         return '""'
     if _plain_safe(value):
@@ -80,7 +88,7 @@ def render_value(field: str, value: str) -> str:
     if "'" not in value:
         return f"'{value}'"
     raise UnrepresentableValue(
-        f"the {field} {value[:60]!r} cannot be saved: it needs quoting (it holds YAML "
+        f"the {field} {_quoted(value)} cannot be saved: it needs quoting (it holds YAML "
         "punctuation such as ': ' or ' #') and contains both a single quote and a double "
         "quote or backslash, which Reasonix would read back differently; drop one of them"
     )
