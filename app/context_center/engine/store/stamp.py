@@ -176,7 +176,15 @@ def journal_between(root: Path, old: Stamp, new: Stamp) -> list[JournalEntry] | 
     except OSError:
         return None
     by_counter: dict[int, JournalEntry] = {}
-    for line in raw.splitlines():
+    # newest first: a catch-up wants the last few of up to JOURNAL_MAX_BYTES of lines, and a
+    # line's counter is read from its head before the line is parsed (appends come in counter
+    # order; one out of order is at worst not found, and then the caller loads the stores)
+    for line in reversed(raw.splitlines()):
+        head = _head_counter(line)
+        if head is not None and head > last:
+            continue
+        if head is not None and head < first:
+            break
         try:
             rec = json.loads(line)
             counter = int(rec[0])
@@ -196,6 +204,15 @@ def journal_between(root: Path, old: Stamp, new: Stamp) -> list[JournalEntry] | 
         out.append(entry)
         at = entry.after
     return out if at == (new[0], new[1]) else None
+
+
+def _head_counter(line: bytes) -> int | None:
+    """The counter a journal line ``[counter, …]`` starts with, or None (read it whole)."""
+    comma = line.find(b",", 1, 24)
+    if line[:1] != b"[" or comma < 0:
+        return None
+    digits = line[1:comma].strip()
+    return int(digits) if digits.isdigit() else None
 
 
 def folder_stamp(root: Path) -> tuple[int, int]:
