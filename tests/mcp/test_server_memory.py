@@ -60,6 +60,14 @@ async def test_tools_listed_with_read_only_annotations(seeded: Engine) -> None:
         assert tools[name].annotations.read_only_hint is False, name
     assert tools["forget"].annotations.destructive_hint is True
     assert "roots" not in json.dumps(tools["memory_read"].input_schema)  # the resolver is hidden
+    # remember's type and scope list their values (and may still be left out)
+    props = tools["remember"].input_schema["properties"]
+    assert props["type"]["anyOf"] == [
+        {"enum": ["user", "feedback", "project", "reference"], "type": "string"},
+        {"type": "null"},
+    ]
+    assert props["scope"]["anyOf"][0]["enum"] == ["project", "global"]
+    assert tools["forget"].input_schema["properties"]["expected_revision"]["description"]
 
 
 async def test_list_paginates_and_filters(seeded: Engine) -> None:

@@ -10,7 +10,7 @@ terminal.
 # No ``from __future__ import annotations``: the SDK reads these signatures (including the
 # ``Resolve`` of the workspace roots) at registration.
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
@@ -18,6 +18,7 @@ from mcp.types import CallToolResult, ListRootsResult, ToolAnnotations
 from pydantic import Field
 
 from context_center.engine import AgentCaller, Engine, EngineError
+from context_center.engine.kinds import FactType, Scope
 from context_center.mcp import results
 from context_center.mcp.state import ServerState, client_name
 
@@ -44,6 +45,19 @@ PROPOSES_FORGET = ToolAnnotations(
 )
 
 Work = Callable[[Engine, AgentCaller], dict[str, Any]]
+
+
+def _one_of(values: Iterable[str]) -> Callable[[dict[str, Any]], None]:
+    """A schema hook: an optional string argument's string branch lists ``values`` (null
+    stays allowed: the argument may be left out)."""
+    allowed = list(values)
+
+    def hook(schema: dict[str, Any]) -> None:
+        for branch in schema.get("anyOf", [schema]):
+            if branch.get("type") == "string":
+                branch["enum"] = allowed
+
+    return hook
 
 
 def register(server: MCPServer[Any], state: ServerState) -> None:
@@ -207,9 +221,19 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
         title: Annotated[str | None, Field(description="one line")] = None,
         description: Annotated[str | None, Field(description="one line: when it matters")] = None,
         type: Annotated[
-            str | None, Field(description="user, feedback, project or reference")
+            str | None,
+            Field(
+                description="user, feedback, project or reference",
+                json_schema_extra=_one_of(t.value for t in FactType),
+            ),
         ] = None,
-        scope: Annotated[str | None, Field(description="project (default) or global")] = None,
+        scope: Annotated[
+            str | None,
+            Field(
+                description="project (default) or global",
+                json_schema_extra=_one_of(s.value for s in Scope),
+            ),
+        ] = None,
         body: Annotated[str | None, Field(description="the fact, in Markdown")] = None,
         ref: Annotated[str | None, Field(description="the fact to update")] = None,
         id: Annotated[str | None, Field(description="the fact to update, by id")] = None,
@@ -243,7 +267,9 @@ def register(server: MCPServer[Any], state: ServerState) -> None:
         ref: Annotated[
             str, Field(description="project/<name>.md, global/<name>.md, a name or an id")
         ],
-        expected_revision: Annotated[int | None, Field(ge=1)] = None,
+        expected_revision: Annotated[
+            int | None, Field(ge=1, description="the revision you read (refused if it moved)")
+        ] = None,
     ) -> CallToolResult:
         return gate(
             ctx,
