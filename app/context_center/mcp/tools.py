@@ -17,8 +17,7 @@ from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
 from mcp.types import CallToolResult, ListRootsResult, ToolAnnotations
 from pydantic import Field
 
-from context_center.engine import AgentCaller, Engine, EngineError
-from context_center.engine.kinds import FactType, Scope
+from context_center.engine import AgentCaller, Engine, EngineError, FactType, Scope
 from context_center.mcp import results
 from context_center.mcp.state import ServerState, client_name
 
