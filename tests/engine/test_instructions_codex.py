@@ -168,3 +168,34 @@ def test_no_imports_and_links_are_followed_with_a_warning(repo: Path, tmp_path: 
     assert "@../docs/x.md" in res.text
     assert [d.code for d in res.diagnostics] == ["document_symlink_escape"]
     assert res.diagnostics[0].severity.value == "warning"
+
+
+def test_a_plain_file_above_the_workspace_is_no_link(repo: Path, tmp_path: Path) -> None:
+    """The workspace is a folder inside the git root: the root's AGENTS.md is a plain file
+    Codex reads, and no link warning is given for it (an outside review found one)."""
+    write_tree(repo, {"AGENTS.md": "- root\n", "a/b/AGENTS.md": "- deep\n"})
+    res = codex(repo / "a", repo / "a" / "b", tmp_path / "ch", tmp_path)
+    assert "- root" in res.text and "- deep" in res.text
+    assert [d.code for d in res.diagnostics] == []
+
+
+def test_a_file_over_the_read_cap_is_not_called_cut_by_codex(repo: Path, tmp_path: Path) -> None:
+    """Codex reads a file up to the budget left; only our own read cap (MAX_READ_BYTES)
+    shortens what is shown. That is a note, and the budget counts what Codex reads."""
+    from context_center.engine.instructions.profiles import codex as profile
+
+    home = write_tree(tmp_path / "ch", {"config.toml": "project_doc_max_bytes = 100000\n"})
+    write_tree(repo, {"AGENTS.md": "- big\n" + "x" * 5000 + "\n", "sub/AGENTS.md": "- sub\n"})
+    old = profile.MAX_READ_BYTES
+    profile.MAX_READ_BYTES = 1000
+    try:
+        res = codex(repo, repo / "sub", home, tmp_path)
+    finally:
+        profile.MAX_READ_BYTES = old
+    assert [(f.label, f.state) for f in res.files] == [
+        ("workspace/AGENTS.md", FileState.LOADED),
+        ("workspace/sub/AGENTS.md", FileState.LOADED),
+    ]
+    assert [(d.code, d.severity.value) for d in res.diagnostics] == [("document_too_large", "note")]
+    assert res.limits["project_bytes_used"] == 5007 + len("- sub\n")
+    assert "- sub" in res.text

@@ -361,8 +361,10 @@ def resolve_codex(
                 path,
             )
             continue
-        if not fsread.within(fsread.realpath(path), fsread.realpath(root)):
-            run.diag(
+        real = fsread.realpath(path)
+        linked = real != fsread.realpath(directory) / path.name
+        if linked and not fsread.within(real, fsread.realpath(root)):  # a plain file above the
+            run.diag(  # workspace (the git root is higher) is no link: no warning for it
                 model.DOCUMENT_SYMLINK_ESCAPE,
                 label,
                 f"{label} is a link to a file outside the workspace; Codex follows it",
@@ -382,7 +384,18 @@ def resolve_codex(
             )
             continue
         state = FileState.LOADED
-        if size > len(data):
+        taken = len(data)  # what Codex reads of it: up to the budget left
+        if size > len(data) and len(data) < remaining:  # our read cap, not Codex's limit
+            taken = min(size, remaining)
+            run.diag(
+                model.DOCUMENT_TOO_LARGE,
+                label,
+                f"{label} is {size} bytes: Codex reads {taken} of them; only the first "
+                f"{len(data)} are shown here",
+                Severity.NOTE,
+                path,
+            )
+        elif size > len(data):
             full, _ = _read(path, min(size, MAX_READ_BYTES))
             cut, dropped = _cut(full, len(data), label, config.max_bytes)
             state = FileState.CUT_OFF
@@ -398,13 +411,13 @@ def resolve_codex(
                 path,
                 cut.line,
             )
-        remaining -= len(data)
+        remaining -= taken
         shown, findings = withhold(text)
         for finding in findings:
             run.diagnostics.append(secret_diagnostic(label, path, finding))
         texts.append(shown)
         run.files.append(
-            FileStatus(label=label, state=state, size=size, loaded_bytes=len(data), local_path=path)
+            FileStatus(label=label, state=state, size=size, loaded_bytes=taken, local_path=path)
         )
         scope = InstructionScope.PROJECT if directory == root else InstructionScope.ANCESTOR
         documents.append(
