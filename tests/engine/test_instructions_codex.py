@@ -199,3 +199,19 @@ def test_a_file_over_the_read_cap_is_not_called_cut_by_codex(repo: Path, tmp_pat
     assert [(d.code, d.severity.value) for d in res.diagnostics] == [("document_too_large", "note")]
     assert res.limits["project_bytes_used"] == 5007 + len("- sub\n")
     assert "- sub" in res.text
+
+
+def test_a_budget_that_ends_in_leading_whitespace_is_not_called_empty(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Codex truncates the file to the budget left and skips it when what is left is only
+    whitespace: the file is not empty, its text never arrives (an outside review found it
+    reported as "empty")."""
+    home = write_tree(tmp_path / "ch", {"config.toml": "project_doc_max_bytes = 12\n"})
+    write_tree(repo, {"AGENTS.md": "- rooted\n", "sub/AGENTS.md": "\n\n\n\n- tail\n"})
+    res = codex(repo, repo / "sub", home, tmp_path)
+    assert res.text == "- rooted\n"
+    last = res.files[-1]
+    assert (last.label, last.state) == ("workspace/sub/AGENTS.md", FileState.NOT_REACHED)
+    assert "only whitespace" in last.detail
+    assert [d.code for d in res.diagnostics] == ["document_not_reached"]

@@ -372,6 +372,29 @@ def resolve_codex(
                 path,
             )
         text = _decode(run, data, label, path)
+        if not text.strip() and size > len(data) and len(data) == remaining:
+            # the budget left ends inside its leading whitespace: Codex skips it as empty
+            detail = (
+                f"project_doc_max_bytes ({config.max_bytes}) left {remaining} bytes for it, "
+                "only whitespace"
+            )
+            run.files.append(
+                FileStatus(
+                    label=label,
+                    state=FileState.NOT_REACHED,
+                    size=size,
+                    detail=detail,
+                    local_path=path,
+                )
+            )
+            run.diag(
+                model.DOCUMENT_NOT_REACHED,
+                label,
+                f"{label} never reaches Codex: {detail}",
+                Severity.WARNING,
+                path,
+            )
+            continue
         if not text.strip():
             run.files.append(
                 FileStatus(
