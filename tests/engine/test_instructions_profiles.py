@@ -60,13 +60,20 @@ def test_claude_order_user_then_root_down_with_rules_and_local(tree) -> None:  #
         "~/.claude/rules/tone.md",
         "workspace/CLAUDE.md",
         "workspace/.claude/CLAUDE.md",
-        "workspace/.claude/rules/api.md",  # paths: packages/api/** reaches the target
         "workspace/.claude/rules/testing.md",
         "workspace/CLAUDE.local.md",
         "workspace/packages/api/CLAUDE.md",
     ]
     states = {f.label: f.state.value for f in res.files}
     assert states["workspace/.claude/rules/frontend/react.md"] == "not_loaded"
+    # a rule with paths: is not part of the launch text, even where its globs reach (it loads
+    # when Claude reads a matching file); its status says that files here can match
+    api = next(f for f in res.files if f.label == "workspace/.claude/rules/api.md")
+    assert api.state.value == "not_loaded" and "files in the target directory can match" in (
+        api.detail or ""
+    )
+    react = next(f for f in res.files if f.label == "workspace/.claude/rules/frontend/react.md")
+    assert "can match" not in (react.detail or "")
     assert "workspace/AGENTS.md" not in [d.label for d in res.documents]
 
 

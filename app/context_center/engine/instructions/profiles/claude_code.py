@@ -5,7 +5,8 @@ Order (Claude Code's memory documentation, checked against public reports of 2.1
 1. the user's ``~/.claude/CLAUDE.md``, then ``~/.claude/rules/**/*.md``;
 2. every directory from the top of the filesystem (the root ``/`` itself excluded) down to the
    target: ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``.claude/rules/**/*.md`` (a rule with a
-   ``paths:`` frontmatter only when it reaches the target, ``claude_rules.py``), then
+   ``paths:`` frontmatter is not loaded at launch: Claude Code adds it when it reads a file
+   one of its globs matches; ``claude_rules.py`` says whether files in the target can), then
    ``CLAUDE.local.md``. ``AGENTS.md`` is not read unless a file imports it.
 
 Imports: ``@path`` anywhere in Markdown text (a sentence, a list item, a blockquote), never in
@@ -158,19 +159,21 @@ def _load(session: Session, spec: _Spec, order: int) -> InstructionDocument | No
                 if fsread.within(session.target, base)
                 else None
             )
-            if rel is None or not any(reaches(p, rel) for p in rule.paths):
-                session.files.append(
-                    file_status(
-                        label,
-                        FileState.NOT_LOADED,
-                        source,
-                        spec.path,
-                        "paths: "
-                        + ", ".join(rule.paths)
-                        + " (loads when Claude reads a matching file)",
-                    )
+            # not at launch: Claude Code adds it when it reads a file a glob matches
+            here = rel is not None and any(reaches(p, rel) for p in rule.paths)
+            session.files.append(
+                file_status(
+                    label,
+                    FileState.NOT_LOADED,
+                    source,
+                    spec.path,
+                    "paths: "
+                    + ", ".join(rule.paths)
+                    + " (loads when Claude reads a matching file"
+                    + ("; files in the target directory can match)" if here else ")"),
                 )
-                return None
+            )
+            return None
         text, offset = rule.body, rule.offset
     session.seen[source.identity] = label
     if not text.strip():

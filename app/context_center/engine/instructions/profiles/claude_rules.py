@@ -1,10 +1,10 @@
 """Claude Code's ``.claude/rules/**/*.md``: discovery, ``paths:`` frontmatter and matching.
 
 A rule file without ``paths:`` loads at launch. One with ``paths:`` (a glob or a list of globs,
-relative to the directory that holds ``.claude``) loads when Claude works on a matching file;
-here it counts as loaded for a target directory inside the region a pattern covers
-(``src/api/**/*.ts`` covers ``src/api`` and everything below it, not ``src``; ``**/*.ts``
-covers everywhere).
+relative to the directory that holds ``.claude``) loads only when Claude reads a matching
+file, so it is never part of the launch text; ``reaches`` says whether files in a target
+directory can match (``src/api/**/*.ts`` covers ``src/api`` and everything below it, not
+``src``; ``**/*.ts`` covers everywhere), as the file's status then says.
 
 Globs: ``**`` any number of path segments, ``*`` and ``?`` within one segment, ``[…]``
 character classes and ``{a,b}`` alternatives; a pattern is matched segment by segment against

@@ -287,6 +287,80 @@ def _cut(data: bytes, keep: int, label: str, limit: int) -> tuple[CodexCut, list
     ), dropped
 
 
+def _not_reached(
+    run: _Run, label: str, path: Path, size: int, detail: str, why: str | None = None
+) -> None:
+    run.files.append(
+        FileStatus(
+            label=label, state=FileState.NOT_REACHED, size=size, detail=detail, local_path=path
+        )
+    )
+    run.diag(
+        model.DOCUMENT_NOT_REACHED,
+        label,
+        f"{label} never reaches Codex: {why or detail}",
+        Severity.WARNING,
+        path,
+    )
+
+
+def _warn_if_linked_out(run: _Run, label: str, path: Path, directory: Path, root: Path) -> None:
+    """A warning for a file that is a link to a file outside the workspace (Codex follows
+    it); a plain file in a folder above the workspace (the git root is higher) is no link."""
+    real = fsread.realpath(path)
+    if real != fsread.realpath(directory) / path.name and not fsread.within(
+        real, fsread.realpath(root)
+    ):
+        run.diag(
+            model.DOCUMENT_SYMLINK_ESCAPE,
+            label,
+            f"{label} is a link to a file outside the workspace; Codex follows it",
+            Severity.WARNING,
+            path,
+        )
+
+
+def _how_much(
+    run: _Run,
+    label: str,
+    path: Path,
+    sizes: tuple[int, int],
+    remaining: int,
+    config: CodexConfig,
+) -> tuple[FileState, int, CodexCut | None]:
+    """(its state, the bytes Codex reads of it, the cut when project_doc_max_bytes falls
+    inside it) for a file of which ``sizes`` = (bytes read here, its size)."""
+    read, size = sizes
+    if size <= read:
+        return FileState.LOADED, read, None
+    if read < remaining:  # our read cap, not Codex's limit: Codex reads it to the budget
+        taken = min(size, remaining)
+        run.diag(
+            model.DOCUMENT_TOO_LARGE,
+            label,
+            f"{label} is {size} bytes: Codex reads {taken} of them; only the first "
+            f"{read} are shown here",
+            Severity.NOTE,
+            path,
+        )
+        return FileState.LOADED, taken, None
+    full, _ = _read(path, min(size, MAX_READ_BYTES))
+    cut, dropped = _cut(full, read, label, config.max_bytes)
+    preview = "; ".join(dropped[:3])
+    run.diag(
+        model.DOCUMENT_CUT_OFF,
+        label,
+        f"project_doc_max_bytes ({config.max_bytes}) cuts {label} at byte "
+        f"{cut.byte_offset} (line {cut.line}, column {cut.column}): "
+        f"{size - cut.byte_offset} bytes, {len(dropped)} non-empty lines never "
+        f"reach Codex" + (f", from: {preview}" if preview else ""),
+        Severity.WARNING,
+        path,
+        cut.line,
+    )
+    return FileState.CUT_OFF, read, cut
+
+
 def resolve_codex(
     workspace: Path, target: Path, *, codex_home: Path, user_home: Path
 ) -> Resolution:
@@ -325,24 +399,13 @@ def resolve_codex(
     for depth, (directory, path) in enumerate(candidates):
         label = run.labeller(path)
         if remaining == 0:
-            size = fsread.try_size(path)
-            run.files.append(
-                FileStatus(
-                    label=label,
-                    state=FileState.NOT_REACHED,
-                    size=size,
-                    detail=f"project_doc_max_bytes ({config.max_bytes}) "
-                    "was used up before this file",
-                    local_path=path,
-                )
-            )
-            run.diag(
-                model.DOCUMENT_NOT_REACHED,
+            _not_reached(
+                run,
                 label,
-                f"{label} never reaches Codex: the "
-                f"{config.max_bytes}-byte project_doc_max_bytes was used up before it",
-                Severity.WARNING,
                 path,
+                fsread.try_size(path),
+                f"project_doc_max_bytes ({config.max_bytes}) was used up before this file",
+                f"the {config.max_bytes}-byte project_doc_max_bytes was used up before it",
             )
             continue
         try:
@@ -361,38 +424,17 @@ def resolve_codex(
                 path,
             )
             continue
-        real = fsread.realpath(path)
-        linked = real != fsread.realpath(directory) / path.name
-        if linked and not fsread.within(real, fsread.realpath(root)):  # a plain file above the
-            run.diag(  # workspace (the git root is higher) is no link: no warning for it
-                model.DOCUMENT_SYMLINK_ESCAPE,
-                label,
-                f"{label} is a link to a file outside the workspace; Codex follows it",
-                Severity.WARNING,
-                path,
-            )
+        _warn_if_linked_out(run, label, path, directory, root)
         text = _decode(run, data, label, path)
         if not text.strip() and size > len(data) and len(data) == remaining:
             # the budget left ends inside its leading whitespace: Codex skips it as empty
-            detail = (
-                f"project_doc_max_bytes ({config.max_bytes}) left {remaining} bytes for it, "
-                "only whitespace"
-            )
-            run.files.append(
-                FileStatus(
-                    label=label,
-                    state=FileState.NOT_REACHED,
-                    size=size,
-                    detail=detail,
-                    local_path=path,
-                )
-            )
-            run.diag(
-                model.DOCUMENT_NOT_REACHED,
+            _not_reached(
+                run,
                 label,
-                f"{label} never reaches Codex: {detail}",
-                Severity.WARNING,
                 path,
+                size,
+                f"project_doc_max_bytes ({config.max_bytes}) left {remaining} bytes for it, "
+                "only whitespace",
             )
             continue
         if not text.strip():
@@ -406,34 +448,8 @@ def resolve_codex(
                 )
             )
             continue
-        state = FileState.LOADED
-        taken = len(data)  # what Codex reads of it: up to the budget left
-        if size > len(data) and len(data) < remaining:  # our read cap, not Codex's limit
-            taken = min(size, remaining)
-            run.diag(
-                model.DOCUMENT_TOO_LARGE,
-                label,
-                f"{label} is {size} bytes: Codex reads {taken} of them; only the first "
-                f"{len(data)} are shown here",
-                Severity.NOTE,
-                path,
-            )
-        elif size > len(data):
-            full, _ = _read(path, min(size, MAX_READ_BYTES))
-            cut, dropped = _cut(full, len(data), label, config.max_bytes)
-            state = FileState.CUT_OFF
-            preview = "; ".join(dropped[:3])
-            run.diag(
-                model.DOCUMENT_CUT_OFF,
-                label,
-                f"project_doc_max_bytes ({config.max_bytes}) cuts {label} at byte "
-                f"{cut.byte_offset} (line {cut.line}, column {cut.column}): "
-                f"{size - cut.byte_offset} bytes, {len(dropped)} non-empty lines never "
-                f"reach Codex" + (f", from: {preview}" if preview else ""),
-                Severity.WARNING,
-                path,
-                cut.line,
-            )
+        state, taken, this_cut = _how_much(run, label, path, (len(data), size), remaining, config)
+        cut = this_cut or cut
         remaining -= taken
         shown, findings = withhold(text)
         for finding in findings:
