@@ -224,3 +224,27 @@ def test_rule_frontmatter_forms() -> None:
     broken = parse_rule("---\npaths:\n  - **/*.ts\n---\nx")
     assert broken.paths is None and "YAML" in broken.problem
     assert parse_rule("---\ntitle: x\n---\nbody").body == "body"
+
+
+def test_claude_code_strips_block_level_html_comments(tmp_path: Path) -> None:
+    """Claude Code (since 2.1.72) strips the HTML comments that stand as blocks before a
+    memory file reaches the model; a comment in a sentence or in code stays (an outside
+    review found maintainer notes shown as if the model saw them)."""
+    from context_center.engine.instructions.markdown import without_block_comments
+    from context_center.engine.instructions.profiles.claude_code import resolve_claude_code
+
+    text = (
+        "# Team\n\n<!-- maintainer note: secret plan -->\n\n- Rule one\n<!--\nmany\nlines\n-->\n"
+        "- Rule two <!-- inline stays -->\n\n```\n<!-- in code stays -->\n```\n"
+    )
+    assert without_block_comments(text) == (
+        "# Team\n\n\n- Rule one\n- Rule two <!-- inline stays -->\n\n```\n<!-- in code stays -->\n```\n"
+    )
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "CLAUDE.md").write_text(text + "@notes.md\n")
+    (repo / "notes.md").write_text("<!-- hidden in the import too -->\n- Imported rule\n")
+    res = resolve_claude_code(repo, repo, user_home=tmp_path / "user", ceiling=tmp_path)
+    assert "secret plan" not in res.text and "many" not in res.text
+    assert "hidden in the import" not in res.text and "- Imported rule" in res.text
+    assert "inline stays" in res.text and "in code stays" in res.text

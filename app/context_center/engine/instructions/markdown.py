@@ -11,6 +11,8 @@ not one; it runs to the next unescaped whitespace (``\\ `` escapes a space). Eac
 decides which mentions are imports: Reasonix only a mention alone on its line, Claude Code any.
 
 ``split_frontmatter`` separates a leading ``---`` YAML block (``.claude/rules`` files).
+``without_block_comments`` drops the HTML comments that stand as blocks of their own, which
+Claude Code strips before a memory file reaches the model (since 2.1.72).
 """
 
 from __future__ import annotations
@@ -164,3 +166,31 @@ def find_mentions(text: str) -> list[Mention]:
         if token.type == "inline" or (token.type == "html_block" and not _is_comment(token)):
             _scan_block(token.content, token.map[0], lines, out)
     return out
+
+
+_ONLY_COMMENTS = re.compile(r"\s*(?:<!--.*?-->\s*)+", re.DOTALL)
+
+
+def without_block_comments(text: str) -> str:
+    """``text`` without its block-level HTML comments: the lines of an HTML block made of
+    comments alone (one line or many). A comment inside a paragraph, after text on its line
+    or in code is kept, as is text too large to parse."""
+    if "<!--" not in text or len(text) > MAX_PARSE_CHARS:
+        return text
+    try:
+        tokens = _parser().parse(text)
+    except RecursionError:
+        return text
+    drop: list[tuple[int, int]] = [
+        (t.map[0], t.map[1])
+        for t in tokens
+        if t.type == "html_block" and t.map is not None and _ONLY_COMMENTS.fullmatch(t.content)
+    ]
+    if not drop:
+        return text
+    lines = text.split("\n")
+    keep = [True] * len(lines)
+    for start, end in drop:
+        for i in range(start, min(end, len(lines))):
+            keep[i] = False
+    return "\n".join(line for line, k in zip(lines, keep, strict=True) if k)

@@ -24,6 +24,7 @@ from context_center.engine.instructions.markdown import (
     Mention,
     find_mentions,
     strip_trailing_punctuation,
+    without_block_comments,
 )
 from context_center.engine.instructions.model import (
     FileState,
@@ -101,7 +102,10 @@ def entry(label: str, kind: str, text: str) -> str:
 
 
 def provider_text(session: Session, text: str) -> str:
-    return _ABS_MENTION_RE.sub("@<path outside the workspace>", session.redact(text))
+    """A memory file's text as it reaches the model: block-level HTML comments stripped (as
+    Claude Code does), local paths labelled, absolute ``@`` paths named but not spelled."""
+    shown = session.redact(without_block_comments(text))
+    return _ABS_MENTION_RE.sub("@<path outside the workspace>", shown)
 
 
 def _note(
