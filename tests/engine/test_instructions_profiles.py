@@ -248,3 +248,44 @@ def test_claude_code_strips_block_level_html_comments(tmp_path: Path) -> None:
     assert "secret plan" not in res.text and "many" not in res.text
     assert "hidden in the import" not in res.text and "- Imported rule" in res.text
     assert "inline stays" in res.text and "in code stays" in res.text
+
+
+def test_claude_md_excludes_skip_files_from_every_settings_layer(tmp_path: Path) -> None:
+    """``claudeMdExcludes`` globs, matched against absolute paths, merge across the user's,
+    the project's and the local settings; a matching memory file is not loaded (an outside
+    review found the setting ignored). The status names the settings file, not the path."""
+    from context_center.engine.instructions.profiles.claude_code import resolve_claude_code
+
+    repo, user = tmp_path / "repo", tmp_path / "user"
+    (repo / ".git").mkdir(parents=True)
+    files = {
+        "CLAUDE.md": "- root rule\n",
+        "packages/web/CLAUDE.md": "- web rule\n",
+        "packages/api/CLAUDE.md": "- api rule\n",
+        "packages/api/CLAUDE.local.md": "- my api notes\n",
+        "packages/api/.claude/rules/style.md": "- api style\n",
+        ".claude/settings.json": '{"claudeMdExcludes": ["**/packages/api/.claude/rules/**"]}',
+        ".claude/settings.local.json": '{"claudeMdExcludes": ["**/packages/*/CLAUDE.local.md"]}',
+    }
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    (user / ".claude").mkdir(parents=True)
+    (user / ".claude" / "settings.json").write_text(
+        json.dumps({"claudeMdExcludes": [f"{repo}/CLAUDE.md", 7, "["]})
+    )
+    res = resolve_claude_code(repo, repo / "packages" / "api", user_home=user, ceiling=tmp_path)
+    assert "- api rule" in res.text
+    for hidden in ("- root rule", "- my api notes", "- api style"):
+        assert hidden not in res.text, hidden
+    why = {f.label: f.detail for f in res.files if f.state.value == "not_loaded"}
+    assert why == {
+        "workspace/CLAUDE.md": "claudeMdExcludes in ~/.claude/settings.json",
+        "workspace/packages/api/CLAUDE.local.md": (
+            "claudeMdExcludes in workspace/.claude/settings.local.json"
+        ),
+        "workspace/packages/api/.claude/rules/style.md": (
+            "claudeMdExcludes in workspace/.claude/settings.json"
+        ),
+    }
+    assert str(tmp_path) not in json.dumps([f.detail for f in res.files])

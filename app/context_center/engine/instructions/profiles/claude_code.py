@@ -7,7 +7,8 @@ Order (Claude Code's memory documentation, checked against public reports of 2.1
    target: ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``.claude/rules/**/*.md`` (a rule with a
    ``paths:`` frontmatter is not loaded at launch: Claude Code adds it when it reads a file
    one of its globs matches; ``claude_rules.py`` says whether files in the target can), then
-   ``CLAUDE.local.md``. ``AGENTS.md`` is not read unless a file imports it.
+   ``CLAUDE.local.md``. ``AGENTS.md`` is not read unless a file imports it. A file a
+   ``claudeMdExcludes`` glob matches is skipped (``claude_excludes.py``).
 
 Imports: ``@path`` anywhere in Markdown text (a sentence, a list item, a blockquote), never in
 code or an HTML comment (``markdown.py``); ``./x``, ``x/y``, ``~/x`` and ``/abs`` forms,
@@ -38,6 +39,7 @@ from context_center.engine.instructions.model import (
     Resolution,
     Severity,
 )
+from context_center.engine.instructions.profiles.claude_excludes import excluded_by, read_excludes
 from context_center.engine.instructions.profiles.claude_imports import (
     KIND,
     MAX_IMPORT_DEPTH,
@@ -109,6 +111,14 @@ def _rule_specs(
 def _load(session: Session, spec: _Spec, order: int) -> InstructionDocument | None:
     label = session.labeller(spec.path)
     if not os.path.lexists(spec.path):
+        return None
+    settings = excluded_by(session.excludes, spec.path)
+    if settings is not None:
+        session.files.append(
+            file_status(
+                label, FileState.NOT_LOADED, None, spec.path, f"claudeMdExcludes in {settings}"
+            )
+        )
         return None
     try:
         source = session.cache.read(spec.path)
@@ -224,6 +234,14 @@ def resolve_claude_code(
     )
     if outside is not None:
         session.diagnostics.append(outside)
+    session.excludes = read_excludes(
+        [
+            user_home / ".claude" / "settings.json",
+            root / ".claude" / "settings.json",
+            root / ".claude" / "settings.local.json",
+        ],
+        session.labeller,
+    )
     documents: list[InstructionDocument] = []
     for spec in _specs(user_home, root, target, ceiling, session):
         doc = _load(session, spec, len(documents))

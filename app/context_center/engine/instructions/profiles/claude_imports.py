@@ -66,6 +66,8 @@ class Session:
     seen: dict[Identity, str] = field(default_factory=dict)
     diagnostics: list[InstructionDiagnostic] = field(default_factory=list)
     files: list[FileStatus] = field(default_factory=list)
+    # claudeMdExcludes: (pattern, label of its settings file) (``claude_excludes.py``)
+    excludes: tuple[tuple[re.Pattern[str], str], ...] = ()
 
 
 @dataclass
