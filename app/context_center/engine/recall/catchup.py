@@ -93,11 +93,12 @@ def files_match(index: RecallIndex, scope: Scope, root: Path) -> bool:
     found = folder_files(root)
     if found is None:
         return False
-    ino = index.column("fino")
     held = _stems_of(index, scope)
-    return len(found) == len(held) and all(
-        found.get(stem) == int(ino[o]) for stem, o in held.items()
-    )
+    if len(found) != len(held):
+        return False
+    ino = index.column("fino").tolist()  # Python ints: no numpy scalar per file
+    get = found.get
+    return all(get(stem) == ino[o] for stem, o in held.items())
 
 
 def selected_files_match(
