@@ -289,3 +289,25 @@ def test_claude_md_excludes_skip_files_from_every_settings_layer(tmp_path: Path)
         ),
     }
     assert str(tmp_path) not in json.dumps([f.detail for f in res.files])
+
+
+def test_claude_rules_follow_linked_folders_once(tmp_path: Path) -> None:
+    """Claude Code's rules folder supports links (a shared set of rules linked into several
+    projects) and survives link cycles: a linked folder is walked, each real folder once."""
+    from context_center.engine.instructions.profiles.claude_code import resolve_claude_code
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    shared = tmp_path / "shared-rules"
+    shared.mkdir()
+    (shared / "security.md").write_text("- Never log tokens.\n")
+    rules = repo / ".claude" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "local.md").write_text("- Local rule.\n")
+    (rules / "shared").symlink_to(shared, target_is_directory=True)
+    (rules / "again").symlink_to(shared, target_is_directory=True)  # the same folder twice
+    (shared / "loop").symlink_to(rules, target_is_directory=True)  # a cycle
+    res = resolve_claude_code(repo, repo, user_home=tmp_path / "user", ceiling=tmp_path)
+    assert res.text.count("- Never log tokens.") == 1 and "- Local rule." in res.text
+    loaded = [f.label for f in res.files if f.state.value == "loaded"]
+    assert loaded.count("workspace/.claude/rules/local.md") == 1

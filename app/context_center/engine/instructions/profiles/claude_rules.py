@@ -9,7 +9,8 @@ directory can match (``src/api/**/*.ts`` covers ``src/api`` and everything below
 Globs: ``**`` any number of path segments, ``*`` and ``?`` within one segment, ``[…]``
 character classes and ``{a,b}`` alternatives; a pattern is matched segment by segment against
 the target's path below the base. Discovery is bounded (``MAX_RULE_FILES`` per
-rules folder, ``MAX_RULE_DEPTH`` folders deep) and never follows a linked folder.
+rules folder, ``MAX_RULE_DEPTH`` folders deep) and follows linked folders, each real folder
+once.
 """
 
 from __future__ import annotations
@@ -140,13 +141,22 @@ def reaches(pattern: str, rel: str) -> bool:
 
 
 def rule_files(rules_dir: Path) -> tuple[list[Path], bool]:
-    """``*.md`` under ``rules_dir`` in sorted order, and whether the walk was cut short."""
+    """``*.md`` under ``rules_dir`` in sorted order, and whether the walk was cut short.
+    Linked folders are followed, as Claude Code does (a shared set of rules linked into
+    several projects); a folder already walked (a link cycle, two links to one folder) is
+    not walked again."""
     found: list[Path] = []
     truncated = False
     base_depth = len(rules_dir.parts)
+    walked: set[str] = set()
     try:
-        walker = os.walk(rules_dir, followlinks=False)
+        walker = os.walk(rules_dir, followlinks=True)
         for root, dirs, files in walker:
+            real = os.path.realpath(root)
+            if real in walked:
+                dirs[:] = []
+                continue
+            walked.add(real)
             dirs.sort()
             if len(Path(root).parts) - base_depth >= MAX_RULE_DEPTH:
                 truncated = truncated or bool(dirs)
