@@ -287,7 +287,7 @@ def test_compare_and_diff(
     row = next(r for r in data["files"] if r["label"] == "workspace/AGENTS.md")
     assert {a: c["state"] for a, c in row["agents"].items()} == {
         "reasonix": "loaded",
-        "claude-code": "not_loaded",
+        "claude-code": "loaded",  # no CLAUDE.md anywhere: Claude Code reads AGENTS.md instead
         "codex": "loaded",
     }
     assert str(tmp_path) not in json.dumps(data)

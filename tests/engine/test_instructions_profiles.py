@@ -311,3 +311,24 @@ def test_claude_rules_follow_linked_folders_once(tmp_path: Path) -> None:
     assert res.text.count("- Never log tokens.") == 1 and "- Local rule." in res.text
     loaded = [f.label for f in res.files if f.state.value == "loaded"]
     assert loaded.count("workspace/.claude/rules/local.md") == 1
+
+
+def test_claude_code_reads_agents_md_where_no_claude_md_is(tmp_path: Path) -> None:
+    """Claude Code 2.1.277+: in a project with no CLAUDE.md in the working directory or
+    above it, AGENTS.md is read in its place, folder by folder (an outside review found it
+    reported as unseen); one CLAUDE.md anywhere up the chain turns that off."""
+    from context_center.engine.instructions.profiles.claude_code import resolve_claude_code
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "AGENTS.md").write_text("- root agents rule\n")
+    (repo / "svc").mkdir()
+    (repo / "svc" / "AGENTS.md").write_text("- service agents rule\n")
+    user = tmp_path / "user"
+    res = resolve_claude_code(repo, repo / "svc", user_home=user, ceiling=tmp_path)
+    assert [d.label for d in res.documents] == ["workspace/AGENTS.md", "workspace/svc/AGENTS.md"]
+    assert "Contents of workspace/AGENTS.md (project instructions" in res.text
+    (repo / "svc" / "CLAUDE.local.md").write_text("- my notes\n")
+    res = resolve_claude_code(repo, repo / "svc", user_home=user, ceiling=tmp_path)
+    assert [d.label for d in res.documents] == ["workspace/svc/CLAUDE.local.md"]
+    assert "agents rule" not in res.text

@@ -53,6 +53,11 @@ def _never(agent: Agent, label: str) -> str:
     for prefix, owner in _HOMES:
         if label.startswith(prefix) and owner is not agent:
             return f"{prefix} is {AGENT_NAMES[owner]}'s own home"
+    if agent is Agent.CLAUDE_CODE and name == "AGENTS.md":
+        return (
+            "Claude Code reads AGENTS.md only where no CLAUDE.md is in the working directory "
+            "or above it, or when a file it loads imports it"
+        )
     if agent is Agent.CLAUDE_CODE and name.startswith(("AGENTS", "REASONIX")):
         return f"Claude Code reads {name} only when a file it loads imports it"
     if agent is Agent.CLAUDE_CODE and not name.startswith(_TOP_NAMES):

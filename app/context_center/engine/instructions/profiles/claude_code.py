@@ -7,7 +7,10 @@ Order (Claude Code's memory documentation, checked against public reports of 2.1
    target: ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``.claude/rules/**/*.md`` (a rule with a
    ``paths:`` frontmatter is not loaded at launch: Claude Code adds it when it reads a file
    one of its globs matches; ``claude_rules.py`` says whether files in the target can), then
-   ``CLAUDE.local.md``. ``AGENTS.md`` is not read unless a file imports it. A file a
+   ``CLAUDE.local.md``. ``AGENTS.md`` is read in ``CLAUDE.md``'s place in each of those
+   directories when none of them holds a ``CLAUDE.md``, ``.claude/CLAUDE.md`` or
+   ``CLAUDE.local.md`` (Claude Code 2.1.277 and later, its default); otherwise only when a file
+   imports it. A file a
    ``claudeMdExcludes`` glob matches is skipped (``claude_excludes.py``).
 
 Imports: ``@path`` anywhere in Markdown text (a sentence, a list item, a blockquote), never in
@@ -65,6 +68,9 @@ class _Spec:
     rule_base: Path | None = None  # rules: the folder their paths: globs are relative to
 
 
+_CLAUDE_NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+
+
 def _specs(
     user_home: Path, root: Path, target: Path, ceiling: Path | None, session: Session
 ) -> list[_Spec]:
@@ -75,11 +81,16 @@ def _specs(
     chain = [d for d in chain if len(d.parts) > 1]  # the filesystem root itself is not read
     if ceiling is not None:
         chain = [d for d in chain if fsread.within(d, ceiling)]
+    # Claude Code 2.1.277+: with no CLAUDE.md (nor .claude/CLAUDE.md, CLAUDE.local.md) in the
+    # working directory or above it, it reads AGENTS.md in its place
+    agents_md = not any(os.path.lexists(d / name) for d in chain for name in _CLAUDE_NAMES)
     for directory in reversed(chain):
         if fsread.within(directory, root):
             scope = InstructionScope.PROJECT if directory == root else InstructionScope.ANCESTOR
         else:
             scope = InstructionScope.ABOVE
+        if agents_md:
+            specs.append(_Spec(directory / "AGENTS.md", scope, directory))
         specs.append(_Spec(directory / "CLAUDE.md", scope, directory))
         specs.append(_Spec(directory / ".claude" / "CLAUDE.md", scope, directory))
         specs += _rule_specs(session, directory / ".claude" / "rules", directory, directory)
