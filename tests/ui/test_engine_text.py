@@ -448,3 +448,33 @@ def test_the_compare_pane_in_english_and_chinese(qtbot, three_agents: Engine) ->
         assert cross_message("cross_new", "a new finding") == "a new finding"
     finally:
         i18n.uninstall()
+
+
+def test_the_newer_agent_diagnostics_are_in_known_forms_and_in_chinese(
+    chinese, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A large CLAUDE.md, a Codex file over the read cap and a Codex budget that ends in
+    leading whitespace: each message the engine writes is a form the window translates."""
+    from context_center.engine.instructions.profiles import codex as profile
+    from context_center.engine.instructions.profiles.claude_code import resolve_claude_code
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "CLAUDE.md").write_text("- rule\n" + "x" * 40_001 + "\n")
+    claude = resolve_claude_code(repo, repo, user_home=tmp_path / "u", ceiling=tmp_path)
+    codex_home = tmp_path / "ch"
+    codex_home.mkdir()
+    (codex_home / "config.toml").write_text("project_doc_max_bytes = 60\n")
+    (repo / "AGENTS.md").write_text("- big\n" + "y" * 40 + "\n")
+    (repo / "sub").mkdir()
+    (repo / "sub" / "AGENTS.md").write_text("\n" * 30 + "- tail\n")
+    monkeypatch.setattr(profile, "MAX_READ_BYTES", 20)
+    codex = profile.resolve_codex(
+        repo, repo / "sub", codex_home=codex_home, user_home=tmp_path / "u"
+    )
+    found = {d.code: d.message for d in [*claude.diagnostics, *codex.diagnostics]}
+    assert {"claude_md_large", "document_too_large", "document_not_reached"} <= set(found)
+    shown = {code: instruction_message(code, found[code]) for code in found}
+    assert shown["claude_md_large"].startswith("workspace/CLAUDE.md 有 40,009 个字符")
+    assert shown["document_too_large"].startswith("workspace/AGENTS.md 有 47 字节")
+    assert "全是空白" in shown["document_not_reached"]

@@ -124,6 +124,21 @@ INSTRUCTION_FORMS = Forms(
             "DiagnosticText",
             "{label} never reaches Codex: the {n}-byte project_doc_max_bytes was used up before it",
         ),
+        "not_reached_blank": QT_TRANSLATE_NOOP(
+            "DiagnosticText",
+            "{label} never reaches Codex: project_doc_max_bytes ({limit}) left {n} bytes for it, "
+            "only whitespace",
+        ),
+        "read_cap": QT_TRANSLATE_NOOP(
+            "DiagnosticText",
+            "{label} is {size} bytes: Codex reads {n} of them; only the first {shown} are shown "
+            "here",
+        ),
+        "claude_large": QT_TRANSLATE_NOOP(
+            "DiagnosticText",
+            "{label} has {n} characters: Claude Code warns at start-up that a memory file over "
+            "{limit} will impact performance",
+        ),
         "cut_off": QT_TRANSLATE_NOOP(
             "DiagnosticText",
             "project_doc_max_bytes ({limit}) cuts {label} at byte {byte} (line {line}, column "
@@ -164,7 +179,7 @@ _IMPORT = ("import_refused_code", "import_refused", "claude_depth")
 INSTRUCTION_CODES: dict[str, tuple[str, ...]] = {
     "document_unreadable": ("not_loaded",),
     "document_undecodable": ("not_loaded",),
-    "document_too_large": ("not_loaded",),
+    "document_too_large": ("not_loaded", "read_cap"),
     "document_symlink_escape": ("outside_home", "outside_workspace", "codex_link"),
     "import_outside_source": _IMPORT,
     "import_absolute_path": _IMPORT,
@@ -181,10 +196,11 @@ INSTRUCTION_CODES: dict[str, tuple[str, ...]] = {
     "instruction_secret_withheld": ("secret",),
     "document_not_utf8": ("not_utf8",),
     "codex_config_invalid": ("config_invalid",),
-    "document_not_reached": ("not_reached",),
+    "document_not_reached": ("not_reached", "not_reached_blank"),
     "document_cut_off": ("cut_off", "cut_off_from"),
     "claude_rule_frontmatter": ("rule_frontmatter",),
     "claude_rules_truncated": ("rules_truncated",),
+    "claude_md_large": ("claude_large",),
 }
 
 _INSTRUCTION_PARTS = {

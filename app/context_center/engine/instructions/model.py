@@ -41,6 +41,7 @@ DOCUMENT_NOT_REACHED = "document_not_reached"  # Codex: the budget ran out befor
 CODEX_CONFIG_INVALID = "codex_config_invalid"
 CLAUDE_RULE_FRONTMATTER = "claude_rule_frontmatter"
 CLAUDE_RULES_TRUNCATED = "claude_rules_truncated"
+CLAUDE_MD_LARGE = "claude_md_large"  # Claude Code: a memory file over 40,000 characters
 
 
 class Agent(StrEnum):

@@ -1375,6 +1375,18 @@ When an agent proposes a memory write that needs a person, it appears here and t
         <translation>{label} 到不了 Codex：{n} 字节的 project_doc_max_bytes 在它之前就已用完</translation>
     </message>
     <message>
+        <source>{label} never reaches Codex: project_doc_max_bytes ({limit}) left {n} bytes for it, only whitespace</source>
+        <translation>{label} 到不了 Codex：project_doc_max_bytes（{limit}）留给它的 {n} 字节全是空白</translation>
+    </message>
+    <message>
+        <source>{label} is {size} bytes: Codex reads {n} of them; only the first {shown} are shown here</source>
+        <translation>{label} 有 {size} 字节：Codex 读取其中 {n} 字节；这里只显示前 {shown} 字节</translation>
+    </message>
+    <message>
+        <source>{label} has {n} characters: Claude Code warns at start-up that a memory file over {limit} will impact performance</source>
+        <translation>{label} 有 {n} 个字符：Claude Code 启动时会警告，超过 {limit} 个字符的记忆文件会影响性能</translation>
+    </message>
+    <message>
         <source>project_doc_max_bytes ({limit}) cuts {label} at byte {byte} (line {line}, column {column}): {size} bytes, {lines} non-empty lines never reach Codex</source>
         <translation>project_doc_max_bytes（{limit}）在第 {byte} 字节处截断 {label}（第 {line} 行，第 {column} 列）：{size} 字节、{lines} 行非空内容到不了 Codex</translation>
     </message>

@@ -69,6 +69,8 @@ class _Spec:
 
 
 _CLAUDE_NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+# "Large CLAUDE.md will impact performance (42.5k chars > 40.0k)", as Claude Code says it
+LARGE_FILE_CHARS = 40_000
 
 
 def _specs(
@@ -202,6 +204,17 @@ def _load(session: Session, spec: _Spec, order: int) -> InstructionDocument | No
         return None
     session.cache.used(source, label, spec.path)
     session.files.append(file_status(label, FileState.LOADED, source, spec.path))
+    if len(text) > LARGE_FILE_CHARS:  # Claude Code's own start-up warning, per file
+        session.diagnostics.append(
+            InstructionDiagnostic(
+                code=model.CLAUDE_MD_LARGE,
+                path=label,
+                severity=Severity.WARNING,
+                message=f"{label} has {len(text):,} characters: Claude Code warns at start-up "
+                f"that a memory file over {LARGE_FILE_CHARS:,} will impact performance",
+                local_path=spec.path,
+            )
+        )
     kind = (
         KIND[spec.scope]
         if not (spec.user_level and spec.scope is InstructionScope.RULE)
