@@ -145,6 +145,17 @@ def test_review_examples_keep_the_url_and_type() -> None:
         "好的，记住了。",
         "Just this once, fix the docs, remember that.",  # one-off
         "Can you remember that the API lives at https://x.io?",  # a question
+        # put off, waved away, or describing what happens (an outside review found these
+        # made into rules)
+        "这个 bug 以后再修。",
+        "不要紧，继续吧。",
+        "Never mind, fix the test instead.",
+        "Don't worry about the flaky test for now.",
+        "这个测试总是失败，帮我修一下。",
+        "The build always fails on CI, please fix it.",
+        "I always forget the command; just run the tests.",
+        "我总是忘记命令，直接帮你跑测试吧。",
+        "I don't know why the build broke, can you look.",  # "don't" inside a sentence
     ],
 )
 def test_one_off_questions_and_non_rules_are_not_statements(turn: str) -> None:
@@ -224,3 +235,20 @@ def test_a_candidate_holds_no_control_character_and_can_be_saved(turn: str, titl
     assert problem(draft.title) is None and problem(draft.description) is None
     assert not any(ch < " " and ch != "\n" for ch in draft.body + draft.statement)
     assert all("\x1b" not in e.quote and "\x07" not in e.quote for e in draft.evidence)
+
+
+def test_english_has_the_twins_of_the_chinese_markers() -> None:
+    """不要 / 每次 have English twins: a sentence opening with don't / do not, every time (an
+    outside review found the Chinese found and the English missed)."""
+    pairs = [
+        ("不要在代码注释里用表情符号。", "Don't use emojis in code comments."),
+        ("不要在没问过的情况下加新依赖。", "Do not add new dependencies without asking."),
+        ("每次改了 API 都要更新 OpenAPI 文档。", "Every time you change the API, update the spec."),
+    ]
+    for zh, en in pairs:
+        found = [extract_statement(t) for t in (zh, en)]
+        assert all(f is not None for f in found), (zh, en)
+        assert found[0].reason == found[1].reason  # type: ignore[union-attr]
+    curly = extract_statement("Fix it now. Don’t push to main directly.")
+    assert curly is not None and curly.text == "Don’t push to main directly"
+    assert infer_type("From now on reply in English") is FactType.FEEDBACK

@@ -2,9 +2,11 @@
 
 Memory candidates (after Reasonix's desktop suggestions, see REFERENCE.md "Suggestions"):
 a turn of 8–420 characters holding a durable-preference marker (remember, always, never,
-I prefer, prefer, preference, by default, from now on, 记住, 以后, 始终, 总是, 每次, 默认, 不要,
-偏好, 规则, 约定) and no one-off marker (this time, just for now, for now, this once, 这次, 这一次,
-暂时, 本次) and not a question. The statement is the whole sentence holding the marker (the first
+I prefer, prefer, preference, by default, from now on, every time, a sentence opening with
+don't / do not, 记住, 以后, 始终, 总是, 每次, 默认, 不要, 偏好, 规则, 约定) and no one-off marker
+(this time, just for now, for now, this once, 这次, 这一次, 暂时, 本次; "later" and "never mind":
+以后再, never mind, 不要紧, don't worry; a marker describing what happens: always fails,
+总是失败, always forget, 总是忘记) and not a question. The statement is the whole sentence holding the marker (the first
 such sentence that is not a question), so what precedes the marker ("Our docs live at <URL> —
 always check them") stays; a '.', '?' or '!' inside a URL or a file name ends no sentence. A
 leading "remember (that)" / "记住" wrapper (and "please", "OK", …) is dropped but its content
@@ -13,7 +15,8 @@ precedes it. A request joined in front of the rule by ', and' / ';' / '，然后
 and from now on …") is left out unless the rule refers back to it (it, them, 它, 这些…) or it
 holds a URL. Type: a URL makes a ``reference``; repository, branch, PR, commit, merge, push, tag
 and release cues make a ``project`` convention even when phrased with always/never/不要; a
-correction of how the agent works (always, never, 不要, 始终, 总是, 反馈, 回复, 回答) is
+correction of how the agent works (always, never, don't, 不要, 始终, 总是, 反馈, 回复, 回答,
+reply, answer) is
 ``feedback``; anything else is ``user``.
 
 Pasted material is not a statement (``pasted.py``): a turn that is mostly a fenced block, a
@@ -93,16 +96,28 @@ _MARKERS: list[tuple[str, str]] = [
     (r"\bpreference", "stated preference"),
     (r"\bby default\b", "default behaviour preference"),
     (r"\bfrom now on\b", "future-facing preference"),
+    # 每次 / 不要 have English twins: "every time …", and "don't …" / "do not …" opening a
+    # sentence (an imperative; "I don't know" is no rule)
+    (r"\bevery time\b", "repeated workflow preference"),
+    (
+        r"(?:^|(?<=[.!;:。！；：]\s)|(?<=[.!;:。！；：]))\s*(?:please\s+)?(?:don[’']?t|do not)\b",
+        "negative working preference",
+    ),
 ]
 # Cheap literal pre-check: a turn without any of these cannot hold a marker.
 _MARKER_HINTS = (
     "记住", "以后", "始终", "总是", "每次", "默认", "不要", "偏好", "规则", "约定",
-    "remember", "always", "never", "prefer", "by default", "from now on",
+    "remember", "always", "never", "prefer", "by default", "from now on", "every time",
+    "don't", "don’t", "dont", "do not",
 )  # fmt: skip
 _MARKER_HINT_RE = re.compile("|".join(re.escape(hint) for hint in _MARKER_HINTS))
 _MARKER_RE = rx("|".join(f"(?P<m{i}>{p})" for i, (p, _) in enumerate(_MARKERS)))
 _ONE_OFF_RE = rx(
-    r"\bthis time\b|\bjust for now\b|\bfor now\b|\bthis once\b|\bjust once\b|这次|这一次|暂时|本次",
+    r"\bthis time\b|\bjust for now\b|\bfor now\b|\bthis once\b|\bjust once\b|这次|这一次|暂时|本次"
+    # "later" and "never mind" put something off or wave it away: no rule (以后再修, 不要紧)
+    r"|以后再|\bnever\s?mind\b|不要紧|\bdon[’']?t (?:worry|bother)\b|别担心|不用担心"
+    # a marker describing what happens, not asking for anything ("the build always fails")
+    r"|总是(?:失败|报错|出错|崩溃|挂掉?|忘记?)|\balways (?:fails?|failing|breaks?|crash(?:es)?|forgets?)\b",
     re.IGNORECASE,
 )
 # A wrapper before the rule ("Please remember that …", "OK, 记住：…"); stripped, the rest kept.
@@ -137,7 +152,11 @@ _SENTENCE_END_RE = re.compile(r"[。！？!?\n]|\.(?:\s|$)")
 _URL_SPAN_RE = re.compile(r"https?://[^\s<>\"'()（）\[\]{}，。！？；、]+", re.IGNORECASE)
 _URL_TRAIL = ".,;:!?'\""
 _URL_RE = rx(r"https?://|\bgithub\.com/", re.IGNORECASE)
-_FEEDBACK_RE = rx(r"反馈|回复|回答|不要|始终|总是|\balways\b|\bnever\b", re.IGNORECASE)
+_FEEDBACK_RE = rx(
+    r"反馈|回复|回答|不要|始终|总是|\balways\b|\bnever\b"
+    r"|\brepl(?:y|ies|ying)\b|\banswers?\b|\brespond\b|\bdon[’']?t\b|\bdo not\b",
+    re.IGNORECASE,
+)
 # Repository, branch, PR, commit, merge, push, tag and release cues (English and Chinese).
 _PROJECT_RE = rx(
     r"项目|分支|仓库|约定|提交|合并|推送|变基|发布|发版|拉取请求"
