@@ -100,6 +100,14 @@ def _specs(
     return specs
 
 
+def _warn(session: Session, code: str, label: str, message: str, path: Path) -> None:
+    session.diagnostics.append(
+        InstructionDiagnostic(
+            code=code, path=label, severity=Severity.WARNING, message=message, local_path=path
+        )
+    )
+
+
 def _rule_specs(
     session: Session, rules: Path, directory: Path, base: Path, user_level: bool = False
 ) -> list[_Spec]:
@@ -108,15 +116,13 @@ def _rule_specs(
     found, truncated = rule_files(rules)
     if truncated:
         label = session.labeller(rules)
-        session.diagnostics.append(
-            InstructionDiagnostic(
-                code=model.CLAUDE_RULES_TRUNCATED,
-                path=label,
-                severity=Severity.WARNING,
-                message=f"{label} holds more rule files or folders than are read here; "
-                "only the first ones are shown",
-                local_path=rules,
-            )
+        _warn(
+            session,
+            model.CLAUDE_RULES_TRUNCATED,
+            label,
+            f"{label} holds more rule files or folders than are read here; "
+            "only the first ones are shown",
+            rules,
         )
     return [_Spec(p, InstructionScope.RULE, directory, user_level, base) for p in found]
 
@@ -166,14 +172,8 @@ def _load(session: Session, spec: _Spec, order: int) -> InstructionDocument | No
     if spec.scope is InstructionScope.RULE:
         rule = parse_rule(source.text)
         if rule.problem:
-            session.diagnostics.append(
-                InstructionDiagnostic(
-                    code=model.CLAUDE_RULE_FRONTMATTER,
-                    path=label,
-                    severity=Severity.WARNING,
-                    message=f"{label}: {rule.problem}",
-                    local_path=spec.path,
-                )
+            _warn(
+                session, model.CLAUDE_RULE_FRONTMATTER, label, f"{label}: {rule.problem}", spec.path
             )
         if rule.paths is not None:
             base = spec.rule_base or spec.directory
@@ -205,15 +205,13 @@ def _load(session: Session, spec: _Spec, order: int) -> InstructionDocument | No
     session.cache.used(source, label, spec.path)
     session.files.append(file_status(label, FileState.LOADED, source, spec.path))
     if len(text) > LARGE_FILE_CHARS:  # Claude Code's own start-up warning, per file
-        session.diagnostics.append(
-            InstructionDiagnostic(
-                code=model.CLAUDE_MD_LARGE,
-                path=label,
-                severity=Severity.WARNING,
-                message=f"{label} has {len(text):,} characters: Claude Code warns at start-up "
-                f"that a memory file over {LARGE_FILE_CHARS:,} will impact performance",
-                local_path=spec.path,
-            )
+        _warn(
+            session,
+            model.CLAUDE_MD_LARGE,
+            label,
+            f"{label} has {len(text):,} characters: Claude Code warns at start-up that a "
+            f"memory file over {LARGE_FILE_CHARS:,} will impact performance",
+            spec.path,
         )
     kind = (
         KIND[spec.scope]
