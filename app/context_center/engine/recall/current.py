@@ -274,7 +274,8 @@ class CurrentRecall:
         if sum(len(v) for v in changed.values()) > catchup.MAX_FILES:
             return False
         self._disk = None  # until the files are applied
-        before, masked = self.index.mark(), self._masked()
+        before = self.index.mark()
+        masked = self._masked() if changed else None  # the answer the changed rows update
         for scope, stems in changed.items():
             if stems and not catchup.apply_stems(
                 self.index, Scope(scope), source.roots[scope], stems
@@ -290,7 +291,7 @@ class CurrentRecall:
             touched = self.index.touched_since(before)
             self.index.set_masked(
                 catchup.masked_by_keys(self.index)
-                if touched is None
+                if touched is None or masked is None
                 else catchup.masked_after(self.index, masked, touched)
             )
         self._disk = state

@@ -181,7 +181,7 @@ class FactStore(LockedStore):
     def read_fresh(self, stem: str) -> Entry:
         path = legacy.file_of(self._snapshot, self.root, stem)  # a legacy file's other stem
         if path is None:  # two files could hold the name: the loader decides, as it lists
-            path = legacy.settled_file_of(self.load(persist_cache=False), self.root, stem)
+            path = legacy.loaded_file_of(self.load(persist_cache=False), self.root, stem)
         try:
             parsed, _, _ = read_fact_file(path, stem=path.name[:-3], scope=self.scope)
         except FileNotFoundError as exc:

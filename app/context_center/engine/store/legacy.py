@@ -175,14 +175,14 @@ def key_by_name(snap: Snapshot) -> None:
     snap.entries = keyed
 
 
-def file_of(snap: Snapshot | None, root: Path, name: str, *, settled: bool = False) -> Path | None:
+def file_of(snap: Snapshot | None, root: Path, name: str) -> Path | None:
     """The file that holds the fact ``name``: ``<name>.md``, or, for a legacy file declaring
     another name (not yet moved by migration), the file the loaded snapshot found it in.
 
     None when both are present: ``<name>.md`` may be where a migration moved the legacy
     file since ``snap`` was loaded, or a file the loader excluded (two files with one id, a
-    bad file) while the legacy file holds the name -- only a fresh load can tell, and the
-    caller passes that one with ``settled``: it then answers what the load found."""
+    bad file) while the legacy file holds the name -- only a fresh load can tell
+    (``loaded_file_of``)."""
     path = root / f"{name}.md"
     known = snap.entries.get(name) if snap is not None else None
     if known is None or os.path.basename(known.location) == path.name:
@@ -191,16 +191,14 @@ def file_of(snap: Snapshot | None, root: Path, name: str, *, settled: bool = Fal
         present = os.path.lexists(path)
     except (OSError, ValueError):
         return path
-    if present and not settled:
-        return None
-    return Path(known.location)
+    return None if present else Path(known.location)
 
 
-def settled_file_of(snap: Snapshot, root: Path, name: str) -> Path:
-    """``file_of`` by a snapshot loaded just now: the file the loader gave the name to."""
-    path = file_of(snap, root, name, settled=True)
-    assert path is not None
-    return path
+def loaded_file_of(snap: Snapshot, root: Path, name: str) -> Path:
+    """The file a snapshot loaded just now gave the name ``name`` to (``<name>.md`` when it
+    gave it to none)."""
+    known = snap.entries.get(name)
+    return Path(known.location) if known is not None else root / f"{name}.md"
 
 
 def find_alias(ref: str, stores: Iterable[FactStore]) -> Entry | None:

@@ -257,11 +257,10 @@ def now_ns() -> int:
 def folder_files(root: Path) -> dict[str, int] | None:
     """``{stem: inode}`` of the fact files a loader would consider (``*.md``, not hidden, not
     the index); None when the folder cannot be listed (missing: an empty dict)."""
-    out: dict[str, int] = {}
     try:
         it = os.scandir(root)
     except FileNotFoundError:
-        return out
+        return {}
     except (OSError, ValueError):
         return None
     try:
