@@ -51,6 +51,7 @@ _MESSAGES = [
     "rotate the staging database token before release 7",
     "浏览器 队列 worker queue browser",
     "deploy deploy cache 上线",
+    "deploy the cache for kestrel and quasar",  # words not frequent after frequent ones
 ]
 
 
@@ -85,6 +86,7 @@ def _reference_sums(index: RecallIndex, sc: scoring.Scored) -> tuple[np.ndarray,
     raw = np.zeros(n, dtype=np.float64)
     count = np.zeros(n, dtype=np.int32)
     specific = np.zeros(n, dtype=np.int32)
+    head = np.zeros(n, dtype=np.bool_)
     tc = TermCache(index)
     for i, (c, h) in enumerate(zip(sc.plan.concepts, sc.hits, strict=True)):
         if h is None:
@@ -94,6 +96,7 @@ def _reference_sums(index: RecallIndex, sc: scoring.Scored) -> tuple[np.ndarray,
         raw[m.docs] += m.best
         if c.number:
             continue
+        head[m.head_docs] = True
         counted = m.docs
         for j in (c.follows, *c.covers):
             prev = sc.hits[j] if 0 <= j < i else None
@@ -103,7 +106,7 @@ def _reference_sums(index: RecallIndex, sc: scoring.Scored) -> tuple[np.ndarray,
         count[counted] += 1
         if not h.frequent:
             specific[counted] += 1
-    return raw, count, specific
+    return raw, count, specific, head
 
 
 def test_summed_scores_and_counts_equal_the_per_concept_sums_bit_for_bit(
@@ -111,20 +114,28 @@ def test_summed_scores_and_counts_equal_the_per_concept_sums_bit_for_bit(
 ) -> None:
     index = _big_index(make_fact)
     seen_chain = False
+    ways = set()  # concepts added as whole columns, and by their ordinals
     for message in _MESSAGES:
         p = plan(message)
         seen_chain |= any(c.follows >= 0 or c.covers for c in p.concepts)
+        tc = TermCache(index)
+        for c in p.concepts:
+            m = tc.concept(c)
+            if m is not None:
+                ways.add(tc.dense(c, m) is not None)
         sc = scoring.score(index, p)
-        raw, count, specific = _reference_sums(index, sc)
+        raw, count, specific, head = _reference_sums(index, sc)
         assert sc.raw.dtype == raw.dtype and sc.count.dtype == count.dtype
         assert np.array_equal(sc.raw.view(np.uint64), raw.view(np.uint64)), message
         assert np.array_equal(sc.count, count), message
+        assert np.array_equal(sc.head, head), message
         frequent_only = (count > 0) & (specific == 0)
         assert np.array_equal(sc.frequent_only, frequent_only), message
         by_counts = (count >= ABOUT_COUNT) | (specific >= ABOUT_SPECIFIC)
         assert np.array_equal(sc.about | by_counts, sc.about), message
         assert not (sc.about & ~by_counts & ~sc.sure).any(), message  # else: an identifier
     assert seen_chain, "some message chains Chinese pairs or covers a phrase's words"
+    assert ways == {True, False}, "some concepts are dense, some sparse"
 
 
 @pytest.mark.parametrize("sizes", [(5, 9), (300, 400), (2000, 30), (3, 3000)])

@@ -26,6 +26,7 @@ from context_center.engine.recall.compounds import code_docs, literal_docs
 from context_center.engine.recall.index import RecallIndex
 from context_center.engine.recall.policy import HEAD_TF, K1, B
 from context_center.engine.recall.rowtext import head_terms_once
+from context_center.engine.recall.tally import Dense
 from context_center.engine.recall.terms import Concept
 
 if TYPE_CHECKING:
@@ -158,7 +159,7 @@ class TermCache:
         """The facts matching ``c`` by any alternative, each with its best alternative,
         scored with one idf for the concept (over the facts matching any of its forms); the
         same for every turn of one index state."""
-        key = (c.literal, tuple((a.terms, a.weight, a.label if c.literal else "") for a in c.alts))
+        key = _key(c)
         found, m = self.state.get(key)
         if not found:
             m = self._concept(c)
@@ -170,6 +171,19 @@ class TermCache:
             )
             self.state.put(key, m, size)
         return m  # type: ignore[return-value]
+
+    def dense(self, c: Concept, m: Matched) -> Dense | None:
+        """``m`` (the match of ``c``) as columns over every ordinal, kept for the index
+        state, when at least one ordinal in SPARSE_SHARE matched; else None."""
+        size = self.index.size
+        if len(m.docs) * SPARSE_SHARE < size:
+            return None
+        key = ("dense", _key(c))
+        found, d = self.state.get(key)
+        if not found or not isinstance(d, Dense) or len(d.best) != size:
+            d = Dense.of(m, size)
+            self.state.put(key, d, d.nbytes)
+        return d
 
     def _concept(self, c: Concept) -> Matched | None:
         parts: list[Part] = []
@@ -192,6 +206,11 @@ class TermCache:
 
     def code_docs(self, docs: np.ndarray, order: np.ndarray, text: str) -> np.ndarray:
         return code_docs(docs, order, text, self.index.fact_at)
+
+
+def _key(c: Concept) -> tuple[object, ...]:
+    """What a concept's match depends on (the same for every turn of one index state)."""
+    return (c.literal, tuple((a.terms, a.weight, a.label if c.literal else "") for a in c.alts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +244,7 @@ def _best_per_doc(parts: list[Part], size: int) -> tuple[np.ndarray, ...]:
         best[d] = v
         which[d] = ai
         named[masks.one(head, docs)] = True
-    docs = best.nonzero()[0]
+    docs = (best != 0).nonzero()[0]  # a boolean nonzero costs an eighth of a float one
     return docs, best[docs], which[docs], named[docs]
 
 

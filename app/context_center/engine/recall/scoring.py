@@ -64,6 +64,7 @@ from context_center.engine.recall.policy import (
     STALE_FACTOR,
 )
 from context_center.engine.recall.stem import stem
+from context_center.engine.recall.tally import Tally
 from context_center.engine.recall.terms import Concept, Plan
 
 _PROJECT = SCOPE_CODES[next(iter(SCOPE_CODES))]
@@ -223,83 +224,22 @@ def _code_pair_docs(
     return tc.code_docs(best.docs, np.arange(len(best.docs)), pair.text)
 
 
-class _Tally:
-    """Per-ordinal arrays filled concept by concept. The sums (raw score, counts) are taken
-    once at the end, each ordinal's terms added in concept order as ``raw[docs] += best``
-    per concept would (``np.bincount`` adds its weights in input order): the same floats."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self._raw: list[tuple[np.ndarray, np.ndarray]] = []
-        self._count: list[np.ndarray] = []
-        self._specific: list[np.ndarray] = []  # matched concepts not frequent in store
-        self.head = np.zeros(n, dtype=np.bool_)
-        self.sure = np.zeros(n, dtype=np.bool_)
-        self.strong = np.zeros(n, dtype=np.bool_)
-        self.ident = np.zeros(n, dtype=np.bool_)
-
-    def add(
-        self,
-        c: Concept,
-        m: Matched,
-        h: ConceptHits,
-        counted: np.ndarray,
-        direct_docs: np.ndarray,
-    ) -> None:
-        self._raw.append((m.docs, m.best))
-        if c.number:
+def _mark(t: Tally, c: Concept, m: Matched, h: ConceptHits, direct_docs: np.ndarray) -> None:
+    """The strong and sure marks of concept ``c`` (none for a bare number)."""
+    if c.number:
+        return
+    if h.strong:
+        t.mark_strong(direct_docs, sure=True, ident=c.distinctive)
+        if c.distinctive:
             return
-        self._count.append(counted)
-        if not h.frequent:
-            self._specific.append(counted)
-        self.head[m.head_docs] = True
-        if h.strong:
-            self.sure[direct_docs] = True
-            self.strong[direct_docs] = True
-            if c.distinctive:
-                self.ident[direct_docs] = True
-                return
-        if h.grants:
-            self.strong[m.head_docs] = True
-
-    def sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(raw score, matched concepts, of them not frequent in the store) per ordinal."""
-        n = self.n
-        if not self._raw:
-            zero = np.zeros(n, dtype=np.int32)
-            return np.zeros(n, dtype=np.float64), zero, zero
-        parts = [d for d, _ in self._raw]
-        docs = _joined(parts)
-        raw = np.bincount(docs, _joined([b for _, b in self._raw]), minlength=n)
-        # the counted ordinals are most often exactly the scored ones (no number, no phrase)
-        count = _tally(docs if _same(self._count, parts) else self._count, n)
-        if _same(self._specific, self._count):  # no concept frequent in the store
-            return raw, count, count
-        return raw, count, _tally(self._specific, n)
-
-
-def _same(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
-
-
-def _joined(parts: list[np.ndarray]) -> np.ndarray:
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
-
-
-def _tally(parts: list[np.ndarray] | np.ndarray, n: int) -> np.ndarray:
-    """How many of ``parts`` (each unique ordinals under ``n``; or their concatenation) hold
-    each ordinal, as int32."""
-    if isinstance(parts, list):
-        if not parts:
-            return np.zeros(n, dtype=np.int32)
-        parts = _joined(parts)
-    return np.bincount(parts, minlength=n).astype(np.int32)
+    if h.grants:
+        t.strong[m.head_docs] = True
 
 
 def score(index: RecallIndex, plan: Plan) -> Scored:
     """Stage 2: raw scores, match counts and strength for every ordinal."""
     n_ord = index.size
-    t = _Tally(n_ord)
+    t = Tally(n_ord)
     tc = TermCache(index)
     hits: list[ConceptHits | None] = []
     direct_count = plan.direct_count  # once: it counts every concept
@@ -314,12 +254,13 @@ def score(index: RecallIndex, plan: Plan) -> Scored:
         strong = _short_strong(c, direct_count)
         grants = not strong and _rare_eligible(c) and rare(df, tc.n)
         h = ConceptHits(docs, m.which, df, strong, frequent(df, tc.n), grants or strong)
-        t.add(c, m, h, _counted(c, docs, hits, n_ord), direct_docs)
+        t.add(c, m, h.frequent, _counted(c, docs, hits, n_ord), tc.dense(c, m))
+        _mark(t, c, m, h, direct_docs)
         hits.append(h)
     for pair in plan.pairs:
         cmd = _code_pair_docs(tc, plan, hits, pair)
-        t.sure[cmd] = t.strong[cmd] = t.ident[cmd] = True
-    raw, count, specific = t.sums()
+        t.mark_strong(cmd, sure=True, ident=True)
+    raw, count, specific = t.raw, t.count, t.specific
     about = t.ident | (specific >= ABOUT_SPECIFIC) | (count >= ABOUT_COUNT)
     unknown = tuple(
         c.text for c, h in zip(plan.concepts, hits, strict=True) if h is None and _specific(c)
