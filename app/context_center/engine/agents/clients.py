@@ -23,7 +23,6 @@ PreToolUse (matcher ``Write|Edit|MultiEdit``). ``disconnect`` removes exactly th
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import shutil
 import sys
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from context_center.engine.agents.config_files import FileEdit, edit_json, edit_toml
-from context_center.engine.agents.toml_servers import server_change
+from context_center.engine.agents.toml_servers import expected, server_change
 from context_center.engine.errors import InvalidRequest
 
 AGENTS = ("claude-code", "codex", "cursor")
@@ -44,7 +43,6 @@ HOOK_EVENTS = {
     "SessionStart": None,
     "PreToolUse": "Write|Edit|MultiEdit",
 }
-_OURS = re.compile(r"(?:context-center|context_center)\b.*\bhook claude-code (\w+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -138,11 +136,38 @@ def hook_command(base: list[str], event: str) -> str:
     return shlex.join([*base, "hook", "claude-code", event])
 
 
+def _runs_us(words: list[str]) -> int:
+    """How many leading words of a command line start this program (``context-center``, or
+    a Python with ``-m context_center``; 0: something else), its ``--home H`` included."""
+    if not words:
+        return 0
+    n = 0
+    if Path(words[0]).name == "context-center":
+        n = 1
+    elif (
+        len(words) >= 3
+        and Path(words[0]).name.startswith("python")
+        and words[1:3]
+        == [
+            "-m",
+            "context_center",
+        ]
+    ):
+        n = 3
+    else:
+        return 0
+    if words[n : n + 1] == ["--home"] and len(words) > n + 1:
+        n += 2
+    return n
+
+
 def _is_ours(entry: Any) -> bool:
+    """An MCP server entry ``connect`` writes: this program, its ``mcp`` command."""
     if not isinstance(entry, dict):
         return False
     words = [str(entry.get("command", "")), *map(str, entry.get("args") or [])]
-    return any("context-center" in w or "context_center" in w for w in words) and "mcp" in words
+    n = _runs_us(words)
+    return n > 0 and words[n : n + 1] == ["mcp"]
 
 
 # --------------------------------------------------------------------------- JSON servers
@@ -163,7 +188,9 @@ def _set_server(data: dict[str, Any], entry: dict[str, Any] | None, display: str
             "Center; nothing was written"
         )
     if entry is None:
-        servers.pop(SERVER, None)
+        if SERVER not in servers:
+            return  # not wired here: the file stays as it is
+        servers.pop(SERVER)
         if not servers and len(data) == 1:
             data.pop("mcpServers")  # nothing else in the file: connect made it
     else:
@@ -178,6 +205,11 @@ def _set_hooks(data: dict[str, Any], base: list[str] | None, display: str) -> No
         hooks = data["hooks"] = {}
     if not isinstance(hooks, dict):
         raise InvalidRequest(f"hooks in {display} is not an object; nothing was written")
+    if base is None and not any(
+        isinstance(hooks.get(e), list) and _without_ours(hooks[e], e) != hooks[e]
+        for e in HOOK_EVENTS
+    ):
+        return  # none of ours here: the file stays as it is
     for event, matcher in HOOK_EVENTS.items():
         groups = hooks.get(event)
         if groups is None:
@@ -215,10 +247,15 @@ def _without_ours(groups: list[Any], event: str) -> list[Any]:
 
 
 def _ours_hook(hook: Any, event: str) -> bool:
+    """A hook ``connect`` writes for ``event``: this program's ``hook claude-code EVENT``."""
     if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
         return False
-    match = _OURS.search(hook["command"])
-    return bool(match and match.group(1) == event)
+    try:
+        words = shlex.split(hook["command"])
+    except ValueError:
+        return False
+    n = _runs_us(words)
+    return n > 0 and words[n:] == ["hook", "claude-code", event]
 
 
 # --------------------------------------------------------------------------- TOML servers
@@ -246,6 +283,7 @@ def plan(
                 where.server_file,
                 where.server_display,
                 server_change(SERVER, entry_toml, where.server_display, _is_ours),
+                expected(SERVER, entry_toml),
             )
         ]
     else:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from context_center.engine.agents.json_splice import splice
+from context_center.engine.agents.json_splice import same, splice
 from context_center.engine.errors import InvalidRequest, StoreUnavailable
 from context_center.engine.store import atomic
 
@@ -164,8 +164,10 @@ def _as_backed_up(path: Path, after: str) -> str:
 
 
 def _same_json(a: str, b: str) -> bool:
+    """The same data, told apart as JSON tells it: ``true`` is not ``1``, and key order
+    counts (``json_splice.same``)."""
     try:
-        return bool(json.loads(a) == json.loads(b))
+        return same(json.loads(a), json.loads(b))
     except (ValueError, RecursionError):
         return False
 
@@ -173,8 +175,21 @@ def _same_json(a: str, b: str) -> bool:
 # --------------------------------------------------------------------------- TOML
 
 
-def edit_toml(path: Path, display: str, change: Callable[[Any], None]) -> FileEdit:
-    """``change`` edits the tomlkit document in place (comments and layout are kept)."""
+def edit_toml(
+    path: Path,
+    display: str,
+    change: Callable[[Any], None],
+    expect: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> FileEdit:
+    """``change`` edits the tomlkit document in place (comments and layout are kept).
+
+    ``expect`` gives, from the file's data as parsed before, the data the edited text must
+    parse to. tomlkit places a table by the document's layout, and some valid layouts (dotted
+    keys such as ``mcp_servers.a.command = …`` before top-level keys, inline tables) would give
+    a text whose keys land in another table, or it fails on them: such an edit is refused,
+    nothing is written."""
+    import tomllib
+
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
@@ -182,10 +197,19 @@ def edit_toml(path: Path, display: str, change: Callable[[Any], None]) -> FileEd
     before = _lf(raw)
     try:
         doc = tomlkit.parse(before or "")
-    except TOMLKitError as exc:
+        old = tomllib.loads(before or "")
+    except (TOMLKitError, tomllib.TOMLDecodeError) as exc:
         raise ConfigUnreadable(f"{display} is not valid TOML ({exc}); nothing was written") from exc
-    change(doc)
-    text = tomlkit.dumps(doc)
+    try:
+        change(doc)
+        text = tomlkit.dumps(doc)
+        same_data = expect is None or tomllib.loads(text) == expect(old)
+    except InvalidRequest:
+        raise
+    except (TOMLKitError, tomllib.TOMLDecodeError, AttributeError, TypeError, ValueError) as exc:
+        raise ConfigUnreadable(_layout(display)) from exc
+    if not same_data:
+        raise ConfigUnreadable(_layout(display))
     if text == before:
         return FileEdit(path, display, raw, raw)
     after: str | None = text
@@ -196,6 +220,14 @@ def edit_toml(path: Path, display: str, change: Callable[[Any], None]) -> FileEd
     return FileEdit(path, display, raw, _endings_of(raw, after))
 
 
+def _layout(display: str) -> str:
+    return (
+        f"{display} is laid out in a way this edit cannot keep exactly (dotted or inline "
+        "mcp_servers tables); nothing was written: add or remove the [mcp_servers.context-center] "
+        "table by hand"
+    )
+
+
 # --------------------------------------------------------------------------- applying
 
 
@@ -204,11 +236,14 @@ def apply(edit: FileEdit) -> str | None:
     backup's display path, or None when there was nothing to back up."""
     if not edit.changed:
         return None
+    # a linked config (dotfiles): the link stays, its target is written; the backup is kept
+    # beside the link, where the person looks
+    path = Path(os.path.realpath(edit.path)) if edit.path.is_symlink() else edit.path
     backup_display = None
     mode = 0o644
     if edit.before is not None:
         try:
-            mode = stat.S_IMODE(os.stat(edit.path).st_mode)
+            mode = stat.S_IMODE(os.stat(path).st_mode)
         except OSError:
             mode = 0o600
         backup = edit.path.with_name(edit.path.name + BACKUP_SUFFIX)
@@ -217,9 +252,10 @@ def apply(edit: FileEdit) -> str | None:
         backup_display = edit.display + BACKUP_SUFFIX
     if edit.after is None:
         with contextlib.suppress(FileNotFoundError):
-            edit.path.unlink()
+            path.unlink()
         return backup_display
-    atomic.write_bytes(edit.path, edit.after.encode("utf-8"), mode=mode)
+    atomic.write_bytes(path, edit.after.encode("utf-8"), mode=mode)
     if edit.before is not None:
-        os.chmod(edit.path, mode)  # the temp file was created under the umask
+        with contextlib.suppress(FileNotFoundError):  # another process may have removed it
+            os.chmod(path, mode)  # the temp file was created under the umask
     return backup_display

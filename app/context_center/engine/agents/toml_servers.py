@@ -70,8 +70,9 @@ def server_change(
                 "Center; nothing was written"
             )
         if entry is None:
-            if current is not None:
-                _remove(servers, name)
+            if current is None:
+                return  # not wired here: the file stays as it is
+            _remove(servers, name)
             if not servers:
                 del doc["mcp_servers"]
             return
@@ -90,6 +91,27 @@ def server_change(
         servers.add(name, table)
 
     return change
+
+
+def expected(name: str, entry: dict[str, Any] | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """What the file's data must be after ``server_change(name, entry, …)``: the same, with
+    the server set to ``entry`` or removed (and ``mcp_servers`` with it, when left empty)."""
+
+    def expect(old: dict[str, Any]) -> dict[str, Any]:
+        new = dict(old)
+        servers = new.get("mcp_servers")
+        if entry is None:
+            if isinstance(servers, dict) and name in servers:
+                servers = {k: v for k, v in servers.items() if k != name}
+                if servers:
+                    new["mcp_servers"] = servers
+                else:
+                    del new["mcp_servers"]
+            return new
+        new["mcp_servers"] = {**(servers if isinstance(servers, dict) else {}), name: entry}
+        return new
+
+    return expect
 
 
 def _remove(servers: Any, name: str) -> None:

@@ -1,0 +1,147 @@
+"""``connect``/``disconnect`` on configs laid out in ways an edit could misplace or mistake:
+TOML layouts whose edit would move keys into another table are refused with nothing written;
+lookalike entries that do not run this program are not ours; a file holding none of our
+entries is left as it is by ``disconnect``; a linked config keeps its link; a backup is
+restored only when it holds the very same JSON (``true`` is not ``1``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from context_center.engine import Engine, InvalidRequest
+
+
+@pytest.fixture
+def engine(home: Path, workspace: Path) -> Engine:
+    return Engine(home=home, workspace=workspace)
+
+
+def _codex(user_home: Path, text: str) -> Path:
+    path = user_home / ".codex" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'mcp_servers.alpha.command = "a"\nmodel = "o3"\n',  # dotted keys before a top-level key
+        'mcp_servers.context-center = { command = "context-center", args = ["mcp"] }\n'
+        'model = "x"\n',
+        'mcp_servers = { a = { command = "a" } }\n',  # an inline table
+    ],
+)
+def test_a_toml_layout_the_edit_would_change_the_meaning_of_is_refused(
+    engine: Engine, user_home: Path, text: str
+) -> None:
+    path = _codex(user_home, text)
+    with pytest.raises(InvalidRequest) as refused:
+        engine.connect_agent("codex")
+    assert refused.value.code == "config_unreadable"
+    assert "nothing was written" in str(refused.value)
+    assert path.read_text() == text
+    assert not path.with_name(path.name + ".context-center-backup").exists()
+
+
+def test_a_toml_edit_that_keeps_the_meaning_is_made(engine: Engine, user_home: Path) -> None:
+    text = 'model = "o3"\n\n[mcp_servers.a]\ncommand = "a"\n'
+    path = _codex(user_home, text)
+    engine.connect_agent("codex")
+    data = tomllib.loads(path.read_text())
+    assert data["model"] == "o3" and data["mcp_servers"]["a"] == {"command": "a"}
+    assert data["mcp_servers"]["context-center"]["args"][-3:] == ["interactive", "--agent", "codex"]
+    engine.disconnect_agent("codex")
+    assert path.read_text() == text
+
+
+def test_lookalikes_that_do_not_run_this_program_are_not_ours(
+    engine: Engine, workspace: Path
+) -> None:
+    mcp = workspace / ".mcp.json"
+    mcp.write_text(
+        '{"mcpServers": {"context-center": {"command": "docker", '
+        '"args": ["run", "-i", "ghcr.io/me/context-center-fork", "mcp"]}}}\n'
+    )
+    with pytest.raises(InvalidRequest):
+        engine.disconnect_agent("claude-code")
+    mcp.unlink()
+    settings = workspace / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    theirs = {
+        "type": "command",
+        "command": "~/bin/context-center-audit.sh --log hook claude-code SessionStart",
+    }
+    settings.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [theirs]}]}}) + "\n")
+    before = settings.read_bytes()
+    engine.disconnect_agent("claude-code")
+    assert settings.read_bytes() == before
+    engine.connect_agent("claude-code")
+    hooks = json.loads(settings.read_text())["hooks"]["SessionStart"]
+    assert hooks[0]["hooks"] == [theirs] and len(hooks) == 2  # theirs kept, ours beside it
+    engine.disconnect_agent("claude-code")
+    assert settings.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("rel", "text"),
+    [
+        (".mcp.json", '{\n  "mcpServers": {}\n}\n'),
+        (".mcp.json", "{}\n"),
+        (
+            ".claude/settings.json",
+            '{\n  "model": "x",\n  "hooks": {\n    "SessionStart": []\n  }\n}\n',
+        ),
+        (".claude/settings.json", '{"hooks": {}}\n'),
+    ],
+)
+def test_disconnect_leaves_a_file_without_our_entries_as_it_is(
+    engine: Engine, workspace: Path, rel: str, text: str
+) -> None:
+    path = workspace / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    result = engine.disconnect_agent("claude-code").value
+    assert path.read_text() == text
+    assert all(f["action"] == "unchanged" for f in result["files"])
+
+
+def test_disconnect_leaves_an_empty_mcp_servers_table_of_codex(
+    engine: Engine, user_home: Path
+) -> None:
+    text = 'model = "o3"\n\n# my servers go here\n[mcp_servers]\n'
+    path = _codex(user_home, text)
+    engine.disconnect_agent("codex")
+    assert path.read_text() == text
+
+
+def test_a_linked_config_keeps_its_link(engine: Engine, user_home: Path) -> None:
+    dotfiles = user_home / "dotfiles" / "settings.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text('{\n  "theme": "dark"\n}\n')
+    link = user_home / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(dotfiles)
+    engine.connect_agent("claude-code", "user")
+    assert link.is_symlink() and os.readlink(link) == str(dotfiles)
+    assert "hook claude-code UserPromptSubmit" in dotfiles.read_text()
+    engine.disconnect_agent("claude-code", "user")
+    assert link.is_symlink() and dotfiles.read_text() == '{\n  "theme": "dark"\n}\n'
+
+
+def test_the_backup_is_not_restored_over_the_persons_own_values(
+    engine: Engine, workspace: Path
+) -> None:
+    mcp = workspace / ".mcp.json"
+    mcp.write_text('{\n  "mcpServers": {"x": {"command": "x"}},\n  "flag": 1\n}\n')
+    engine.connect_agent("claude-code")
+    data = json.loads(mcp.read_text())
+    data["flag"] = True  # the person's edit: JSON's true, which Python finds equal to 1
+    mcp.write_text(json.dumps(data, indent=2) + "\n")
+    engine.disconnect_agent("claude-code")
+    assert json.loads(mcp.read_text())["flag"] is True
