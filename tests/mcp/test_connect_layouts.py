@@ -145,3 +145,33 @@ def test_the_backup_is_not_restored_over_the_persons_own_values(
     mcp.write_text(json.dumps(data, indent=2) + "\n")
     engine.disconnect_agent("claude-code")
     assert json.loads(mcp.read_text())["flag"] is True
+
+
+def test_a_read_only_config_is_refused_before_anything_is_written(
+    engine: Engine, workspace: Path
+) -> None:
+    mcp = workspace / ".mcp.json"
+    mcp.write_text('{\n  "a": 1\n}\n')
+    mcp.chmod(0o444)
+    with pytest.raises(InvalidRequest) as refused:
+        engine.connect_agent("claude-code")
+    assert "read-only" in str(refused.value)
+    assert mcp.read_text() == '{\n  "a": 1\n}\n'
+    assert not (workspace / ".claude").exists()  # the second file was not written either
+
+
+def test_a_failed_write_is_an_error_that_names_what_was_written(
+    engine: Engine, workspace: Path
+) -> None:
+    from context_center.engine.errors import StoreUnavailable
+
+    (workspace / ".mcp.json").write_text('{\n  "a": 1\n}\n')
+    settings = workspace / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text("{}\n")
+    settings.with_name("settings.json.context-center-backup").mkdir()  # the backup cannot go
+    with pytest.raises(StoreUnavailable) as failed:
+        engine.connect_agent("claude-code")
+    assert "cannot write .claude/settings.json" in str(failed.value)
+    assert "already written: .mcp.json" in str(failed.value)
+    assert settings.read_text() == "{}\n"

@@ -259,3 +259,33 @@ def apply(edit: FileEdit) -> str | None:
         with contextlib.suppress(FileNotFoundError):  # another process may have removed it
             os.chmod(path, mode)  # the temp file was created under the umask
     return backup_display
+
+
+def check_writable(edits: list[FileEdit]) -> None:
+    """Refuse, before anything is written, an edit of a file its owner made read-only (the
+    write replaces the file, which the folder's permissions alone would allow)."""
+    for edit in edits:
+        if not edit.changed or edit.before is None:
+            continue
+        try:
+            mode = os.stat(edit.path).st_mode
+        except OSError:
+            continue
+        if not mode & stat.S_IWUSR:
+            raise InvalidRequest(
+                f"{edit.display} is read-only; nothing was written (make it writable, or "
+                "add the entries by hand)"
+            )
+
+
+def apply_one(edit: FileEdit, done: list[dict[str, Any]]) -> str | None:
+    """``apply``, with a failure to write told as an error that names the files already
+    written (``done``: their results so far) rather than raised as an OS error."""
+    try:
+        return apply(edit)
+    except OSError as exc:
+        written = [f["file"] for f in done if f["action"] != "unchanged"]
+        already = f"; already written: {', '.join(written)}" if written else "; nothing was written"
+        raise StoreUnavailable(
+            f"cannot write {edit.display}: {exc.strerror or exc}{already}"
+        ) from exc

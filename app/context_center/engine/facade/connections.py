@@ -33,6 +33,8 @@ class ConnectionsAPI(EngineCore):
         edits = clients.plan(
             agent, where.scope, self.workspace, self._connect_home(), connect=connect
         )
+        if not dry_run:
+            config_files.check_writable(edits)
         files = []
         for edit in edits:
             if not edit.changed:
@@ -43,7 +45,7 @@ class ConnectionsAPI(EngineCore):
                 action = "removed"
             else:
                 action = "updated"
-            backup = None if dry_run else config_files.apply(edit)
+            backup = None if dry_run else config_files.apply_one(edit, files)
             files.append({"file": edit.display, "action": action, "backup": backup})
         value = {
             "agent": agent,
