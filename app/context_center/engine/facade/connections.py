@@ -35,7 +35,7 @@ class ConnectionsAPI(EngineCore):
         )
         if not dry_run:
             config_files.check_writable(edits)
-        files = []
+        files: list[dict[str, Any]] = []
         for edit in edits:
             if not edit.changed:
                 action = "unchanged"
