@@ -175,3 +175,29 @@ def test_a_failed_write_is_an_error_that_names_what_was_written(
     assert "cannot write .claude/settings.json" in str(failed.value)
     assert "already written: .mcp.json" in str(failed.value)
     assert settings.read_text() == "{}\n"
+
+
+def test_connect_again_keeps_what_the_person_added_to_our_entries(
+    engine: Engine, workspace: Path, user_home: Path
+) -> None:
+    engine.connect_agent("claude-code")
+    mcp = workspace / ".mcp.json"
+    data = json.loads(mcp.read_text())
+    data["mcpServers"]["context-center"]["env"] = {"K": "1"}
+    mcp.write_text(json.dumps(data, indent=2) + "\n")
+    settings = workspace / ".claude" / "settings.json"
+    hooks = json.loads(settings.read_text())
+    hooks["hooks"]["UserPromptSubmit"][0]["hooks"][0]["timeout"] = 10
+    theirs = {"hooks": [{"type": "command", "command": "echo mine"}]}
+    hooks["hooks"]["UserPromptSubmit"].append(theirs)  # after ours: the order they run in
+    settings.write_text(json.dumps(hooks, indent=2) + "\n")
+    before = (mcp.read_bytes(), settings.read_bytes())
+    result = engine.connect_agent("claude-code").value
+    assert [f["action"] for f in result["files"]] == ["unchanged", "unchanged"]
+    assert (mcp.read_bytes(), settings.read_bytes()) == before
+    path = _codex(user_home, "")
+    engine.connect_agent("codex")
+    path.write_text(path.read_text().rstrip("\n") + "\nstartup_timeout_sec = 60\n")
+    kept = path.read_text()
+    assert engine.connect_agent("codex").value["files"][0]["action"] == "unchanged"
+    assert path.read_text() == kept

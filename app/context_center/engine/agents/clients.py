@@ -194,7 +194,8 @@ def _set_server(data: dict[str, Any], entry: dict[str, Any] | None, display: str
         if not servers and len(data) == 1:
             data.pop("mcpServers")  # nothing else in the file: connect made it
     else:
-        servers[SERVER] = entry
+        # keys the person added to our entry (``env``, a timeout) stay; ours are set
+        servers[SERVER] = {**current, **entry} if isinstance(current, dict) else entry
 
 
 def _set_hooks(data: dict[str, Any], base: list[str] | None, display: str) -> None:
@@ -218,18 +219,39 @@ def _set_hooks(data: dict[str, Any], base: list[str] | None, display: str) -> No
             raise InvalidRequest(f"hooks.{event} in {display} is not a list; nothing was written")
         kept = _without_ours(groups, event)
         if base is not None:
-            group: dict[str, Any] = {}
-            if matcher:
-                group["matcher"] = matcher
-            group["hooks"] = [{"type": "command", "command": hook_command(base, event)}]
-            # Already wired exactly so: leave the list untouched.
-            kept = groups if groups == [*kept, group] else [*kept, group]
+            kept = _with_ours(groups, kept, event, matcher, hook_command(base, event))
         if kept:
             hooks[event] = kept
         else:
             hooks.pop(event, None)
     if not hooks:
         data.pop("hooks")
+
+
+def _with_ours(
+    groups: list[Any], kept: list[Any], event: str, matcher: str | None, command: str
+) -> list[Any]:
+    """``groups`` with our hook for ``event`` running ``command`` (``kept``: the groups
+    without ours). Our own group, where it is the only one, is updated in its place, with
+    the keys the person added to it or to its hook (a ``timeout``) kept; else ours goes last."""
+    own = [
+        i
+        for i, g in enumerate(groups)
+        if isinstance(g, dict)
+        and isinstance(g.get("hooks"), list)
+        and len(g["hooks"]) == 1
+        and _ours_hook(g["hooks"][0], event)
+    ]
+    if len(own) == 1 and len(kept) == len(groups) - 1:
+        i = own[0]
+        old = groups[i]
+        group = {**old, "hooks": [{**old["hooks"][0], "type": "command", "command": command}]}
+        if matcher:
+            group["matcher"] = matcher
+        return [*groups[:i], group, *groups[i + 1 :]]
+    group = {"matcher": matcher} if matcher else {}
+    group["hooks"] = [{"type": "command", "command": command}]
+    return [*kept, group]
 
 
 def _without_ours(groups: list[Any], event: str) -> list[Any]:

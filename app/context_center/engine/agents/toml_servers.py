@@ -76,11 +76,15 @@ def server_change(
             if not servers:
                 del doc["mcp_servers"]
             return
-        if plain == entry:
-            return
+        # keys the person added to our table (``env``, ``startup_timeout_sec``) stay
+        extra = {k: v for k, v in (plain or {}).items() if k not in entry}
+        if plain is not None and plain == {**plain, **entry}:
+            return  # wired so already
         table = tomlkit.table()
         table["command"] = entry["command"]
         table["args"] = entry["args"]
+        for key, value in extra.items():
+            table[key] = value
         table.add(tomlkit.nl())  # a blank line before whatever follows
         if current is not None:
             servers[name] = table
@@ -108,7 +112,12 @@ def expected(name: str, entry: dict[str, Any] | None) -> Callable[[dict[str, Any
                 else:
                     del new["mcp_servers"]
             return new
-        new["mcp_servers"] = {**(servers if isinstance(servers, dict) else {}), name: entry}
+        servers = servers if isinstance(servers, dict) else {}
+        mine = servers.get(name)
+        new["mcp_servers"] = {
+            **servers,
+            name: {**(mine if isinstance(mine, dict) else {}), **entry},
+        }
         return new
 
     return expect
