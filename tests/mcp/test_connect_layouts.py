@@ -201,3 +201,17 @@ def test_connect_again_keeps_what_the_person_added_to_our_entries(
     kept = path.read_text()
     assert engine.connect_agent("codex").value["files"][0]["action"] == "unchanged"
     assert path.read_text() == kept
+
+
+@pytest.mark.parametrize(
+    "text", ['{"x": 1, "a": 1, "a": 2}\n', '{"x": NaN}\n', '{"a": {"b": 1, "b": 1}}\n']
+)
+def test_json_a_rewrite_could_not_keep_is_refused(
+    engine: Engine, workspace: Path, text: str
+) -> None:
+    mcp = workspace / ".mcp.json"
+    mcp.write_text(text)
+    with pytest.raises(InvalidRequest) as refused:
+        engine.connect_agent("claude-code")
+    assert refused.value.code == "config_unreadable"
+    assert mcp.read_text() == text and not (workspace / ".claude").exists()

@@ -10,10 +10,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_center.engine.agents.config_files import edit_json
+from context_center.engine.agents.config_files import ConfigUnreadable, edit_json
 from context_center.engine.agents.json_splice import _parse, same, splice
 
 PRETTIER = """{
@@ -91,10 +92,12 @@ def test_appending_to_a_hook_list_keeps_the_groups_already_there() -> None:
 def test_what_the_scanner_does_not_handle_is_serialised_instead(tmp_path: Path) -> None:
     assert _edit('{"a": 1, "a": 2}', lambda d: d.update(b=1))[0] is None  # a duplicate key
     assert _edit('{"a": NaN}', lambda d: d.update(b=1))[0] is None
+    # a config file holding them is refused, never collapsed by a rewrite
     path = tmp_path / "x.json"
-    path.write_text('{"a": 1, "a": 2}\n')
-    edit = edit_json(path, "x.json", lambda d: d.update(b=1))
-    assert edit.after is not None and json.loads(edit.after) == {"a": 2, "b": 1}
+    for text in ('{"a": 1, "a": 2}\n', '{"a": NaN}\n'):
+        path.write_text(text)
+        with pytest.raises(ConfigUnreadable):
+            edit_json(path, "x.json", lambda d: d.update(b=1))
 
 
 def test_types_that_python_finds_equal_are_not_the_same_json() -> None:

@@ -105,7 +105,9 @@ def edit_json(path: Path, display: str, change: Callable[[dict[str, Any]], None]
     trailing_newline = True
     if before is not None and before.strip():
         try:
-            loaded = json.loads(before)
+            loaded = json.loads(before, object_pairs_hook=_unique, parse_constant=_not_json)
+        except _Ambiguous as exc:
+            raise ConfigUnreadable(f"{display} {exc}; nothing was written") from exc
         except json.JSONDecodeError as exc:
             raise ConfigUnreadable(
                 f"{display} is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was written"
@@ -127,14 +129,45 @@ def edit_json(path: Path, display: str, change: Callable[[dict[str, Any]], None]
     elif spliced is not None:
         after = spliced  # the text of everything unchanged kept as it was written
     else:
-        after = json.dumps(data, indent=indent, ensure_ascii=False)
+        try:
+            after = json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False)
+        except ValueError as exc:  # a number past a double's range, read as infinity
+            raise ConfigUnreadable(
+                f"{display} holds a number this edit cannot write back; nothing was written"
+            ) from exc
         after += "\n" if trailing_newline else ""
     if raw is not None and old is not None and old == data:
         return FileEdit(path, display, raw, raw)  # the data did not change: leave the file
     after = _endings_of(raw, after)
     if after is not None:
         after = _as_backed_up(path, after)
+        try:
+            after.encode("utf-8")
+        except UnicodeEncodeError as exc:  # a lone surrogate escape (``"\ud800"``) rewritten
+            raise ConfigUnreadable(
+                f"{display} holds a string that is not valid Unicode; nothing was written"
+            ) from exc
     return FileEdit(path, display, raw, after)
+
+
+class _Ambiguous(ValueError):
+    """JSON that a rewrite could not keep as it is."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are unique: a duplicate key (which parsers read differently, the
+    last one winning here) is refused rather than collapsed by the rewrite."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _Ambiguous(f"has the key {twice!r} twice in one object")
+    return out
+
+
+def _not_json(word: str) -> Any:
+    """NaN and Infinity are not JSON (Python's parser reads them; Claude Code's does not)."""
+    raise _Ambiguous(f"holds {word}, which is not JSON")
 
 
 def _lf(text: str | None) -> str | None:
