@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from context_center.engine.suggestions.privacy import redact
 from context_center.engine.suggestions.textual import (
     EPOCH,
     MAX_QUOTES,
@@ -278,7 +279,7 @@ def _usual_wording(items: list[tuple[UserTurn, list[Step]]]) -> tuple[str, ...]:
     counts: dict[tuple[str, ...], int] = {}
     first_seen: dict[tuple[str, ...], int] = {}
     for rank, (_, steps) in enumerate(items[:WORDING_SAMPLE]):  # items are newest first
-        wording = tuple(_sentence(step.text) for step in steps)
+        wording = tuple(_sentence(_shown(step.text)) for step in steps)
         counts[wording] = counts.get(wording, 0) + 1
         first_seen.setdefault(wording, rank)
     return max(counts, key=lambda w: (counts[w], -first_seen[w]))
@@ -302,7 +303,14 @@ def _spread_evidence(turns: list[UserTurn], limit: int) -> tuple[Evidence, ...]:
         if i not in picked:
             chosen.append(turn)
     chosen.sort(key=sort_time, reverse=True)
-    return tuple(Evidence(t.source, t.session, t.time, one_line(t.text)) for t in chosen)
+    return tuple(Evidence(t.source, t.session, t.time, _shown(t.text)) for t in chosen)
+
+
+def _shown(text: str) -> str:
+    """What a skill candidate shows or saves of a person's text: on one line, without
+    terminal escapes or control characters, every secret and e-mail address replaced
+    (``privacy.redact``, as a memory candidate's text)."""
+    return redact(one_line(text))[0]
 
 
 def _sentence(text: str) -> str:

@@ -26,7 +26,10 @@ _SPACE_RE = re.compile(r"\s+")
 # cursor moves), OSC sequences (window titles, links) and other escapes, then any control
 # character left. None of it is text a person said, and a fact cannot hold it.
 _TERMINAL_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?")
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# control characters, lone surrogates, and the bidirectional overrides, embeddings and
+# isolates (U+202A–U+202E, U+2066–U+2069, and the marks U+200E/U+200F), which reorder what a
+# reader sees of the text around them
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:

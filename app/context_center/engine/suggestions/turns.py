@@ -44,6 +44,19 @@ class UserTurn:
     cwd: str
     index: int = 0
 
+    def __post_init__(self) -> None:
+        # A session id is quoted into what a candidate saves ("… session <id> on …"): one
+        # that is not a plain id (a transcript can hold anything there: escapes, line breaks
+        # that forge a "**How to apply:**" line) is shown by a digest of itself instead.
+        if not _PLAIN_SESSION.fullmatch(self.session):
+            import zlib
+
+            digest = zlib.crc32(self.session.encode("utf-8", "surrogatepass")) & 0xFFFFFFFF
+            object.__setattr__(self, "session", f"session-{digest:08x}")
+
+
+_PLAIN_SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}")
+
 
 @dataclass(slots=True)
 class SourceReport:
