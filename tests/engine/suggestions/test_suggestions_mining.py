@@ -252,3 +252,26 @@ def test_english_has_the_twins_of_the_chinese_markers() -> None:
     curly = extract_statement("Fix it now. Don’t push to main directly.")
     assert curly is not None and curly.text == "Don’t push to main directly"
     assert infer_type("From now on reply in English") is FactType.FEEDBACK
+
+
+@pytest.mark.parametrize(
+    ("turn", "statement"),
+    [
+        # a line break ends a sentence: the lines are not joined into one statement
+        (
+            "look at the login bug\nalways run ruff before committing",
+            "Always run ruff before committing",
+        ),
+        ("看一下登录的问题\n以后提交前都要先跑 ruff", "以后提交前都要先跑 ruff"),
+        # a one-off in another sentence does not discard the rule in this one
+        (
+            "Skip the flaky test for now. From now on, always run ruff before committing.",
+            "From now on, always run ruff before committing",
+        ),
+        ("这次先跳过这个测试。以后提交前都要先跑 ruff。", "以后提交前都要先跑 ruff"),
+        ("Don't worry about the docs. Never push directly to main.", "Never push directly to main"),
+    ],
+)
+def test_each_line_and_sentence_is_judged_on_its_own(turn: str, statement: str) -> None:
+    found = extract_statement(turn)
+    assert found is not None and found.text == statement

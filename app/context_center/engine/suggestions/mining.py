@@ -268,10 +268,10 @@ def extract_statement(turn_text: str) -> Statement | None:
         if mostly_pasted(turn_text, spans):
             return None  # pasted material is not a statement
         turn_text = without_pasted(turn_text, spans, PASTE_BREAK)
-    text = one_line(turn_text)
+    # each line on its own (a line break ends a sentence: "look at the login bug" and
+    # "always run ruff" typed on two lines are two statements, not one)
+    text = "\n".join(line for line in map(one_line, turn_text.splitlines()) if line)
     if not MIN_TURN_CHARS <= len(text) <= MAX_TURN_CHARS:
-        return None
-    if _ONE_OFF_RE.search(text):
         return None
     return _first_rule(text)
 
@@ -296,6 +296,8 @@ def _first_rule(text: str) -> Statement | None:
         sentence = text[start:stop].rstrip()
         if terminator in ("?", "？") or sentence.endswith(("?", "？")):
             continue  # a question states no rule
+        if _ONE_OFF_RE.search(sentence):
+            continue  # "for now", "this time": this sentence is about this once
         statement = _statement_in(sentence, found.start() - start)
         if statement is None:
             continue
