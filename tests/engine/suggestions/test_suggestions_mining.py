@@ -275,3 +275,24 @@ def test_english_has_the_twins_of_the_chinese_markers() -> None:
 def test_each_line_and_sentence_is_judged_on_its_own(turn: str, statement: str) -> None:
     found = extract_statement(turn)
     assert found is not None and found.text == statement
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "The reviewer wrote:\n> Always squash commits before merging to main.\nWhat do you make of that",
+        "评审意见：\n> 以后不要直接推送到 main 分支\n你怎么看",
+        "$ pytest -q\nFAILED tests/test_a.py::test_never_empty - AssertionError\nfix it",
+        "2026-01-10 12:00:01 WARN worker: never reached backend, always retrying\nwhat is this",
+        "ERROR: the cache is never warmed\nwhy does this happen",
+        "warning: variable is never read, always unused\n  --> src/main.rs:4:20\nwhat does it mean",
+        "why does test_never_empty fail in CI",
+    ],
+)
+def test_quoted_and_logged_lines_and_identifiers_state_no_rule(turn: str) -> None:
+    assert extract_statement(turn) is None
+
+
+def test_a_rule_in_the_persons_own_words_beside_a_quote_is_kept() -> None:
+    found = extract_statement("> always squash\nI agree, always squash commits before merging")
+    assert found is not None and found.text == "I agree, always squash commits before merging"

@@ -10,7 +10,11 @@ line, a README), but it is not the person stating a rule. So:
   with no closing one runs to the end of the turn), and outside them the tracebacks and stack
   traces: a header (``Traceback (most recent call last):``, ``Exception in thread …``,
   ``thread '…' panicked at``, ``goroutine N [running]:``) with the frame and indented lines
-  after it and the closing exception line, or two or more frame lines in a row;
+  after it and the closing exception line, or two or more frame lines in a row; and single
+  lines that are somebody else's words or a program's output: a ``>`` quote, a log line led by
+  a timestamp or a level (``2026-01-10 12:00:01 WARN …``, ``ERROR: …``), a shell prompt
+  (``$ pytest -q``), a test runner's outcome line (``FAILED tests/a.py::t``), a compiler's
+  ``--> file:line``;
 * a turn is *mostly pasted* when the pasted spans hold at least half of its non-space
   characters: it yields no candidate. In any other turn, a marker inside a pasted span never
   counts (``without_pasted`` blanks those spans).
@@ -37,7 +41,18 @@ _FRAME_RE = re.compile(
     r"|^\s+\S+\.go:\d+"  # Go
 )
 _EXCEPTION_LINE_RE = re.compile(r"^[\w.$]+(?:Error|Exception|Warning|Exit|Interrupt)\b")
-_HINTS = ("```", "~~~", "\n", "Traceback", "Exception in thread")
+# A line that is somebody else's words or a program's output, pasted on its own: a quote
+# (``> …``), a log line led by a timestamp or a level, a shell prompt, a test runner's outcome
+# line, a compiler's location arrow.
+_FOREIGN_LINE_RE = re.compile(
+    r"^\s*>"
+    r"|^\s*\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}"
+    r"|^\s*\[?(?i:trace|debug|info|warn|warning|error|fatal|critical)\b(?:\[\w+\])?[\]:]?\s"
+    r"|^\s*[$#] \S"
+    r"|^(?:FAILED|ERROR|PASSED|XFAIL|XPASS) \S+::"
+    r"|^\s*--> \S+:\d+"
+)
+_HINTS = ("```", "~~~", "\n", "Traceback", "Exception in thread", ">")
 
 
 def _weight(text: str) -> int:
@@ -102,6 +117,8 @@ def _trace_spans(text: str, fenced: list[tuple[int, int]]) -> list[tuple[int, in
             run.append((start, offset))
         else:
             close_run()
+            if _FOREIGN_LINE_RE.match(line):
+                spans.append((start, offset))
     close_run()
     return spans
 

@@ -19,8 +19,8 @@ EPOCH = datetime.min.replace(tzinfo=UTC)
 # ASCII word boundaries. Python's \b treats CJK characters as word characters, so "修复lint"
 # would hide "lint"; these only look at ASCII letters and digits. In the patterns given to
 # ``rx`` a \b before a letter or group starts a word and any other \b ends one.
-_START = r"(?<![A-Za-z0-9])"
-_END = r"(?![A-Za-z0-9])"
+_START = r"(?<![A-Za-z0-9_])"  # a word inside an identifier (test_never_empty) is no word
+_END = r"(?![A-Za-z0-9_])"
 _SPACE_RE = re.compile(r"\s+")
 # What a terminal draws with and a pasted transcript carries along: CSI sequences (colours,
 # cursor moves), OSC sequences (window titles, links) and other escapes, then any control
