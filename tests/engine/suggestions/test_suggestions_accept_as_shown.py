@@ -27,20 +27,11 @@ def _engine(home: Path, workspace: Path, tmp_path: Path) -> tuple[Engine, dict[s
     roots = {"claude_root": tmp_path / "no-claude", "codex_root": tmp_path / "no-codex"}
     for text in RULES:
         engine.append_history(text, session="s1")
-    engine.create_fact(
-        scope=Scope.PROJECT,
-        name="fifty",
-        title="Short functions",
-        type=FactType.FEEDBACK,
-        body="Always keep functions under fifty lines.",
-    )
-    engine.create_fact(
-        scope=Scope.PROJECT,
-        name="always-use-pathlib-instead-of-os-path",
-        title="Old note",
-        type=FactType.USER,
-        body="cooking pasta",
-    )
+    for name, title, type_, body in (
+        ("fifty", "Short functions", FactType.FEEDBACK, "Always keep functions under fifty lines."),
+        ("always-use-pathlib-instead-of-os-path", "Old note", FactType.USER, "cooking pasta"),
+    ):
+        engine.create_fact(scope=Scope.PROJECT, name=name, title=title, type=type_, body=body)
     return engine, roots
 
 
