@@ -296,3 +296,16 @@ def test_quoted_and_logged_lines_and_identifiers_state_no_rule(turn: str) -> Non
 def test_a_rule_in_the_persons_own_words_beside_a_quote_is_kept() -> None:
     found = extract_statement("> always squash\nI agree, always squash commits before merging")
     assert found is not None and found.text == "I agree, always squash commits before merging"
+
+
+@pytest.mark.parametrize(
+    ("turn", "statement"),
+    [
+        ("Remember to update the changelog.", "Remember to update the changelog"),
+        ("Please remember to rebase before merging.", "Remember to rebase before merging"),
+        ("Remember that we deploy on Fridays only.", "We deploy on Fridays only"),
+    ],
+)
+def test_remember_to_stays_whole_remember_that_is_dropped(turn: str, statement: str) -> None:
+    found = extract_statement(turn)
+    assert found is not None and found.text == statement

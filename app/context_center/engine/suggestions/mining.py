@@ -123,7 +123,7 @@ _ONE_OFF_RE = rx(
 # A wrapper before the rule ("Please remember that …", "OK, 记住：…"); stripped, the rest kept.
 _LEAD_RE = rx(
     r"^(?:(?:ok(?:ay)?|so|also|and|btw|oh|好的|好|另外|还有|对了)\s*[,，:：]\s*"
-    r"|(?:please\s*[,，]?\s+)?(?:remember(?:\s+that|\s+this)?|记住(?:了|这个|这点|这一点)?)"
+    r"|(?:please\s*[,，]?\s+)?(?:remember(?:\s+that|\s+this|(?!\s+to\s))|记住(?:了|这个|这点|这一点)?)"
     r"\s*[:：,，\-—]?\s*|please\s*[,，]?\s+|请(?=记住|以后|始终|总是|每次|默认|不要|务必))",
     re.IGNORECASE,
 )
