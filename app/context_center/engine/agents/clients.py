@@ -139,20 +139,10 @@ def hook_command(base: list[str], event: str) -> str:
 def _runs_us(words: list[str]) -> int:
     """How many leading words of a command line start this program (``context-center``, or
     a Python with ``-m context_center``; 0: something else), its ``--home H`` included."""
-    if not words:
-        return 0
-    n = 0
-    if Path(words[0]).name == "context-center":
+    first = Path(words[0]).name if words else ""
+    if first == "context-center":
         n = 1
-    elif (
-        len(words) >= 3
-        and Path(words[0]).name.startswith("python")
-        and words[1:3]
-        == [
-            "-m",
-            "context_center",
-        ]
-    ):
+    elif first.startswith("python") and words[1:3] == ["-m", "context_center"]:
         n = 3
     else:
         return 0

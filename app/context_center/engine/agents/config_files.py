@@ -16,6 +16,7 @@ import difflib
 import json
 import os
 import stat
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -159,8 +160,7 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     last one winning here) is refused rather than collapsed by the rewrite."""
     out = dict(pairs)
     if len(out) != len(pairs):
-        seen: set[str] = set()
-        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        twice = next(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
         raise _Ambiguous(f"has the key {twice!r} twice in one object")
     return out
 

@@ -96,23 +96,6 @@ class SuggestionsAPI(EngineCore):
         except OSError as exc:
             raise StoreUnavailable(f"cannot write the phrase index: {exc.strerror}") from exc
 
-    def _as_shown(
-        self,
-        candidate: str | MemoryCandidate | SkillCandidate,
-        claude_root: Path | None,
-        codex_root: Path | None,
-    ) -> str | MemoryCandidate | SkillCandidate:
-        """The candidate of this id as the person's scan showed it: the same scan, against
-        the facts (a candidate past the first few is shown in place of those the facts
-        already hold, and its name is kept clear of the facts' names). An id that scan does
-        not show stays an id (already decided, or no longer current: the caller says which)."""
-        if not isinstance(candidate, str):
-            return candidate
-        found = self.scan_suggestions(claude_root=claude_root, codex_root=codex_root).candidate(
-            candidate.strip()
-        )
-        return found if found is not None else candidate
-
     def accept_suggestion(
         self,
         candidate: str | MemoryCandidate | SkillCandidate,
@@ -126,11 +109,12 @@ class SuggestionsAPI(EngineCore):
 
         result = accept(
             self.layout,
-            self._as_shown(candidate, claude_root, codex_root),
+            candidate,
             edited,
             memory=self.memory,
             claude_root=claude_root,
             codex_root=codex_root,
+            rescan=lambda: self.scan_suggestions(claude_root=claude_root, codex_root=codex_root),
         )
         facts: tuple[FactChange, ...] = ()
         if result.fact is not None:
@@ -158,9 +142,10 @@ class SuggestionsAPI(EngineCore):
 
         decision = dismiss(
             self.layout,
-            self._as_shown(candidate, claude_root, codex_root),
+            candidate,
             claude_root=claude_root,
             codex_root=codex_root,
+            rescan=lambda: self.scan_suggestions(claude_root=claude_root, codex_root=codex_root),
         )
         return Changes(decision, suggestions=True)
 

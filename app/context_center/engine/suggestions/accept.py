@@ -8,6 +8,7 @@ is not wanted (``decisions.py``). A remote workspace is refused with ``remote_wo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from context_center.engine.suggestions.models import (
     Decision,
     MemoryCandidate,
     RemoteWorkspace,
+    ScanResult,
     SkillCandidate,
 )
 from context_center.engine.suggestions.remote import Mounts, read_mount_table, remote_reason
@@ -51,13 +53,20 @@ def _find(
     codex_root: Path | str | None,
     now: datetime | None,
     mounts: Mounts,
+    rescan: Callable[[], ScanResult] | None = None,
 ) -> MemoryCandidate | SkillCandidate:
+    """The candidate ``candidate`` names, found by ``rescan`` (the caller's scan: against the
+    facts, as the person saw it), else by a scan without facts (the id is the same; but a
+    candidate past the first few, and a name kept clear of a fact's, are the facts' doing)."""
     if not isinstance(candidate, str):
         return candidate
     candidate_id = candidate.strip()
-    # Dedup against facts only filters; the id is the same with or without it.
-    result = scan(
-        layout, [], [], claude_root=claude_root, codex_root=codex_root, now=now, mounts=mounts
+    result = (
+        rescan()
+        if rescan is not None
+        else scan(
+            layout, [], [], claude_root=claude_root, codex_root=codex_root, now=now, mounts=mounts
+        )
     )
     found = result.candidate(candidate_id)
     if found is not None:
@@ -87,17 +96,25 @@ def accept(
     codex_root: Path | str | None = None,
     now: datetime | None = None,
     mounts: Mounts = read_mount_table,
+    rescan: Callable[[], ScanResult] | None = None,
 ) -> AcceptResult:
     """Apply a candidate (by id, or the object a scan returned) as a person's explicit action.
 
     A memory candidate becomes a fact through ``memory.create`` (an ``engine.memory.Memory``;
     one for ``layout`` is made when none is given). A skill candidate becomes
     ``<workspace>/.agents/skills/<name>/SKILL.md``, never overwriting an existing skill
-    (``AlreadyExists``). ``edited`` overrides fields before writing.
+    (``AlreadyExists``). ``edited`` overrides fields before writing. ``rescan``: the scan
+    that finds a candidate given by id (see ``_find``).
     """
     _refuse_remote(layout, mounts)
     found = _find(
-        layout, candidate, claude_root=claude_root, codex_root=codex_root, now=now, mounts=mounts
+        layout,
+        candidate,
+        claude_root=claude_root,
+        codex_root=codex_root,
+        now=now,
+        mounts=mounts,
+        rescan=rescan,
     )
     previous = _previous(layout, found)
     if previous is not None:
@@ -203,6 +220,7 @@ def dismiss(
     codex_root: Path | str | None = None,
     now: datetime | None = None,
     mounts: Mounts = read_mount_table,
+    rescan: Callable[[], ScanResult] | None = None,
 ) -> Decision:
     """Record that a person does not want this candidate; it is never proposed again.
     Dismissing an already dismissed candidate is a no-op that returns the earlier decision."""
@@ -214,7 +232,13 @@ def dismiss(
                     return decision
                 raise InvalidRequest(f"suggestion {decision.id} was already accepted")
     found = _find(
-        layout, candidate, claude_root=claude_root, codex_root=codex_root, now=now, mounts=mounts
+        layout,
+        candidate,
+        claude_root=claude_root,
+        codex_root=codex_root,
+        now=now,
+        mounts=mounts,
+        rescan=rescan,
     )
     previous = _previous(layout, found)
     if previous is not None:

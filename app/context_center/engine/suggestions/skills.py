@@ -279,10 +279,11 @@ def _usual_wording(items: list[tuple[UserTurn, list[Step]]]) -> tuple[str, ...]:
     counts: dict[tuple[str, ...], int] = {}
     first_seen: dict[tuple[str, ...], int] = {}
     for rank, (_, steps) in enumerate(items[:WORDING_SAMPLE]):  # items are newest first
-        wording = tuple(_sentence(_shown(step.text)) for step in steps)
+        wording = tuple(_sentence(step.text) for step in steps)
         counts[wording] = counts.get(wording, 0) + 1
         first_seen.setdefault(wording, rank)
-    return max(counts, key=lambda w: (counts[w], -first_seen[w]))
+    usual = max(counts, key=lambda w: (counts[w], -first_seen[w]))
+    return tuple(_shown(text) for text in usual)  # only the wording shown is redacted
 
 
 def _spread_evidence(turns: list[UserTurn], limit: int) -> tuple[Evidence, ...]:

@@ -54,7 +54,7 @@ def normalize_key(text: str) -> str:
 
 
 def hash32(text: str) -> str:
-    return f"{zlib.crc32(text.encode('utf-8')) & 0xFFFFFFFF:08x}"
+    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')) & 0xFFFFFFFF:08x}"
 
 
 def stable_id(prefix: str, *parts: str) -> str:

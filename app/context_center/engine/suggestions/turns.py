@@ -49,10 +49,9 @@ class UserTurn:
         # that is not a plain id (a transcript can hold anything there: escapes, line breaks
         # that forge a "**How to apply:**" line) is shown by a digest of itself instead.
         if not _PLAIN_SESSION.fullmatch(self.session):
-            import zlib
+            from context_center.engine.suggestions.textual import hash32  # it imports this module
 
-            digest = zlib.crc32(self.session.encode("utf-8", "surrogatepass")) & 0xFFFFFFFF
-            object.__setattr__(self, "session", f"session-{digest:08x}")
+            object.__setattr__(self, "session", f"session-{hash32(self.session)}")
 
 
 _PLAIN_SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}")
