@@ -7,9 +7,12 @@ import re
 import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from context_center.engine.kinds import format_time
-from context_center.engine.suggestions.turns import UserTurn
+
+if TYPE_CHECKING:
+    from context_center.engine.suggestions.turns import UserTurn
 
 MIN_TURN_CHARS = 8
 MAX_TURN_CHARS = 420

@@ -20,6 +20,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from context_center.engine.suggestions.textual import hash32
+
 
 class SourceName(StrEnum):
     HISTORY = "history"
@@ -49,8 +51,6 @@ class UserTurn:
         # that is not a plain id (a transcript can hold anything there: escapes, line breaks
         # that forge a "**How to apply:**" line) is shown by a digest of itself instead.
         if not _PLAIN_SESSION.fullmatch(self.session):
-            from context_center.engine.suggestions.textual import hash32  # it imports this module
-
             object.__setattr__(self, "session", f"session-{hash32(self.session)}")
 
 
