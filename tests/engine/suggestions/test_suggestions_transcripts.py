@@ -126,3 +126,50 @@ def test_a_time_with_no_utc_time_is_no_time() -> None:
     assert parse_time("9999-12-31T23:59:59-01:00") is None
     assert parse_time("2026-05-01T10:00:00+00:00") == datetime(2026, 5, 1, 10, tzinfo=UTC)
     assert parse_time("2026-05-01T10:00:00") == datetime(2026, 5, 1, 10, tzinfo=UTC)
+
+
+def _claude_line(workspace: Path, session: str, uuid: str, text: str, when: str) -> str:
+    return json.dumps(
+        {
+            "type": "user",
+            "uuid": uuid,
+            "cwd": str(workspace),
+            "sessionId": session,
+            "timestamp": when,
+            "message": {"role": "user", "content": text},
+        }
+    )
+
+
+def test_a_message_copied_into_a_resumed_session_counts_once(tmp_path: Path) -> None:
+    """``claude --resume`` starts a new file with copies of the earlier session's lines (same
+    ``uuid``), and a line can be written twice: each message is one piece of evidence. Two
+    messages with the same words (different ids) are still two."""
+    from context_center.engine.store.paths import Layout
+    from context_center.engine.suggestions.claude_source import claude_folder_names
+
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    folder = tmp_path / "dot-claude" / "projects" / claude_folder_names(workspace)[0]
+    folder.mkdir(parents=True)
+    rule, other = "Never force-push to main.", "Always run ruff before a commit."
+    old, new = "1b0c3f2e-aaaa-4e6b-9a41-3f2d7c9e8a10", "2c1d4a3f-bbbb-4e6b-9a41-3f2d7c9e8a10"
+    first = _claude_line(workspace, old, "u-1", rule, "2026-10-01T09:00:00.000Z")
+    ruff = _claude_line(workspace, old, "u-2", other, "2026-10-01T09:05:00.000Z")
+    (folder / f"{old}.jsonl").write_text(first + "\n" + ruff + "\n" + ruff + "\n")
+    again = _claude_line(workspace, new, "u-3", other, "2026-10-02T09:00:00.000Z")
+    (folder / f"{new}.jsonl").write_text(first + "\n" + ruff + "\n" + again + "\n")
+    os.utime(folder / f"{old}.jsonl", (1_790_000_000, 1_790_000_000))
+    result = scan(
+        Layout(tmp_path / "home", workspace),
+        [],
+        [],
+        now=NOW,
+        claude_root=tmp_path / "dot-claude",
+        codex_root=tmp_path / "no-codex",
+        mounts=local_mounts,
+    )
+    counts = {m.title: len(m.evidence) for m in result.memories}
+    assert counts == {"Never force-push to main": 1, "Always run ruff before a commit": 2}
+    claude = next(s for s in result.sources if s.source == "claude")
+    assert (claude.sessions, claude.turns) == (2, 3)

@@ -5,6 +5,8 @@ Every line carries ``type``, ``cwd``, ``sessionId``, ``timestamp``; a person's t
 with ``tool_result`` blocks (tool output), ``isMeta`` (caveats, hook output), ``isSidechain``
 (sub-agent prompts), ``isCompactSummary`` / ``isVisibleInTranscriptOnly`` (compaction), and
 command wrappers (``<command-name>``, ``<local-command-stdout>``, ``<bash-input>`` …) are not.
+A line's ``uuid`` names its message: a resumed session's file starts with copies of the
+earlier session's lines (a line can even be written twice), and a message is read once.
 Sub-agent transcripts of newer releases live in a ``subagents/`` folder below the session and
 are never read (only the project folder's own ``*.jsonl``). The folder name is the cwd with
 every character other than a letter or digit turned into ``-`` (older releases replaced only
@@ -103,7 +105,7 @@ def read_claude_file(path: Path, match: WorkspaceMatcher) -> FileRead:
             continue
         if not text:
             continue
-        session = entry.get("sessionId")
+        session, uuid = entry.get("sessionId"), entry.get("uuid")
         turns.append(
             UserTurn(
                 source=SourceName.CLAUDE.value,
@@ -112,6 +114,7 @@ def read_claude_file(path: Path, match: WorkspaceMatcher) -> FileRead:
                 text=text,
                 cwd=entry["cwd"],
                 index=len(turns),
+                message=uuid if isinstance(uuid, str) else "",
             )
         )
     return FileRead(turns, malformed)

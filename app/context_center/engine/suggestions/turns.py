@@ -37,7 +37,9 @@ class SourceStatus(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class UserTurn:
-    """One thing a person typed, with where and when. ``index`` orders turns within a session."""
+    """One thing a person typed, with where and when. ``index`` orders turns within a session;
+    ``message`` is the transcript's own id of the line, when it has one (the same message
+    copied into another file, as a resumed session is, keeps it)."""
 
     source: str
     session: str
@@ -45,6 +47,7 @@ class UserTurn:
     text: str
     cwd: str
     index: int = 0
+    message: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         # A session id is quoted into what a candidate saves ("… session <id> on …"): one
@@ -232,6 +235,7 @@ def read_newest_sessions(
     and contributes nothing."""
     turns: list[UserTurn] = []
     sessions: set[str] = set()
+    seen: set[str] = set()  # message ids: a message read once counts once
     for examined, (_mtime, path) in enumerate(files):
         if len(sessions) >= session_limit or (max_files is not None and examined >= max_files):
             break
@@ -243,9 +247,16 @@ def read_newest_sessions(
         if got.agent:
             report.agent_sessions += 1
             continue
-        if got.turns:
-            turns.extend(got.turns)
-            sessions.update(turn.session for turn in got.turns)
+        new = []
+        for t in got.turns:
+            if t.message:
+                if t.message in seen:
+                    continue
+                seen.add(t.message)
+            new.append(t)
+        if new:
+            turns.extend(new)
+            sessions.update(turn.session for turn in new)
     report.sessions = len(sessions)
     report.turns = len(turns)
     return SourceRead(report, turns)
