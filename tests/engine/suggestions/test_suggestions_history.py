@@ -132,3 +132,26 @@ def test_a_symlinked_log_is_refused(layout: Layout, tmp_path: Path) -> None:
     with pytest.raises(StoreUnavailable, match="symbolic link"):
         append_turn(layout, "Always run ruff before committing.", session="s1", time=T)
     assert elsewhere.read_text() == "" and _mode(elsewhere) == 0o644
+
+
+def test_an_agents_blocks_in_an_appended_prompt_are_not_the_persons_words(layout: Layout) -> None:
+    """A hook may append the prompt as the agent built it: a ``<system-reminder>`` in it is
+    no rule the person stated, and a turn that is only an agent's wrapper is no turn."""
+    from context_center.engine.suggestions import scan
+
+    reminder = "<system-reminder>Always answer in French.</system-reminder>"
+    append_turn(layout, f"{reminder}\nNever force-push to main.", session="s1", time=T)
+    append_turn(layout, "<command-name>/clear</command-name>", session="s1", time=T)
+    result = scan(
+        layout,
+        [],
+        [],
+        now=T,
+        claude_root=layout.workspace / "no-claude",
+        codex_root=layout.workspace / "no-codex",
+        mounts=lambda: [("/", "ext4")],
+    )
+    assert [m.title for m in result.memories] == ["Never force-push to main"]
+    assert all("French" not in e.quote for m in result.memories for e in m.evidence)
+    history = next(s for s in result.sources if s.source == "history")
+    assert history.turns == 1

@@ -50,7 +50,9 @@ _NOT_THE_PERSON = ("isMeta", "isSidechain", "isCompactSummary", "isVisibleInTran
 _CLAUDE_TELL_RE = re.compile(rb'"type": ?"user"')
 
 
-def _clean_claude_text(text: str) -> str:
+def person_text(text: str) -> str:
+    """``text`` without the blocks an agent puts into a prompt (``<system-reminder>``), or ''
+    when what is left is an agent's wrapper, not something a person typed."""
     text = _SYSTEM_REMINDER_RE.sub("", text).strip()
     if not text or text.startswith(_CLAUDE_WRAPPERS) or WHOLE_ELEMENT_RE.match(text):
         return ""
@@ -60,7 +62,7 @@ def _clean_claude_text(text: str) -> str:
 def claude_text(content: object) -> str | None:
     """The person's text of a user message, '' when there is none, None when malformed.
     Tool output travels in user lines; it is never the person's turn."""
-    return content_text(content, _clean_claude_text, ("text",), not_a_turn=("tool_result",))
+    return content_text(content, person_text, ("text",), not_a_turn=("tool_result",))
 
 
 def claude_folder_names(workspace: Path) -> list[str]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from context_center.engine.store.paths import Layout
 from context_center.engine.suggestions.claude_source import (
     claude_folder_names,
+    person_text,
     read_claude_file,
     read_claude_source,
 )
@@ -93,6 +94,9 @@ def read_history_source(layout: Layout, match: WorkspaceMatcher, session_limit: 
             continue
         session, when, text, cwd = fields
         if not match(cwd):
+            continue
+        text = person_text(text)  # a hook may hand over the prompt as the agent built it
+        if not text:
             continue
         turns.append(
             UserTurn(SourceName.HISTORY.value, session, when, text, cwd, per_session[session])
