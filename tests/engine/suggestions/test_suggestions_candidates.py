@@ -166,3 +166,26 @@ def test_a_duplicate_says_which_fact_or_instruction_it_repeats(empty_env: Env) -
     assert "the fact global/pr-size.md (“Small PRs”)" in notes
     assert "“以后回答都用中文”: the instruction file workspace/AGENTS.md" in notes
     assert len(result.notes) == 3
+
+
+@pytest.mark.parametrize(
+    ("fact_body", "said", "kept"),
+    [
+        # a correction of what a fact says is no repetition of it
+        ("We use npm for installs.", "Don't use npm for installs, we use pnpm.", True),
+        ("Use npm for installs.", "Never use npm for installs.", True),
+        ("Never use npm for installs.", "From now on, use npm for installs.", True),
+        ("我们用 npm 安装依赖。", "以后不要用 npm 安装依赖，改用 pnpm。", True),
+        # said the same way round, it is still a repetition
+        ("Never use npm for installs.", "Never use npm for installs.", False),
+        ("We use pnpm for installs, not npm.", "Remember: we use pnpm for installs.", False),
+        ("以后不要用 npm 安装依赖，改用 pnpm。", "以后不要用 npm 安装依赖，改用 pnpm。", False),
+    ],
+)
+def test_a_correction_of_a_fact_is_a_candidate(
+    empty_env: Env, fact_body: str, said: str, kept: bool
+) -> None:
+    _say(empty_env, said)
+    result = _scan(empty_env, [_fact("installs", fact_body, title="Package manager")])
+    assert bool(result.memories) is kept, (result.memories, result.notes)
+    assert bool(result.notes) is not kept

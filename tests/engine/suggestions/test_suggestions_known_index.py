@@ -146,23 +146,56 @@ def test_the_overlap_rule_is_gate_overlaps() -> None:
 # -- the comparison with the facts is the phrase-by-phrase one ------------------------------
 
 
+def _phrases(text: str) -> list[str]:
+    out = []
+    for raw in _PIECE_SPLIT_RE.split(comparable(text)):
+        piece = _BULLET_RE.sub("", raw).strip()
+        if len(normalise(piece)) >= MIN_PIECE_CHARS:
+            out.append(piece)
+    return out
+
+
+def _turned(text: str) -> bool:
+    return known.negated(normalise(text), set(tokens(text)))
+
+
+_ENDS = ("not", "never", "dont", "doesnt", "didnt", "shouldnt", "mustnt", "cannot", "avoid")
+
+
+def _same_sense(texts: list[str], statement: str, key: str) -> bool:
+    """A text holds the key, the eight characters before it no negation; or a phrase says
+    the statement, both negated or neither."""
+    ends = (*_ENDS, "stop", "instead", "without", *known._NEGATING_CJK)
+    for text in texts:
+        tk = normalize_key(text)
+        for at in range(len(tk)):
+            if key and tk.startswith(key, at) and not tk[max(0, at - 8) : at].endswith(ends):
+                return True
+    probe = comparable(statement)
+    for text in texts:
+        for piece in _phrases(text):
+            says = set(tokens(probe)) & set(tokens(piece)) and phrases_overlap(probe, piece)
+            if says and _turned(piece) == _turned(probe):
+                return True
+    return False
+
+
 def _reference(facts: list[Fact], statement: str, key: str) -> str | None:
-    """The comparison as it was: every key, then every phrase sharing a token."""
+    """The comparison, plainly: every key, then every phrase sharing a token; the fact found
+    must then say it the same way round."""
     texts = [(t, f.ref) for f in facts for t in (f.title, f.description, f.body) if t.strip()]
+    found = None
     if key:
-        for text, ref in texts:
-            if key in normalize_key(text):
-                return ref
+        found = next((ref for text, ref in texts if key in normalize_key(text)), None)
     probe = comparable(statement)
     wanted = set(tokens(probe))
-    for text, ref in texts:
-        for raw in _PIECE_SPLIT_RE.split(comparable(text)):
-            piece = _BULLET_RE.sub("", raw).strip()
-            if len(normalise(piece)) < MIN_PIECE_CHARS or not wanted & set(tokens(piece)):
-                continue
-            if phrases_overlap(probe, piece):
-                return ref
-    return None
+    for text, ref in texts if found is None else ():
+        if any(wanted & set(tokens(p)) and phrases_overlap(probe, p) for p in _phrases(text)):
+            found = ref
+            break
+    if found is None or not _same_sense([t for t, r in texts if r == found], statement, key):
+        return None
+    return found
 
 
 def test_a_statement_is_known_exactly_when_a_fact_says_it() -> None:

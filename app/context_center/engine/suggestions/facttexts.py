@@ -327,6 +327,7 @@ class ExistingTexts:
         self._phrases = phrases
         self._max_cuts = max_cuts
         self._order: tuple[FactKey, ...] | None = None
+        self._by_name: dict[str, list[Fact]] | None = None
 
     def covering(self, statement: str, key: str) -> Origin | None:
         """The origin of a fact or instruction file that already says ``statement``, or None."""
@@ -338,10 +339,23 @@ class ExistingTexts:
             by_key = _CACHE.by_key(key)
             if by_key is None:
                 by_key = self._instructions.by_key(key)
-            if by_key is not None:
-                return by_key
-            found = _CACHE.by_phrase(probe)
-        return found or self._instructions.by_phrase(probe)
+            found = by_key or _CACHE.by_phrase(probe) or self._instructions.by_phrase(probe)
+        if found is None or not probe.agrees(self._texts_of(found), key):
+            return None  # a correction of what the text says is no repetition of it
+        return found
+
+    def _texts_of(self, origin: Origin) -> list[str]:
+        if origin.kind != "fact":
+            return self._instructions.texts.get(origin, [])
+        if self._by_name is None:  # once, by name: a fact's ref costs an enum lookup
+            self._by_name = {}
+            for f in self._facts:
+                self._by_name.setdefault(f.name, []).append(f)
+        name = origin.label.rpartition("/")[2].removesuffix(".md")
+        for f in self._by_name.get(name, ()):
+            if f.ref == origin.label:
+                return [t for t in (f.title, f.description, f.body) if t]
+        return []
 
     def covers(self, statement: str, key: str) -> bool:
         return self.covering(statement, key) is not None

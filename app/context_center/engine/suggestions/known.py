@@ -22,6 +22,14 @@ the workspace's phrase index where that describes a fact unchanged (``facttexts.
 ``phraseindex.py``), and a candidate is compared only with the phrases that share a token
 with it, so its cost follows the candidates, not the store.
 
+A statement is covered only by a phrase that says it *the same way round* (``agrees``): the
+comparison counts shared words, so "Don't use npm, we use pnpm" and a fact saying "We use
+npm" look alike, yet the person is correcting the fact, and the correction must not be left
+out as said already. Once a known text is found to cover a statement, one of its phrases must
+say the statement and be negated (or contrasted: "instead", 改用) exactly when the statement
+is. The markers are words, not a parse: a negation elsewhere in the sentence counts too. A
+wrong call costs one candidate too many, which the person dismisses.
+
 Why an index of our own and not the recall index: recall's terms are stemmed, cut at 80
 characters and split CJK slightly differently, so a lookup through it could miss a phrase this
 rule matches (and every fact shares some common word with a candidate anyway).
@@ -30,6 +38,7 @@ rule matches (and every fact shares some common word with a candidate anyway).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -102,6 +111,43 @@ def pieces_of(text: str) -> list[Piece]:
     return out
 
 
+# English words (as ``distinct_tokens`` cuts them: "don't" is "don" and "t") that turn a rule
+# round or set it against another, and Chinese ones, looked for in the normalised text.
+_NEGATING_WORDS = frozenset(
+    (
+        "not", "no", "never", "don", "doesn", "didn", "isn", "aren", "wasn", "won", "shouldn",
+        "mustn", "cannot", "avoid", "stop", "stopped", "instead", "rather", "without", "nor",
+        "neither", "unless",
+    )
+)  # fmt: skip
+_NEGATING_CJK = (
+    "不要", "不用", "不再", "不能", "不得", "不许", "不准", "不必", "不使用", "别", "勿",
+    "禁止", "避免", "停止", "改用", "换成", "改成", "而不是", "而非", "不是",
+)  # fmt: skip
+
+
+def negated(norm: str, tokens: Collection[str]) -> bool:
+    """Whether a text (its normalised form and distinct tokens) is negated or contrasted."""
+    return not _NEGATING_WORDS.isdisjoint(tokens) or any(m in norm for m in _NEGATING_CJK)
+
+
+# The same words as they end a key (letters and digits only), for ``held``.
+_NEGATING_ENDS = (
+    "not", "never", "dont", "doesnt", "didnt", "shouldnt", "mustnt", "cannot", "avoid", "stop",
+    "instead", "without", *_NEGATING_CJK,
+)  # fmt: skip
+
+
+def held(key: str, text_key: str) -> bool:
+    """Whether ``text_key`` contains ``key`` somewhere not right after a negation."""
+    at = text_key.find(key)
+    while at >= 0:
+        if not text_key[max(0, at - 8) : at].endswith(_NEGATING_ENDS):
+            return True
+        at = text_key.find(key, at + 1)
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class Probe:
     """A statement ready to be compared: its key, normalised form and distinct tokens."""
@@ -121,6 +167,21 @@ class Probe:
             self.norm, self.tokens, piece[0], piece[1]
         )
 
+    def agrees(self, texts: Iterable[str], key: str) -> bool:
+        """Whether ``texts`` hold the statement (``key``) not right after a negation, or a
+        phrase of theirs says it negated exactly when the statement is (see the module
+        docstring)."""
+        texts = list(texts)
+        if key and any(held(key, key_of(text)) for text in texts):
+            return True
+        want = negated(self.norm, self.tokens)
+        return any(
+            self.says(piece)
+            for text in texts
+            for piece in pieces_of(text)
+            if negated(piece[0], piece[1]) == want
+        )
+
 
 class Covering(Protocol):
     def covering(self, statement: str, key: str) -> Origin | None: ...
@@ -132,11 +193,13 @@ class KnownTexts:
     def __init__(self) -> None:
         self.pieces: list[tuple[Piece, Origin]] = []
         self.keys: list[tuple[str, Origin]] = []
+        self.texts: dict[Origin, list[str]] = {}
         self._index: dict[str, list[int]] = {}
 
     def add(self, text: str, origin: Origin, *, whole: bool = True) -> None:
         if not text or not text.strip():
             return
+        self.texts.setdefault(origin, []).append(text)
         if whole:
             self.keys.append((key_of(text), origin))
         for piece in pieces_of(text):
@@ -161,8 +224,13 @@ class KnownTexts:
         return None
 
     def covering(self, statement: str, key: str) -> Origin | None:
-        """The origin of a known text that already says ``statement``, or None."""
-        return self.by_key(key) or self.by_phrase(Probe.of(statement, key))
+        """The origin of a known text that already says ``statement`` (the same way round),
+        or None."""
+        probe = Probe.of(statement, key)
+        found = self.by_key(key) or self.by_phrase(probe)
+        if found is None or not probe.agrees(self.texts.get(found, ()), key):
+            return None
+        return found
 
     def covers(self, statement: str, key: str) -> bool:
         return self.covering(statement, key) is not None
