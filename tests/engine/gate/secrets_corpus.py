@@ -233,6 +233,7 @@ EVERYDAY: list[Case] = [
     _p("prose", "zh", f"测试环境数据库的密码是{PW4}，别提交到仓库。", PW4),
     _p("prose", "zh", f"登录口令为 {PW2}", PW2),
     _p("prose", "zh", f"管理员密码设置为 {PW}", PW),
+    _p("prose", "zh", f"数据库密码用 {PW3}", PW3),
     _p("prose", "zh", f"新的 API 密钥是 {DATADOG}", DATADOG),
 ]
 

@@ -80,6 +80,10 @@ def test_twilio_inside_a_longer_word_is_not_a_key() -> None:
         ("服务器 root 密码 Hunter22", "Hunter22"),
         ("Redis 的 requirepass 是 Hunter22", "Hunter22"),
         ("Wi-Fi 密码是 88888888", "88888888"),
+        ("数据库密码用 hunter2xyz", "hunter2xyz"),
+        ("redis 密码使用 s3cr3t-Pa55", "s3cr3t-Pa55"),
+        ("测试库密码用的是 Passw0rd!2024，别外传。", "Passw0rd!2024"),
+        ("token 用 Xk9_fj3kLm2Q", "Xk9_fj3kLm2Q"),
     ],
 )
 def test_secrets_stated_in_prose(text: str, value: str) -> None:
@@ -96,6 +100,8 @@ def test_secrets_stated_in_prose(text: str, value: str) -> None:
         "密钥是 RSA 2048 位的。",
         "私钥是 PEM 格式。",
         "密码是 8 位以上的字母数字组合。",
+        "密码用 bcrypt 加密存储。",
+        "令牌用 JWT，密钥用 RSA 2048 位的。",
         "the password reset flow sends an email",
     ],
 )

@@ -43,6 +43,15 @@ from context_center.engine.gate.secrets import (
 
 ROOT = Path(__file__).resolve().parents[3]
 BEFORE = "6974358"  # main before the pre-checks
+# Rules changed since BEFORE, applied to its source too, so only the pre-checks are compared:
+# (file, the text at BEFORE, the text now).
+LATER_RULES = [
+    (
+        "statements.py",
+        '_CJK_VERB = r"(?:改成了|换成了|设置为|设置成|就是|改为|改成|换成|变成|设为|是|为)"',
+        '_CJK_VERB = r"(?:改成了|换成了|设置为|设置成|用的是|就是|改为|改成|换成|变成|设为|使用|采用|是|为|用)"',
+    ),
+]
 _PACKAGE = "app/context_center/engine/gate/secrets"
 
 Found = list[tuple[str, int, int]]
@@ -185,6 +194,10 @@ def _load_before(into: Path) -> ModuleType | None:
                 check=True,
             ).stdout
             source = source.replace("context_center.engine.gate.secrets", "cc_secrets_before")
+            for file, then, now in LATER_RULES:
+                if file == name:
+                    assert then in source, (file, then)
+                    source = source.replace(then, now)
             (package / name).write_text(source, encoding="utf-8")
     spec = importlib.util.spec_from_file_location(
         "cc_secrets_before", package / "__init__.py", submodule_search_locations=[str(package)]

@@ -81,7 +81,7 @@ COMMAND_NEEDLES = (
 # Every word of ``assignments.CJK_KEY`` holds one of these; every ``statements`` Chinese verb
 # one of the second.
 _CJK_KEY_CHARS = "密令秘私凭授"
-_CJK_VERB_CHARS = "是为改换设变"
+_CJK_VERB_CHARS = "是为改换设变用"
 # A key ``values.key_is_secret`` accepts, lower-cased and without ``_-.``, holds one of these
 # (SECRET, TOKEN, PASSWORD, PASSWD, _PWD, -PWD, APIKEY, ACCESSKEY, PRIVATEKEY, REQUIREPASS,
 # MASTERAUTH, the word PASS), as do ``key``, ``api key`` and ``access key``.

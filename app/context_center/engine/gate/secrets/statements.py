@@ -8,7 +8,7 @@
   to S3cr3t"; a password word directly before a password-like value also counts ("with
   password Hunter22", "root 密码 Hunter22"). Chinese: 密码/口令/密钥/秘钥/私钥/令牌/凭据/
   凭证/授权码 (or an English key that names a secret: ``requirepass``, ``token``, ``key``)
-  then 是/为/设置为/设为/改为/改成/换成…: "密码是 hunter2", "管理员密码设置为 X". The value must
+  then 是/为/设置为/设为/改为/改成/换成/用/使用…: "密码是 hunter2", "数据库密码用 X". The value must
   look like a password, not a word (``values.stated_value``): "The password is required",
   "密钥是 RSA 2048 位的" and "Minimum password is 12 characters" are not secrets.
 - **Command lines**: ``mysql``/``mysqldump``/``mariadb … -pVALUE`` (attached; a bare ``-p``
@@ -53,7 +53,7 @@ _FILLER_START = frozenset({"for", "of", "on", "in", "at", "to", "used", "we", "t
 _SKIP_AFTER_VERB = frozenset({"set", "to", "now", "still", "currently", "just", "simply"})
 _QUOTES = "\"'`“”‘’«»"
 _TRAILING = ".,;:)]" + _QUOTES
-_CJK_VERB = r"(?:改成了|换成了|设置为|设置成|就是|改为|改成|换成|变成|设为|是|为)"
+_CJK_VERB = r"(?:改成了|换成了|设置为|设置成|用的是|就是|改为|改成|换成|变成|设为|使用|采用|是|为|用)"
 CJK_STATEMENT = lazy_compile(
     CJK_KEY
     + r"(?:\([^)\n]{0,20}+\))?+[ \t]*+"
