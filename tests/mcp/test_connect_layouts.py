@@ -215,3 +215,24 @@ def test_json_a_rewrite_could_not_keep_is_refused(
         engine.connect_agent("claude-code")
     assert refused.value.code == "config_unreadable"
     assert mcp.read_text() == text and not (workspace / ".claude").exists()
+
+
+@pytest.mark.parametrize(
+    ("agent", "where", "text"),
+    [
+        ("claude-code", ".mcp.json", '{"mcpServers": []}\n'),
+        ("claude-code", ".claude/settings.json", '{"hooks": "none"}\n'),
+        ("claude-code", ".claude/settings.json", '{"hooks": {"SessionStart": {}}}\n'),
+        ("codex", "~/.codex/config.toml", 'mcp_servers = "off"\n'),
+    ],
+)
+def test_a_config_of_the_wrong_shape_is_unreadable(
+    engine: Engine, workspace: Path, user_home: Path, agent: str, where: str, text: str
+) -> None:
+    path = user_home / where[2:] if where.startswith("~/") else workspace / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    with pytest.raises(InvalidRequest) as refused:
+        engine.connect_agent(agent)
+    assert refused.value.code == "config_unreadable"
+    assert path.read_text() == text

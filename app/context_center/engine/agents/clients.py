@@ -30,7 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from context_center.engine.agents.config_files import FileEdit, edit_json, edit_toml
+from context_center.engine.agents.config_files import (
+    ConfigUnreadable,
+    FileEdit,
+    edit_json,
+    edit_toml,
+)
 from context_center.engine.agents.toml_servers import expected, server_change
 from context_center.engine.errors import InvalidRequest
 
@@ -170,7 +175,7 @@ def _set_server(data: dict[str, Any], entry: dict[str, Any] | None, display: str
             return
         servers = data["mcpServers"] = {}
     if not isinstance(servers, dict):
-        raise InvalidRequest(f"mcpServers in {display} is not an object; nothing was written")
+        raise ConfigUnreadable(f"mcpServers in {display} is not an object; nothing was written")
     current = servers.get(SERVER)
     if current is not None and not _is_ours(current):
         raise InvalidRequest(
@@ -195,7 +200,7 @@ def _set_hooks(data: dict[str, Any], base: list[str] | None, display: str) -> No
             return
         hooks = data["hooks"] = {}
     if not isinstance(hooks, dict):
-        raise InvalidRequest(f"hooks in {display} is not an object; nothing was written")
+        raise ConfigUnreadable(f"hooks in {display} is not an object; nothing was written")
     if base is None and not any(
         isinstance(hooks.get(e), list) and _without_ours(hooks[e], e) != hooks[e]
         for e in HOOK_EVENTS
@@ -206,7 +211,7 @@ def _set_hooks(data: dict[str, Any], base: list[str] | None, display: str) -> No
         if groups is None:
             groups = []
         if not isinstance(groups, list):
-            raise InvalidRequest(f"hooks.{event} in {display} is not a list; nothing was written")
+            raise ConfigUnreadable(f"hooks.{event} in {display} is not a list; nothing was written")
         kept = _without_ours(groups, event)
         if base is not None:
             kept = _with_ours(groups, kept, event, matcher, hook_command(base, event))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from context_center.engine.agents.config_files import ConfigUnreadable
 from context_center.engine.errors import InvalidRequest
 
 
@@ -61,7 +62,7 @@ def server_change(
             servers = tomlkit.table(is_super_table=True)
             doc.add("mcp_servers", servers)
         if not hasattr(servers, "value") or not hasattr(servers, "get"):
-            raise InvalidRequest(f"mcp_servers in {display} is not a table; nothing was written")
+            raise ConfigUnreadable(f"mcp_servers in {display} is not a table; nothing was written")
         current = servers.get(name)
         plain = current.unwrap() if current is not None and hasattr(current, "unwrap") else current
         if current is not None and not is_ours(plain):

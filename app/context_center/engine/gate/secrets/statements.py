@@ -53,7 +53,9 @@ _FILLER_START = frozenset({"for", "of", "on", "in", "at", "to", "used", "we", "t
 _SKIP_AFTER_VERB = frozenset({"set", "to", "now", "still", "currently", "just", "simply"})
 _QUOTES = "\"'`“”‘’«»"
 _TRAILING = ".,;:)]" + _QUOTES
-_CJK_VERB = r"(?:改成了|换成了|设置为|设置成|用的是|就是|改为|改成|换成|变成|设为|使用|采用|是|为|用)"
+_CJK_VERB = (
+    r"(?:改成了|换成了|设置为|设置成|用的是|就是|改为|改成|换成|变成|设为|使用|采用|是|为|用)"
+)
 CJK_STATEMENT = lazy_compile(
     CJK_KEY
     + r"(?:\([^)\n]{0,20}+\))?+[ \t]*+"
