@@ -236,3 +236,30 @@ def test_a_config_of_the_wrong_shape_is_unreadable(
         engine.connect_agent(agent)
     assert refused.value.code == "config_unreadable"
     assert path.read_text() == text
+
+
+def test_disconnect_leaves_no_backup_that_holds_this_home(
+    engine: Engine, workspace: Path, home: Path
+) -> None:
+    """A backup of the connected file holds our entry, and with it this home's path: beside a
+    config in a repository it would be one ``git add`` from being shared. ``disconnect``
+    writes none, and removes connect's once the file is back to exactly its text."""
+    mcp = workspace / ".mcp.json"
+    backup = workspace / ".mcp.json.context-center-backup"
+    original = '{"mcpServers": {"other": {"command": "other"}}}\n'
+    mcp.write_text(original)
+    engine.connect_agent("claude-code")
+    assert backup.read_text() == original and str(home) in mcp.read_text()
+    out = engine.disconnect_agent("claude-code").value
+    assert mcp.read_text() == original and not backup.exists()
+    assert all(f["backup"] is None for f in out["files"])
+    # edited in between: the file is not the backup's text, so connect's backup stays, and
+    # nothing written beside the configs names the home
+    engine.connect_agent("claude-code")
+    data = json.loads(mcp.read_text())
+    data["mcpServers"]["third"] = {"command": "third"}
+    mcp.write_text(json.dumps(data, indent=2) + "\n")
+    engine.disconnect_agent("claude-code")
+    assert backup.read_text() == original
+    left = [p for p in workspace.rglob("*context-center-backup") if str(home) in p.read_text()]
+    assert left == []

@@ -264,14 +264,19 @@ def _layout(display: str) -> str:
 # --------------------------------------------------------------------------- applying
 
 
-def apply(edit: FileEdit) -> str | None:
+def apply(edit: FileEdit, *, back_up: bool = True) -> str | None:
     """Write one edit: back the old file up, then replace (or remove) it. Returns the
-    backup's display path, or None when there was nothing to back up."""
+    backup's display path, or None when there was nothing to back up.
+
+    ``back_up=False`` (``disconnect``) writes no backup: the old file holds our entries, and
+    with them this home's path, which must not be left beside a config in a repository. A
+    backup ``connect`` wrote is removed once the file is back to exactly its text."""
     if not edit.changed:
         return None
     # a linked config (dotfiles): the link stays, its target is written; the backup is kept
     # beside the link, where the person looks
     path = Path(os.path.realpath(edit.path)) if edit.path.is_symlink() else edit.path
+    backup = edit.path.with_name(edit.path.name + BACKUP_SUFFIX)
     backup_display = None
     mode = 0o644
     if edit.before is not None:
@@ -279,10 +284,10 @@ def apply(edit: FileEdit) -> str | None:
             mode = stat.S_IMODE(os.stat(path).st_mode)
         except OSError:
             mode = 0o600
-        backup = edit.path.with_name(edit.path.name + BACKUP_SUFFIX)
-        atomic.write_bytes(backup, edit.before.encode("utf-8"), mode=0o600)
-        os.chmod(backup, 0o600)
-        backup_display = edit.display + BACKUP_SUFFIX
+        if back_up:
+            atomic.write_bytes(backup, edit.before.encode("utf-8"), mode=0o600)
+            os.chmod(backup, 0o600)
+            backup_display = edit.display + BACKUP_SUFFIX
     if edit.after is None:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
@@ -291,7 +296,20 @@ def apply(edit: FileEdit) -> str | None:
     if edit.before is not None:
         with contextlib.suppress(FileNotFoundError):  # another process may have removed it
             os.chmod(path, mode)  # the temp file was created under the umask
+    if not back_up:
+        _drop_if_restored(backup, edit.after)
     return backup_display
+
+
+def _drop_if_restored(backup: Path, text: str) -> None:
+    """Remove ``backup`` when the file now holds exactly its text (it has served)."""
+    try:
+        if backup.is_symlink() or backup.stat().st_size >= MAX_CONFIG_BYTES:
+            return
+        if backup.read_bytes() == text.encode("utf-8"):
+            backup.unlink()
+    except OSError:
+        return  # a backup left in place loses nothing
 
 
 def check_writable(edits: list[FileEdit]) -> None:
@@ -311,11 +329,11 @@ def check_writable(edits: list[FileEdit]) -> None:
             )
 
 
-def apply_one(edit: FileEdit, done: list[dict[str, Any]]) -> str | None:
+def apply_one(edit: FileEdit, done: list[dict[str, Any]], *, back_up: bool = True) -> str | None:
     """``apply``, with a failure to write told as an error that names the files already
     written (``done``: their results so far) rather than raised as an OS error."""
     try:
-        return apply(edit)
+        return apply(edit, back_up=back_up)
     except OSError as exc:
         written = [f["file"] for f in done if f["action"] != "unchanged"]
         already = f"; already written: {', '.join(written)}" if written else "; nothing was written"

@@ -45,7 +45,7 @@ class ConnectionsAPI(EngineCore):
                 action = "removed"
             else:
                 action = "updated"
-            backup = None if dry_run else config_files.apply_one(edit, files)
+            backup = None if dry_run else config_files.apply_one(edit, files, back_up=connect)
             files.append({"file": edit.display, "action": action, "backup": backup})
         value = {
             "agent": agent,
