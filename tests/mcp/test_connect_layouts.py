@@ -263,3 +263,24 @@ def test_disconnect_leaves_no_backup_that_holds_this_home(
     assert backup.read_text() == original
     left = [p for p in workspace.rglob("*context-center-backup") if str(home) in p.read_text()]
     assert left == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'model = "o3"',  # no line break at the end
+        'model = "o3"\n',
+        '# top\n\nmodel = "o3"\n\n\n[mcp_servers.a]\ncommand = "a"\n',
+        '[mcp_servers.a]\ncommand = "a"\n\n[profiles.b]\nx = 1',
+        '\n\nmodel = "o3"\n\n',
+    ],
+)
+def test_codex_connect_then_disconnect_gives_the_file_back_byte_for_byte(
+    engine: Engine, user_home: Path, text: str
+) -> None:
+    path = _codex(user_home, text)
+    engine.connect_agent("codex")
+    assert "context-center" in tomllib.loads(path.read_text())["mcp_servers"]
+    engine.disconnect_agent("codex")
+    assert path.read_bytes() == text.encode()
+    assert not path.with_name(path.name + ".context-center-backup").exists()

@@ -183,9 +183,10 @@ def _endings_of(raw: str | None, after: str | None) -> str | None:
     return after.replace("\n", "\r\n")
 
 
-def _as_backed_up(path: Path, after: str) -> str:
-    """The backup's own text when it holds exactly the data about to be written: undoing an
-    edit then gives the file back byte for byte, whatever its formatting was."""
+def _as_backed_up(path: Path, after: str, alike: Callable[[str, str], bool] | None = None) -> str:
+    """The backup's own text when it holds exactly what is about to be written (``alike``:
+    the same JSON data, by default): undoing an edit then gives the file back byte for byte,
+    whatever its formatting was."""
     backup = path.with_name(path.name + BACKUP_SUFFIX)
     try:
         text = (
@@ -193,7 +194,15 @@ def _as_backed_up(path: Path, after: str) -> str:
         )
     except (OSError, UnicodeDecodeError):
         return after
-    return text if text and _same_json(text, after) else after
+    return text if text and (alike or _same_json)(text, after) else after
+
+
+def _same_but_blank_lines(a: str, b: str) -> bool:
+    """The same lines, blank ones and the last line break aside: a TOML text tomlkit wrote
+    back differs from the one it read only so (comments are lines, and they must match)."""
+    return [line for line in a.splitlines() if line.strip()] == [
+        line for line in b.splitlines() if line.strip()
+    ]
 
 
 def _same_json(a: str, b: str) -> bool:
@@ -250,7 +259,10 @@ def edit_toml(
         after = None if before is None or before.strip() else before  # nothing left: remove it
     elif text.endswith("\n\n") and not (before or "").endswith("\n\n"):
         after = text.rstrip("\n") + "\n"  # no blank line left dangling at the end
-    return FileEdit(path, display, raw, _endings_of(raw, after))
+    after = _endings_of(raw, after)
+    if after is not None:
+        after = _as_backed_up(path, after, _same_but_blank_lines)
+    return FileEdit(path, display, raw, after)
 
 
 def _layout(display: str) -> str:
