@@ -284,3 +284,39 @@ def test_codex_connect_then_disconnect_gives_the_file_back_byte_for_byte(
     engine.disconnect_agent("codex")
     assert path.read_bytes() == text.encode()
     assert not path.with_name(path.name + ".context-center-backup").exists()
+
+
+def test_a_connect_and_a_disconnect_of_another_home_do_not_interleave(
+    engine: Engine, workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``connect`` writes ``.mcp.json``, then the hooks file. A ``disconnect`` (another home)
+    started between the two waits for the whole connect: both files end unwired, never the
+    server wired and the hooks not."""
+    import contextlib
+    import subprocess
+    import sys
+
+    from context_center.engine.agents import config_files
+
+    written = config_files.apply_one
+    other: list[subprocess.Popen[bytes]] = []
+
+    def apply_one(edit: config_files.FileEdit, done: list[dict[str, object]], **kw: bool) -> object:
+        out = written(edit, done, **kw)
+        if not other:
+            argv = ["--home", str(tmp_path / "home-b"), "--workspace", str(workspace)]
+            cmd = [sys.executable, "-m", "context_center", *argv, "disconnect", "claude-code"]
+            other.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                other[0].wait(timeout=3)  # unlocked, it is done by now
+        return out
+
+    monkeypatch.setattr(config_files, "apply_one", apply_one)
+    engine.connect_agent("claude-code")
+    assert other and other[0].wait(timeout=30) == 0
+    mcp, hooks = workspace / ".mcp.json", workspace / ".claude" / "settings.json"
+    wired = [
+        mcp.exists() and "context-center" in json.loads(mcp.read_text()).get("mcpServers", {}),
+        hooks.exists() and "hook claude-code" in hooks.read_text(),
+    ]
+    assert wired == [False, False]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,26 @@ def _default_home() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("context-center", "context-center")).absolute()
+
+
+@contextlib.contextmanager
+def _configs_held() -> Iterator[None]:
+    """One ``connect``/``disconnect`` at a time for this user, whatever the home: each reads
+    the agent's files, then writes them one by one, and two at once (two homes) could leave
+    the MCP server wired and the hooks not. The lock is in the cache folder; where that
+    cannot be made, the edit goes ahead unlocked (each file is still replaced whole)."""
+    from context_center.engine.store import locking
+    from context_center.engine.store.paths import cache_root
+
+    root = cache_root()
+    try:
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        yield
+        return
+    lock = locking.file_lock(root / "connect.lock", timeout=locking.LOG_TIMEOUT_S, mode=0o600)
+    with locking.hold(lock, "the agents' config files"):
+        yield
 
 
 class ConnectionsAPI(EngineCore):
@@ -30,23 +52,24 @@ class ConnectionsAPI(EngineCore):
         from context_center.engine.agents import clients, config_files
 
         where = clients.target(agent, scope, self.workspace)
-        edits = clients.plan(
-            agent, where.scope, self.workspace, self._connect_home(), connect=connect
-        )
-        if not dry_run:
-            config_files.check_writable(edits)
         files: list[dict[str, Any]] = []
-        for edit in edits:
-            if not edit.changed:
-                action = "unchanged"
-            elif edit.before is None:
-                action = "created"
-            elif edit.after is None:
-                action = "removed"
-            else:
-                action = "updated"
-            backup = None if dry_run else config_files.apply_one(edit, files, back_up=connect)
-            files.append({"file": edit.display, "action": action, "backup": backup})
+        with _configs_held():
+            edits = clients.plan(
+                agent, where.scope, self.workspace, self._connect_home(), connect=connect
+            )
+            if not dry_run:
+                config_files.check_writable(edits)
+            for edit in edits:
+                if not edit.changed:
+                    action = "unchanged"
+                elif edit.before is None:
+                    action = "created"
+                elif edit.after is None:
+                    action = "removed"
+                else:
+                    action = "updated"
+                backup = None if dry_run else config_files.apply_one(edit, files, back_up=connect)
+                files.append({"file": edit.display, "action": action, "backup": backup})
         value = {
             "agent": agent,
             "scope": where.scope,
