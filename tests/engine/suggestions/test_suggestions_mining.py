@@ -7,6 +7,7 @@ import pytest
 from context_center.engine.model import FactType
 from context_center.engine.suggestions.mining import (
     extract_statement,
+    extract_statements,
     infer_type,
     memory_drafts,
     propose_name,
@@ -309,3 +310,75 @@ def test_a_rule_in_the_persons_own_words_beside_a_quote_is_kept() -> None:
 def test_remember_to_stays_whole_remember_that_is_dropped(turn: str, statement: str) -> None:
     found = extract_statement(turn)
     assert found is not None and found.text == statement
+
+
+@pytest.mark.parametrize(
+    ("turn", "statements"),
+    [
+        (
+            "Two rules: always run ruff before committing. Never push directly to main.",
+            ["Two rules: always run ruff before committing", "Never push directly to main"],
+        ),
+        ("以后都用中文回答。别用 emoji。", ["以后都用中文回答", "别用 emoji"]),
+        # a one-off or a question between them drops only its own sentence
+        (
+            "Always use pnpm. Skip the docs for now. Is ruff installed? Never edit the lockfile.",
+            ["Always use pnpm", "Never edit the lockfile"],
+        ),
+        # said twice in one turn: once; at most three a turn
+        ("Always use pnpm. Always use pnpm.", ["Always use pnpm"]),
+        (
+            "Always use pnpm. Never push to main. Always sign commits. Never skip the tests.",
+            ["Always use pnpm", "Never push to main", "Always sign commits"],
+        ),
+    ],
+)
+def test_every_rule_of_a_turn_is_a_statement(turn: str, statements: list[str]) -> None:
+    assert [s.text for s in extract_statements(turn)] == statements
+
+
+def test_a_turns_second_rule_is_a_candidate_of_its_own() -> None:
+    turn = UserTurn("history", "s1", None, "Always use pnpm. Never push to main.", "/w")
+    drafts = memory_drafts([turn])
+    assert sorted(d.statement for d in drafts) == ["Always use pnpm", "Never push to main"]
+    assert len({d.id for d in drafts}) == 2
+    # the first rule keeps the id a turn's one rule always had
+    alone = memory_drafts([UserTurn("history", "s1", None, turn.text, "/w")])[0]
+    assert alone.id in {d.id for d in drafts}
+
+
+@pytest.mark.parametrize(
+    ("turn", "statement"),
+    [
+        ("别用 npm，我们用 pnpm。", "别用 npm，我们用 pnpm"),
+        ("请别在提交信息里加表情。", "别在提交信息里加表情"),
+        ("代码写完了。别直接推到 main。", "别直接推到 main"),
+        ("Stop using yarn in this repo.", "Stop using yarn in this repo"),
+        ("Please stop adding type: ignore comments.", "Stop adding type: ignore comments"),
+    ],
+)
+def test_bie_and_stop_using_state_a_rule(turn: str, statement: str) -> None:
+    found = extract_statement(turn)
+    assert found is not None and found.text == statement
+    assert found.reason == "negative working preference"
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Don't commit yet.",
+        "Don't touch that file right now.",
+        "Don't merge it at the moment, CI is red.",
+        "I never said that.",
+        "I always asked for a summary, not a rewrite.",
+        "先别提交，等我看一下。",
+        "现在不要改这个文件。",
+        "我没说要删掉这个文件。",
+        "Stop the server and restart it.",
+        "区别在于缓存。",
+        "别急，我先看一下日志。",
+        "别管那个警告，先把测试修好。",
+    ],
+)
+def test_a_now_or_a_past_is_no_rule(turn: str) -> None:
+    assert extract_statement(turn) is None

@@ -3,11 +3,13 @@
 Memory candidates (after Reasonix's desktop suggestions, see REFERENCE.md "Suggestions"):
 a turn of 8–420 characters holding a durable-preference marker (remember, always, never,
 I prefer, prefer, preference, by default, from now on, every time, a sentence opening with
-don't / do not, 记住, 以后, 始终, 总是, 每次, 默认, 不要, 偏好, 规则, 约定) and no one-off marker
-(this time, just for now, for now, this once, 这次, 这一次, 暂时, 本次; "later" and "never mind":
-以后再, never mind, 不要紧, don't worry; a marker describing what happens: always fails,
-总是失败, always forget, 总是忘记) and not a question. The statement is the whole sentence holding the marker (the first
-such sentence that is not a question), so what precedes the marker ("Our docs live at <URL> —
+don't / do not or 别, stop using / adding …, 记住, 以后, 始终, 总是, 每次, 默认, 不要, 偏好,
+规则, 约定) and no one-off marker (this time, just for now, for now, this once, yet, right now,
+这次, 这一次, 暂时, 本次, 先别, 现在不要; "later" and "never mind": 以后再, never mind, 不要紧,
+don't worry; a marker describing what happens: always fails, 总是失败, always forget, 总是忘记;
+what was said: I never said, 我没说) and not a question. A statement is the whole sentence
+holding the marker (each such sentence that is not a question, up to three a turn), so what
+precedes the marker ("Our docs live at <URL> —
 always check them") stays; a '.', '?' or '!' inside a URL or a file name ends no sentence. A
 leading "remember (that)" / "记住" wrapper (and "please", "OK", …) is dropped but its content
 kept; when the marker closes the sentence ("…, remember that." / "…，记住。") the rule is what
@@ -60,6 +62,7 @@ __all__ = [
     "Statement",
     "draft_of",
     "extract_statement",
+    "extract_statements",
     "hash32",
     "infer_type",
     "make_title",
@@ -103,12 +106,22 @@ _MARKERS: list[tuple[str, str]] = [
         r"(?:^|(?<=[.!;:。！；：]\s)|(?<=[.!;:。！；：]))\s*(?:please\s+)?(?:don[’']?t|do not)\b",
         "negative working preference",
     ),
+    # 别 opening a sentence is 不要 said short ("别用 npm"; 别人 / 别的 / 别名 are no marker),
+    # and "stop using / adding …" asks for a habit to end
+    (
+        r"(?:^|(?<=[.!;:。！；：，,\s]))(?:请|你)?别(?![人的处名说家称致样扭])",
+        "negative working preference",
+    ),
+    (
+        r"\bstop (?:using|adding|writing|putting|creating|calling|making|committing|pushing)\b",
+        "negative working preference",
+    ),
 ]
 # Cheap literal pre-check: a turn without any of these cannot hold a marker.
 _MARKER_HINTS = (
     "记住", "以后", "始终", "总是", "每次", "默认", "不要", "偏好", "规则", "约定",
     "remember", "always", "never", "prefer", "by default", "from now on", "every time",
-    "don't", "don’t", "dont", "do not",
+    "don't", "don’t", "dont", "do not", "别", "stop ",
 )  # fmt: skip
 _MARKER_HINT_RE = re.compile("|".join(re.escape(hint) for hint in _MARKER_HINTS))
 _MARKER_RE = rx("|".join(f"(?P<m{i}>{p})" for i, (p, _) in enumerate(_MARKERS)))
@@ -116,15 +129,20 @@ _ONE_OFF_RE = rx(
     r"\bthis time\b|\bjust for now\b|\bfor now\b|\bthis once\b|\bjust once\b|这次|这一次|暂时|本次"
     # "later" and "never mind" put something off or wave it away: no rule (以后再修, 不要紧)
     r"|以后再|\bnever\s?mind\b|不要紧|\bdon[’']?t (?:worry|bother)\b|别担心|不用担心"
+    r"|别急|不要急|别管|别这样|别闹|别慌"
     # a marker describing what happens, not asking for anything ("the build always fails")
-    r"|总是(?:失败|报错|出错|崩溃|挂掉?|忘记?)|\balways (?:fails?|failing|breaks?|crash(?:es)?|forgets?)\b",
+    r"|总是(?:失败|报错|出错|崩溃|挂掉?|忘记?)|\balways (?:fails?|failing|breaks?|crash(?:es)?|forgets?)\b"
+    # not yet, not right now: about this moment ("Don't commit yet.", 先别提交, 现在不要)
+    r"|\byet\b|\bright now\b|\bat the moment\b|先别|先不要|现在不要|现在别|还不要"
+    # what was said or done, not what to do ("I never said that.")
+    r"|\bi (?:never|always) (?:said|asked|told|meant|wanted|did)\b|我(?:从来)?没(?:有)?说",
     re.IGNORECASE,
 )
 # A wrapper before the rule ("Please remember that …", "OK, 记住：…"); stripped, the rest kept.
 _LEAD_RE = rx(
     r"^(?:(?:ok(?:ay)?|so|also|and|btw|oh|好的|好|另外|还有|对了)\s*[,，:：]\s*"
     r"|(?:please\s*[,，]?\s+)?(?:remember(?:\s+that|\s+this|(?!\s+to\s))|记住(?:了|这个|这点|这一点)?)"
-    r"\s*[:：,，\-—]?\s*|please\s*[,，]?\s+|请(?=记住|以后|始终|总是|每次|默认|不要|务必))",
+    r"\s*[:：,，\-—]?\s*|please\s*[,，]?\s+|请(?=记住|以后|始终|总是|每次|默认|不要|别|务必))",
     re.IGNORECASE,
 )
 # A wrapper closing the sentence ("…, remember that." / "…，记住了"); the rule is what precedes it.
@@ -182,6 +200,7 @@ _HOW_TO_APPLY = {
 class Statement:
     text: str
     reason: str
+    rank: int = 0  # which rule of its turn (0: the first)
 
 
 def _sentences(text: str) -> list[tuple[int, int, str]]:
@@ -257,27 +276,39 @@ def _statement_in(sentence: str, marker_at: int) -> str | None:
 
 
 def extract_statement(turn_text: str) -> Statement | None:
-    """The durable rule stated in one turn, or None when the turn states none."""
+    """The first durable rule stated in one turn, or None when the turn states none."""
+    found = extract_statements(turn_text)
+    return found[0] if found else None
+
+
+def extract_statements(turn_text: str) -> list[Statement]:
+    """The durable rules stated in one turn, in order (at most ``MAX_RULES_PER_TURN``: "Two
+    things: always run ruff. Never push to main." states both)."""
     if len(turn_text) < MIN_TURN_CHARS:
-        return None
+        return []
     low = turn_text.lower()
     if _MARKER_HINT_RE.search(low) is None:
-        return None
+        return []
     spans = pasted_spans(turn_text)
     if spans:
         if mostly_pasted(turn_text, spans):
-            return None  # pasted material is not a statement
+            return []  # pasted material is not a statement
         turn_text = without_pasted(turn_text, spans, PASTE_BREAK)
     # each line on its own (a line break ends a sentence: "look at the login bug" and
     # "always run ruff" typed on two lines are two statements, not one)
     text = "\n".join(line for line in map(one_line, turn_text.splitlines()) if line)
     if not MIN_TURN_CHARS <= len(text) <= MAX_TURN_CHARS:
-        return None
-    return _first_rule(text)
+        return []
+    return _rules(text)
 
 
-def _first_rule(text: str) -> Statement | None:
-    """The first sentence of ``text`` holding a marker that states a rule."""
+MAX_RULES_PER_TURN = 3
+
+
+def _rules(text: str) -> list[Statement]:
+    """Each sentence of ``text`` holding a marker that states a rule (one rule a sentence)."""
+    out: list[Statement] = []
+    keys: set[str] = set()
     sentences: list[tuple[int, int, str]] | None = None
     tried: set[int] = set()
     for found in _MARKER_RE.finditer(text):
@@ -301,11 +332,17 @@ def _first_rule(text: str) -> Statement | None:
         statement = _statement_in(sentence, found.start() - start)
         if statement is None:
             continue
-        besides = normalize_key(statement).replace(normalize_key(found.group(0)), "", 1)
+        key = normalize_key(statement)
+        besides = key.replace(normalize_key(found.group(0)), "", 1)
         if _weight(besides) < MIN_RULE_WEIGHT:
             continue  # "hi always": nothing but the marker
-        return Statement(statement, _MARKERS[int(found.lastgroup[1:])][1])
-    return None
+        if key in keys:
+            continue  # said twice in one turn: once
+        keys.add(key)
+        out.append(Statement(statement, _MARKERS[int(found.lastgroup[1:])][1], len(out)))
+        if len(out) == MAX_RULES_PER_TURN:
+            break
+    return out
 
 
 def infer_type(statement: str) -> FactType:
@@ -426,25 +463,31 @@ def memory_groups(turns: Iterable[UserTurn]) -> list[MemoryGroup]:
     """Every statement found, identical statements merged, newest first. Cheap: nothing is
     redacted yet (``draft_of`` does that for the groups a scan actually looks at)."""
     found_by_key: dict[str, list[tuple[UserTurn, Statement]]] = {}
-    seen: dict[str, Statement | None] = {}  # the same text says the same thing
+    seen: dict[str, list[Statement]] = {}  # the same text says the same thing
     for turn in turns:
         if turn.text in seen:
             found = seen[turn.text]
         else:
-            found = seen[turn.text] = extract_statement(turn.text)
-        if found is None:
-            continue
-        key = normalize_key(found.text)
-        if key:
-            found_by_key.setdefault(key, []).append((turn, found))
+            found = seen[turn.text] = extract_statements(turn.text)
+        for statement in found:
+            key = normalize_key(statement.text)
+            if key:
+                found_by_key.setdefault(key, []).append((turn, statement))
     groups = []
     for items in found_by_key.values():
         items.sort(key=lambda item: sort_time(item[0]), reverse=True)
-        newest = items[0][0]
-        tie = stable_id("memory", newest.source, newest.session, newest.text)
+        newest, said = items[0]
+        tie = stable_id("memory", *_id_parts(newest, newest.text, said))
         groups.append(MemoryGroup(tuple(items), (newest.time or EPOCH, tie)))
     groups.sort(key=lambda g: g.order, reverse=True)
     return groups
+
+
+def _id_parts(turn: UserTurn, text: str, said: Statement) -> tuple[str, ...]:
+    """What a candidate's id is made of: its newest turn, and for a turn's second or third
+    rule the rule too (the first keeps the id it always had)."""
+    parts = (turn.source, turn.session, text)
+    return parts if said.rank == 0 else (*parts, said.text)
 
 
 def draft_of(group: MemoryGroup) -> MemoryDraft:
@@ -460,7 +503,7 @@ def draft_of(group: MemoryGroup) -> MemoryDraft:
     turn_text = redact(newest_turn.text)[0] if found else newest_turn.text
     fact_type = infer_type(statement)
     return MemoryDraft(
-        id=stable_id("memory", newest_turn.source, newest_turn.session, turn_text),
+        id=stable_id("memory", *_id_parts(newest_turn, turn_text, raw)),
         key=normalize_key(statement),
         statement=statement,
         reason=raw.reason,
