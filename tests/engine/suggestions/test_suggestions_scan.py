@@ -326,7 +326,7 @@ def test_a_chinese_statement_gets_a_chinese_why_and_how_to_apply() -> None:
     """Chinese and English are equal citizens in suggestions: the body follows the statement's
     language under the same two labels, and every marker's reason has a Chinese form."""
     from context_center.engine.model import FactType
-    from context_center.engine.suggestions import mining
+    from context_center.engine.suggestions import memorybody, mining
     from context_center.engine.suggestions.textual import Evidence
 
     newest = Evidence("history", "s9", datetime(2026, 3, 4, 5, 6, tzinfo=UTC), "以后都用中文回答")
@@ -345,8 +345,8 @@ def test_a_chinese_statement_gets_a_chinese_why_and_how_to_apply() -> None:
         "Always run ruff", "persistent working rule", FactType.FEEDBACK, newest, 1
     )
     assert "**Why:** You said this (persistent working rule) once in your own sessions" in english
-    assert {reason for _, reason in mining._MARKERS} <= mining._REASON_ZH.keys()
-    assert mining._HOW_TO_APPLY_ZH.keys() == mining._HOW_TO_APPLY.keys()
+    assert {reason for _, reason in mining._MARKERS} <= memorybody.REASON_ZH.keys()
+    assert memorybody.HOW_TO_APPLY_ZH.keys() == memorybody.HOW_TO_APPLY.keys()
 
 
 def test_a_chinese_workflow_gets_a_chinese_skill_description_and_body() -> None:
