@@ -155,7 +155,8 @@ def cmd_accept(args: argparse.Namespace, engine: Engine) -> Output:
 def cmd_dismiss(args: argparse.Namespace, engine: Engine) -> Output:
     done = engine.dismiss_suggestion(args.id, **_roots(args))
     decision = done.value
-    data = {"action": "dismissed"} | decision.model_dump(mode="json") | {"changes": done.to_json()}
+    shown = decision.model_dump(mode="json", exclude={"statement"})
+    data = {"action": "dismissed"} | shown | {"changes": done.to_json()}
     return Output(data, f"dismissed {decision.id}; it will not be proposed again")
 
 

@@ -291,3 +291,20 @@ def test_a_symlinked_skill_md_is_never_followed(empty_env: Env) -> None:
         accept(empty_env.layout, skill, {"name": "ship-it"}, **_kw(empty_env))  # type: ignore[arg-type]
     assert not inside.exists() and not inside.parent.exists()
     assert load_decisions(empty_env.layout) == []
+
+
+def test_a_dismissed_rule_said_again_in_more_words_stays_dismissed(empty_env: Env) -> None:
+    env = empty_env
+    append_turn(env.layout, "Always use pnpm for installs.", session="s1", time=NOW)
+    [cand] = _scan(env).memories
+    decision = dismiss(env.layout, cand.id, **_kw(env))  # type: ignore[arg-type]
+    assert decision.statement == "Always use pnpm for installs"
+    later = NOW + timedelta(days=1)
+    append_turn(
+        env.layout, "From now on, always use pnpm for installs in CI too.", session="s2", time=later
+    )
+    append_turn(env.layout, "Never push directly to main.", session="s2", time=later)
+    # and the opposite rule is a rule of its own
+    append_turn(env.layout, "Don't use pnpm for installs, use npm.", session="s3", time=later)
+    titles = {m.title for m in _scan(env).memories}
+    assert titles == {"Never push directly to main", "Don't use pnpm for installs, use npm"}

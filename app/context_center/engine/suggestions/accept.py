@@ -251,6 +251,7 @@ def dismiss(
         kind=found.kind,
         decision="dismissed",
         time=format_time(now or utc_now()),
+        statement=found.description if isinstance(found, MemoryCandidate) else None,
     )
     record(layout, decision)
     return decision

@@ -148,6 +148,9 @@ class Decision(BaseModel):
     decision: Literal["accepted", "dismissed"]
     time: str
     ref: str | None = None
+    # a dismissed memory's statement (its description), so the rule said again in other
+    # words stays dismissed; kept in the private decisions file, not printed
+    statement: str | None = None
 
 
 class AcceptResult(BaseModel):

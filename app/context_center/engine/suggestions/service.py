@@ -137,6 +137,7 @@ class _Picker:
     known: _Known
     decided_ids: set[str]
     decided_keys: set[tuple[str, str]]
+    dismissed: KnownTexts = field(default_factory=KnownTexts)  # dismissed statements
     kept: KnownTexts = field(default_factory=KnownTexts)
     memories: list[MemoryCandidate] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -151,6 +152,8 @@ class _Picker:
     def consider(self, draft: mining.MemoryDraft) -> None:
         if draft.id in self.decided_ids or ("memory", draft.key) in self.decided_keys:
             return
+        if self.dismissed.covers(draft.statement, draft.key):
+            return  # a rule dismissed before, said again in other words
         if self.kept.covers(draft.statement, draft.key):
             return  # an earlier candidate of this scan says it (and its evidence is newer)
         origin = self.known.existing().covering(draft.statement, draft.key)
@@ -276,6 +279,9 @@ def scan(
         decided_ids=decided_ids,
         decided_keys=decided_keys,
     )
+    for d in decisions:
+        if d.kind == "memory" and d.decision == "dismissed" and d.statement:
+            picker.dismissed.add(d.statement, Origin("dismissed", d.id))
     for group in mining.memory_groups(turns):
         if len(picker.memories) >= MEMORY_LIMIT:
             break
