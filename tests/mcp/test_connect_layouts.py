@@ -273,6 +273,8 @@ def test_disconnect_leaves_no_backup_that_holds_this_home(
         '# top\n\nmodel = "o3"\n\n\n[mcp_servers.a]\ncommand = "a"\n',
         '[mcp_servers.a]\ncommand = "a"\n\n[profiles.b]\nx = 1',
         '\n\nmodel = "o3"\n\n',
+        "[mcp_servers]\n",  # the person's own empty table stays
+        'model = "o3"\n\n[mcp_servers]\n# none yet\n',
     ],
 )
 def test_codex_connect_then_disconnect_gives_the_file_back_byte_for_byte(

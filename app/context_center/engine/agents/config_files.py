@@ -221,12 +221,12 @@ def edit_toml(
     path: Path,
     display: str,
     change: Callable[[Any], None],
-    expect: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    expect: Callable[[dict[str, Any], dict[str, Any]], bool] | None = None,
 ) -> FileEdit:
     """``change`` edits the tomlkit document in place (comments and layout are kept).
 
-    ``expect`` gives, from the file's data as parsed before, the data the edited text must
-    parse to. tomlkit places a table by the document's layout, and some valid layouts (dotted
+    ``expect`` tells, from the file's data as parsed before and after, whether the edited text
+    means what the edit should. tomlkit places a table by the document's layout, and some valid layouts (dotted
     keys such as ``mcp_servers.a.command = …`` before top-level keys, inline tables) would give
     a text whose keys land in another table, or it fails on them: such an edit is refused,
     nothing is written."""
@@ -245,7 +245,7 @@ def edit_toml(
     try:
         change(doc)
         text = tomlkit.dumps(doc)
-        same_data = expect is None or tomllib.loads(text) == expect(old)
+        same_data = expect is None or expect(old, tomllib.loads(text))
     except InvalidRequest:
         raise
     except (TOMLKitError, tomllib.TOMLDecodeError, AttributeError, TypeError, ValueError) as exc:

@@ -74,9 +74,9 @@ def server_change(
             if current is None:
                 return  # not wired here: the file stays as it is
             _remove(servers, name)
-            if not servers:
-                del doc["mcp_servers"]
-            return
+            if not servers and servers.is_super_table():
+                del doc["mcp_servers"]  # connect's own ``[mcp_servers.x]``; a ``[mcp_servers]``
+            return  # the person wrote stays
         # keys the person added to our table (``env``, ``startup_timeout_sec``) stay
         extra = {k: v for k, v in (plain or {}).items() if k not in entry}
         if plain is not None and plain == {**plain, **entry}:
@@ -98,9 +98,19 @@ def server_change(
     return change
 
 
-def expected(name: str, entry: dict[str, Any] | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """What the file's data must be after ``server_change(name, entry, …)``: the same, with
-    the server set to ``entry`` or removed (and ``mcp_servers`` with it, when left empty)."""
+def expected(
+    name: str, entry: dict[str, Any] | None
+) -> Callable[[dict[str, Any], dict[str, Any]], bool]:
+    """Whether the file's data after ``server_change(name, entry, …)`` is the data before,
+    with the server set to ``entry`` or removed (and ``mcp_servers`` with it, when left empty,
+    unless the person wrote the ``[mcp_servers]`` table itself)."""
+
+    def check(old: dict[str, Any], new: dict[str, Any]) -> bool:
+        want = expect(old)
+        if new == want:
+            return True
+        rest = {k: v for k, v in new.items() if k != "mcp_servers"}
+        return entry is None and new.get("mcp_servers") == {} and rest == want
 
     def expect(old: dict[str, Any]) -> dict[str, Any]:
         new = dict(old)
@@ -121,7 +131,7 @@ def expected(name: str, entry: dict[str, Any] | None) -> Callable[[dict[str, Any
         }
         return new
 
-    return expect
+    return check
 
 
 def _remove(servers: Any, name: str) -> None:
