@@ -322,3 +322,23 @@ def test_a_connect_and_a_disconnect_of_another_home_do_not_interleave(
         hooks.exists() and "hook claude-code" in hooks.read_text(),
     ]
     assert wired == [False, False]
+
+
+@pytest.mark.parametrize("name", ["settings.json", "config.toml"])
+def test_a_linked_config_emptied_by_disconnect_keeps_its_target(
+    engine: Engine, user_home: Path, name: str
+) -> None:
+    """Disconnect of a linked file that held only our entries: the link's target (dotfiles)
+    is emptied, not removed, so the link does not dangle."""
+    dotfiles = user_home / "dotfiles" / name
+    dotfiles.parent.mkdir()
+    dotfiles.write_text("")
+    where = user_home / (".claude" if name.endswith(".json") else ".codex") / name
+    where.parent.mkdir()
+    where.symlink_to(dotfiles)
+    agent = "claude-code" if name.endswith(".json") else "codex"
+    engine.connect_agent(agent, "user")
+    assert dotfiles.read_text().strip()
+    engine.disconnect_agent(agent, "user")
+    assert where.is_symlink() and dotfiles.exists()
+    assert dotfiles.read_text() in ("", "{}\n")

@@ -300,16 +300,20 @@ def apply(edit: FileEdit, *, back_up: bool = True) -> str | None:
             atomic.write_bytes(backup, edit.before.encode("utf-8"), mode=0o600)
             os.chmod(backup, 0o600)
             backup_display = edit.display + BACKUP_SUFFIX
-    if edit.after is None:
+    after = edit.after
+    if after is None and path != edit.path:
+        # emptied through a link (dotfiles): the link's target stays, with nothing in it
+        after = "" if edit.path.suffix == ".toml" else "{}\n"
+    if after is None:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
         return backup_display
-    atomic.write_bytes(path, edit.after.encode("utf-8"), mode=mode)
+    atomic.write_bytes(path, after.encode("utf-8"), mode=mode)
     if edit.before is not None:
         with contextlib.suppress(FileNotFoundError):  # another process may have removed it
             os.chmod(path, mode)  # the temp file was created under the umask
     if not back_up:
-        _drop_if_restored(backup, edit.after)
+        _drop_if_restored(backup, after)
     return backup_display
 
 
