@@ -132,3 +132,24 @@ def test_skill_ids_are_stable(empty_env: Env) -> None:
     append_turn(empty_env.layout, WORKFLOW_ZH, session="s3", time=T0 + timedelta(days=1))
     second = _scan(empty_env).skills[0]
     assert second.id == first and second.turns == 4
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Why did you run the tests, then commit?",
+        "Did you run the tests and then commit?",
+        "How do I run the tests then commit",
+        "Don't commit and then push without a review.",
+        "Never rebase, then force-push to main.",
+        "不要先提交再测试。",
+        "为什么先跑测试然后提交？",
+    ],
+)
+def test_a_question_or_a_prohibition_asks_for_no_workflow(turn: str) -> None:
+    assert split_steps(turn) == []
+
+
+def test_a_polite_request_is_a_workflow_and_its_steps_lose_the_question_mark() -> None:
+    steps = split_steps("Can you run the tests, then fix lint, then commit?")
+    assert [s.text for s in steps] == ["run the tests", "fix lint", "commit"]

@@ -116,6 +116,14 @@ _SEQUENCE_HINT_RE = rx(
     r"(?:^|\n)\s*\d+[.)、]",
     re.IGNORECASE,
 )
+# A turn asking about steps or forbidding them asks for no workflow: a question that is not a
+# polite request ("Why did you run the tests, then commit?"; "Can you … ?" is a request), or a
+# prohibition ("Don't commit and then push without review"; 不要先提交再测试).
+_NOT_A_REQUEST_RE = rx(
+    r"^\s*(?:(?:why|did|do|does|didn[’']?t|doesn[’']?t|was|were|is|are|have|has|what|how|when|"
+    r"where|who|which)\b|(?:don[’']?t|do not|never|stop)\b|不要|别|为什么|为何|是不是|有没有|是否)",
+    re.IGNORECASE,
+)
 _STOP_WORDS = frozenset(
     {
         "a", "an", "the", "to", "and", "or", "of", "for", "in", "on", "with", "it", "its",
@@ -153,13 +161,13 @@ def _cjk_bigrams(text: str) -> set[str]:
 
 @functools.lru_cache(maxsize=4096)  # steps such as "run the tests" recur in many requests
 def _step(text: str) -> Step | None:
-    cleaned = text.strip(" ,，.。;；:：、!！")
+    cleaned = text.strip(" ,，.。;；:：、!！?？")
     for _ in range(3):
         new = _STEP_LEAD_RE.sub("", cleaned).strip()
         if new == cleaned:
             break
         cleaned = new
-    cleaned = _STEP_TAIL_RE.sub("", cleaned).strip(" ,，.。;；:：、!！")
+    cleaned = _STEP_TAIL_RE.sub("", cleaned).strip(" ,，.。;；:：、!！?？")
     if not cleaned:
         return None
     concepts = step_concepts(cleaned)
@@ -182,7 +190,7 @@ def split_steps(text: str) -> list[Step]:
     low = flat.lower()
     if not any(hint in low for hint in _SEQUENCE_HINTS) and not _NUMBERED_RE.search(flat):
         return []
-    if not _SEQUENCE_HINT_RE.search(flat):
+    if not _SEQUENCE_HINT_RE.search(flat) or _NOT_A_REQUEST_RE.match(flat):
         return []
     pieces = _STEP_SPLIT_RE.split(flat)
     if _NUMBERED_RE.search(flat):
