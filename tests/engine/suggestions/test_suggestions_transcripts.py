@@ -85,9 +85,23 @@ def test_reading_old_and_agent_rollouts_writes_nothing(empty_env: Env) -> None:
     assert tree_snapshot(empty_env.root) == before
 
 
+def _scan_claude(tmp_path: Path, workspace: Path) -> ScanResult:
+    """A scan of ``workspace`` whose Claude Code folder is ``tmp_path/dot-claude``."""
+    from context_center.engine.store.paths import Layout
+
+    return scan(
+        Layout(tmp_path / "home", workspace),
+        [],
+        [],
+        now=NOW,
+        claude_root=tmp_path / "dot-claude",
+        codex_root=tmp_path / "no-codex",
+        mounts=local_mounts,
+    )
+
+
 def test_claude_transcripts_of_a_long_workspace_path_are_found(tmp_path: Path) -> None:
     from context_center.engine.agents.claude_memory import encode_project
-    from context_center.engine.store.paths import Layout
     from context_center.engine.suggestions.claude_source import claude_folder_names
 
     workspace = tmp_path.joinpath(*["a-rather-long-folder-name"] * 9)
@@ -105,15 +119,7 @@ def test_claude_transcripts_of_a_long_workspace_path_are_found(tmp_path: Path) -
         "message": {"role": "user", "content": "Never force-push to main."},
     }
     (folder / "5b1d8f7a-0c2e-4e6b-9a41-3f2d7c9e8a10.jsonl").write_text(json.dumps(line) + "\n")
-    result = scan(
-        Layout(tmp_path / "home", workspace),
-        [],
-        [],
-        now=NOW,
-        claude_root=tmp_path / "dot-claude",
-        codex_root=tmp_path / "no-codex",
-        mounts=local_mounts,
-    )
+    result = _scan_claude(tmp_path, workspace)
     assert [m.title for m in result.memories] == ["Never force-push to main"]
 
 
@@ -145,7 +151,6 @@ def test_a_message_copied_into_a_resumed_session_counts_once(tmp_path: Path) -> 
     """``claude --resume`` starts a new file with copies of the earlier session's lines (same
     ``uuid``), and a line can be written twice: each message is one piece of evidence. Two
     messages with the same words (different ids) are still two."""
-    from context_center.engine.store.paths import Layout
     from context_center.engine.suggestions.claude_source import claude_folder_names
 
     workspace = tmp_path / "ws"
@@ -160,15 +165,7 @@ def test_a_message_copied_into_a_resumed_session_counts_once(tmp_path: Path) -> 
     again = _claude_line(workspace, new, "u-3", other, "2026-10-02T09:00:00.000Z")
     (folder / f"{new}.jsonl").write_text(first + "\n" + ruff + "\n" + again + "\n")
     os.utime(folder / f"{old}.jsonl", (1_790_000_000, 1_790_000_000))
-    result = scan(
-        Layout(tmp_path / "home", workspace),
-        [],
-        [],
-        now=NOW,
-        claude_root=tmp_path / "dot-claude",
-        codex_root=tmp_path / "no-codex",
-        mounts=local_mounts,
-    )
+    result = _scan_claude(tmp_path, workspace)
     counts = {m.title: len(m.evidence) for m in result.memories}
     assert counts == {"Never force-push to main": 1, "Always run ruff before a commit": 2}
     claude = next(s for s in result.sources if s.source == "claude")
