@@ -382,3 +382,8 @@ def test_bie_and_stop_using_state_a_rule(turn: str, statement: str) -> None:
 )
 def test_a_now_or_a_past_is_no_rule(turn: str) -> None:
     assert extract_statement(turn) is None
+
+
+def test_a_full_stop_inside_inline_code_ends_no_sentence() -> None:
+    found = extract_statement("Always run `ruff check . --fix` before committing.")
+    assert found is not None and found.text == "Always run `ruff check . --fix` before committing"

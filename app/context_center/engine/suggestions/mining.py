@@ -169,6 +169,7 @@ _SENTENCE_END_RE = re.compile(r"[。！？!?\n]|\.(?:\s|$)")
 # A URL's own '.', '?' and '!' end no sentence; trailing punctuation is not part of it.
 _URL_SPAN_RE = re.compile(r"https?://[^\s<>\"'()（）\[\]{}，。！？；、]+", re.IGNORECASE)
 _URL_TRAIL = ".,;:!?'\""
+_INLINE_CODE_RE = re.compile(r"`[^`\n]+`")
 _URL_RE = rx(r"https?://|\bgithub\.com/", re.IGNORECASE)
 _FEEDBACK_RE = rx(
     r"反馈|回复|回答|不要|始终|总是|\balways\b|\bnever\b"
@@ -195,7 +196,8 @@ class Statement:
 
 
 def _sentences(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, terminator) of each sentence; a terminator inside a URL does not count."""
+    """(start, end, terminator) of each sentence; a terminator inside a URL or inline code
+    (`` `make fmt. lint` ``) does not count."""
     urls = []
     if "://" in text:
         for m in _URL_SPAN_RE.finditer(text):
@@ -203,6 +205,8 @@ def _sentences(text: str) -> list[tuple[int, int, str]]:
             while url_end > m.start() and text[url_end - 1] in _URL_TRAIL:
                 url_end -= 1
             urls.append((m.start(), url_end))
+    if "`" in text:
+        urls += [m.span() for m in _INLINE_CODE_RE.finditer(text)]
     out: list[tuple[int, int, str]] = []
     start = 0
     for m in _SENTENCE_END_RE.finditer(text):
