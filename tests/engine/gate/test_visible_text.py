@@ -135,3 +135,19 @@ def test_scope_sets_the_paths_for_provider_visible(tmp_path: Path) -> None:
 def test_no_argument_is_needed_and_nothing_breaks_on_empty() -> None:
     assert visible_text("") == ""
     assert visible_text("plain text") == "plain text"
+
+
+@pytest.mark.parametrize("before", ["\x1b[1m", "\x1b[32m", "\x7f", "\x9b", "\u202e", "\x1bP"])
+def test_a_path_right_after_a_control_sequence_is_redacted(real_home: Path, before: str) -> None:
+    """Pasted coloured output: the ``m`` ending ``ESC[1m`` is no part of the path after it."""
+    text = f"{before}{real_home}/.ssh/id_rsa\x1b[0m and {before}/home/alice/proj"
+    shown = visible_text(text)
+    assert str(real_home) not in shown and "/home/alice" not in shown
+    assert shown.count(LOCAL_HOME) == 2 and "\x1b" not in shown
+
+
+def test_a_path_after_dot_dot_is_redacted_one_after_a_name_is_not(real_home: Path) -> None:
+    encoded = str(real_home).replace("/", "%2F")
+    assert visible_text(f"..%2F..{encoded}%2Fsecret") == f"..%2F..{LOCAL_HOME}%2Fsecret"
+    assert visible_text(f"../..{real_home}/x") == f"../..{LOCAL_HOME}/x"
+    assert visible_text(f"example.com{real_home}/x") == f"example.com{real_home}/x"

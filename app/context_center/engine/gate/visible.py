@@ -131,7 +131,8 @@ def _path_regex(path: str) -> str:
             out.append(r"(?:\\|%5[Cc])")
         else:
             out.append(re.escape(part))
-    return r"(?<![\w.\-])" + "".join(out) + r"(?![\w\-])"
+    # not inside a longer path or a name (``example.com/…``), but after ``..`` (``../``)
+    return r"(?<![\w\-])(?<!\w\.)" + "".join(out) + r"(?![\w\-])"
 
 
 def _needles(paths: list[str]) -> tuple[str, ...] | None:
@@ -191,7 +192,21 @@ class Visibility:
         )
 
     def paths(self, text: str) -> str:
-        """``text`` with local paths redacted (no secret or control handling)."""
+        """``text`` with local paths redacted (no secret or control handling). The text
+        between control sequences is redacted piece by piece: a path right after a colour
+        code (``ESC[1m/home/ann``) is still a path, though an ``m`` comes before it."""
+        if not text:
+            return text
+        if _CONTROL_RUN.search(text) is None:
+            return self._paths(text)
+        out, at = [], 0
+        for m in _CONTROL_RUN.finditer(text):
+            out += [self._paths(text[at : m.start()]), m.group()]
+            at = m.end()
+        out.append(self._paths(text[at:]))
+        return "".join(out)
+
+    def _paths(self, text: str) -> str:
         if not text:
             return text
         if self._exact is not None and (
@@ -221,6 +236,11 @@ class Visibility:
         return done
 
 
+# A terminal control sequence (CSI such as ``ESC[1m``, or ESC and one character) or any other
+# control or bidirectional character but tab and line feed: where ``Visibility.paths`` cuts.
+_CONTROL_RUN = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 _HOME_SHAPES = rxcache.compile("|".join(f"(?:{a})" for a in _GENERIC_HOMES), re.IGNORECASE)
 
 
