@@ -151,3 +151,13 @@ def test_a_path_after_dot_dot_is_redacted_one_after_a_name_is_not(real_home: Pat
     assert visible_text(f"..%2F..{encoded}%2Fsecret") == f"..%2F..{LOCAL_HOME}%2Fsecret"
     assert visible_text(f"../..{real_home}/x") == f"../..{LOCAL_HOME}/x"
     assert visible_text(f"example.com{real_home}/x") == f"example.com{real_home}/x"
+
+
+def test_the_cache_folder_is_redacted_wherever_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "elsewhere" / "cc-cache"
+    monkeypatch.setenv("CONTEXT_CENTER_CACHE", str(cache))
+    assert visible_text(f"kestrel at {cache}/stores/ab") == f"kestrel at {MEMORY_STORE}/stores/ab"
+    with visible_scope(Visibility(workspace=tmp_path / "ws")):
+        assert provider_visible(f"see {cache}") == f"see {MEMORY_STORE}"

@@ -9,13 +9,13 @@
    already asked a person about them, and instruction files name maintainers on purpose
    (the same choice as ``instructions.withhold``).
 2. **Local paths redacted.** Longest first, each also when URL-encoded (``%2F`` for ``/``):
-   each store path in ``store_paths`` -> ``<memory-store>``; the workspace root (and its
-   store slug, ``-home-alice-proj``) -> ``<workspace>``; the Context Center home ``cc_home``,
-   ``home``, ``Path.home()`` and ``$HOME`` -> ``<local-home>``. Then any other home-shaped
-   path: ``/home/<user>``, ``/Users/<user>`` (a name with spaces when a separator follows),
-   ``/root``, ``C:\\Users\\<user>``, ``%2Fhome%2F<user>``, and ``~<user>/`` (or the bare
-   ``~<user>`` of a home named above) -> ``<local-home>``. A path must end at a separator or
-   the end of a name: ``/home/alice2`` is not ``/home/alice``. ``~/`` reveals nothing and is
+   each store path in ``store_paths`` and the cache folder -> ``<memory-store>``; the workspace
+   root (and its store slug, ``-home-alice-proj``) -> ``<workspace>``; the Context Center home
+   ``cc_home``, ``home``, ``Path.home()`` and ``$HOME`` -> ``<local-home>``. Then any other
+   home-shaped path: ``/home/<user>``, ``/Users/<user>`` (a name with spaces when a separator
+   follows), ``/root``, ``C:\\Users\\<user>``, ``%2Fhome%2F<user>``, and ``~<user>/`` (or the
+   bare ``~<user>`` of a home named above) -> ``<local-home>``. A path must end at a separator
+   or the end of a name: ``/home/alice2`` is not ``/home/alice``. ``~/`` reveals nothing and is
    kept.
 3. **Control characters escaped** (``gate.control.escape_controls``): ESC becomes the text
    ``\\x1b``, U+202E the text ``\\u202e``; tabs and line breaks are kept.
@@ -85,10 +85,24 @@ _GENERIC_HOMES = (
 HOME_VARIABLES = ("HOME",) if os.name != "nt" else ("HOME", "USERPROFILE", "HOMEDRIVE", "HOMEPATH")
 
 
+# What the cache folder (``store.paths.cache_root``, always redacted) depends on.
+CACHE_VARIABLES = ("CONTEXT_CENTER_CACHE", "XDG_CACHE_HOME")
+
+
 def os_home_key() -> tuple[str | None, ...]:
-    """What the OS homes of ``_os_homes`` depend on: a caller that keeps a ``Visibility``
-    keeps it while this stays the same."""
-    return tuple(map(os.environ.get, HOME_VARIABLES))
+    """What the OS homes of ``_os_homes`` and the cache folder depend on: a caller that keeps
+    a ``Visibility`` keeps it while this stays the same."""
+    return tuple(map(os.environ.get, HOME_VARIABLES + CACHE_VARIABLES))
+
+
+def _cache_folder() -> list[str]:
+    """The cache folder of every store and workspace (``<memory-store>``: derived store data),
+    wherever ``$CONTEXT_CENTER_CACHE`` or ``$XDG_CACHE_HOME`` put it."""
+    from context_center.engine.store.paths import cache_root
+
+    with suppress(OSError, RuntimeError, ValueError):
+        return [str(cache_root())]
+    return []
 
 
 def _os_homes() -> list[str]:
@@ -160,7 +174,7 @@ class Visibility:
     ) -> None:
         user_homes: list[PathArg] = [*_paths(home), *_os_homes()]
         pairs: list[tuple[list[PathArg], str]] = [
-            (list(store_paths), MEMORY_STORE),
+            ([*store_paths, *_cache_folder()], MEMORY_STORE),
             ([workspace] if workspace is not None else [], LOCAL_WORKSPACE),
             ([*([cc_home] if cc_home is not None else []), *user_homes], LOCAL_HOME),
         ]
@@ -320,7 +334,7 @@ def visibility(
     """The (cached) ``Visibility`` for these paths (``home`` may be several homes)."""
     homes = tuple(os.fspath(p) for p in _paths(home))
     stores = tuple(os.fspath(p) for p in store_paths)
-    return _cached(homes, _key(workspace), _key(cc_home), stores, tuple(_os_homes()))
+    return _cached(homes, _key(workspace), _key(cc_home), stores, (*_os_homes(), *_cache_folder()))
 
 
 def visible_text(
