@@ -25,6 +25,9 @@ BAD_FILES: dict[str, tuple[bytes, str]] = {
     "dup-key": (b"---\ntitle: one\ntitle: two\n---\nbody\n", "duplicate_key"),
     "latin1": ("---\ntitle: caf\u00e9\n---\nbody\n".encode("latin-1"), "invalid_utf8"),
     "nul": (b"---\ntitle: x\n---\nbo\x00dy\n", "nul_bytes"),
+    # YAML's "\0" escape decodes to a NUL: refused as the byte is (it once broke recall)
+    "nul-escaped": (b'---\ntitle: "heron \\0 nul"\n---\nbody\n', "nul_bytes"),
+    "nul-escaped-description": (b'---\ndescription: "a\\x00b"\n---\nbody\n', "nul_bytes"),
     "unclosed": (b"---\ntitle: x\nbody without closing\n", "malformed_frontmatter"),
     "bad-type": (b"---\ntype: opinion\n---\nbody\n", "invalid_type"),
     "bad-revision": (b"---\nrevision: two\n---\nbody\n", "invalid_field"),

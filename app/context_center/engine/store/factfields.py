@@ -97,6 +97,8 @@ def _str_field(data: dict[str, Any], key: str) -> str:
         return ""
     if not isinstance(value, str):
         raise FactFileError("invalid_field", f"{key} must be text")
+    if "\x00" in value:  # YAML's "\0" escape: refused as a NUL byte in the file is
+        raise FactFileError("nul_bytes", f"{key} holds a NUL character")
     return value.strip()
 
 
