@@ -332,3 +332,29 @@ def test_claude_code_reads_agents_md_where_no_claude_md_is(tmp_path: Path) -> No
     res = resolve_claude_code(repo, repo / "svc", user_home=user, ceiling=tmp_path)
     assert [d.label for d in res.documents] == ["workspace/svc/CLAUDE.local.md"]
     assert "agents rule" not in res.text
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "reasonix"])
+def test_no_profile_shows_this_programs_home_or_a_home_in_a_diagnostic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    """An instruction file naming the Context Center home, and an import of a missing file in
+    the user's home: neither path reaches the text or any field of the JSON."""
+    from context_center.engine.instructions.render import render_instructions_json
+
+    user = tmp_path / "users" / "zed"
+    monkeypatch.setenv("HOME", str(user))
+    cc_home = tmp_path / "cc-home-alpha"
+    ws = write_tree(
+        tmp_path / "ws",
+        {
+            "AGENTS.md": f"- store is {cc_home}/projects\n@{user}/private/missing.md\n",
+            "CLAUDE.md": f"- store is {cc_home}/projects\n@{user}/private/missing.md\n",
+            "REASONIX.md": f"- store is {cc_home}/projects\n@{user}/private/missing.md\n",
+        },
+    )
+    (ws / ".git").mkdir()
+    places = Places(home=cc_home, workspace=ws, user_home=user, ceiling=tmp_path)
+    res = resolve_for(agent, places, ws)
+    shown = json.dumps(render_instructions_json(res), ensure_ascii=False) + res.text
+    assert "cc-home-alpha" not in shown and str(user) not in shown

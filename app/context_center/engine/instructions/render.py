@@ -6,6 +6,7 @@ Absolute paths appear only with ``local_paths=True`` (``local_*`` fields, for lo
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,17 @@ def file_dict(item: FileStatus, local_paths: bool = False) -> dict[str, Any]:
     return entry
 
 
+def _redacted(value: Any, redact: Callable[[str], str]) -> Any:
+    """``value`` (JSON data) with every string passed through ``redact``."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: _redacted(v, redact) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redacted(v, redact) for v in value]
+    return value
+
+
 def render_instructions_json(
     resolution: Resolution, *, local_paths: bool = False
 ) -> dict[str, Any]:
@@ -96,6 +108,10 @@ def render_instructions_json(
     }
     if resolution.text:
         result["text"] = resolution.text
+    if not local_paths:
+        # diagnostics, imports and files quote paths too ("import of '/home/ann/x.md'
+        # refused"): every text of the JSON is provider-visible (the MCP tool hands it over)
+        result = _redacted(result, redact)
     if local_paths:
         result["local_home"] = os.fspath(resolution.local_home)
         result["local_workspace"] = os.fspath(resolution.local_workspace)

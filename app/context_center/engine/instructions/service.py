@@ -77,9 +77,13 @@ def resolve_for(agent: Agent | str, places: Places, target: Path) -> Resolution:
         res = resolve_instructions(places.home, places.workspace, target)
         return res.model_copy(update={"text": instructions_section(res)})
     if agent is Agent.CLAUDE_CODE:
-        return resolve_claude_code(root, target, user_home=places.user_home, ceiling=places.ceiling)
+        return resolve_claude_code(
+            root, target, user_home=places.user_home, ceiling=places.ceiling, cc_home=places.home
+        )
     codex_home = places.codex_home or codex_home_for(places.user_home)
-    return resolve_codex(root, target, codex_home=codex_home, user_home=places.user_home)
+    return resolve_codex(
+        root, target, codex_home=codex_home, user_home=places.user_home, cc_home=places.home
+    )
 
 
 def compare_for(places: Places, target: Path) -> Comparison:

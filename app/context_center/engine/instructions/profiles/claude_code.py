@@ -236,10 +236,16 @@ def _load(session: Session, spec: _Spec, order: int) -> InstructionDocument | No
 
 
 def resolve_claude_code(
-    workspace: Path, target: Path, *, user_home: Path, ceiling: Path | None = None
+    workspace: Path,
+    target: Path,
+    *,
+    user_home: Path,
+    ceiling: Path | None = None,
+    cc_home: Path | None = None,
 ) -> Resolution:
     """The files Claude Code loads when started in ``target``. Never raises for a hostile tree.
-    ``ceiling``: walk no higher than this folder (tests; default: the filesystem root)."""
+    ``ceiling``: walk no higher than this folder (tests; default: the filesystem root).
+    ``cc_home``: this program's home, redacted as ``<local-home>`` like the user's."""
     root = fsread.abspath(workspace)
     target = fsread.abspath(target)
     if os.path.isfile(target):
@@ -252,7 +258,7 @@ def resolve_claude_code(
         target=target,
         target_real=fsread.realpath(target),
         approved=approval_granted(user_home, target, root),
-        redact=redactor_for(root, user_home),
+        redact=redactor_for(root, user_home, *([cc_home] if cc_home is not None else [])),
     )
     if outside is not None:
         session.diagnostics.append(outside)
