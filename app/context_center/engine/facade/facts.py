@@ -78,7 +78,11 @@ class FactsAPI(EngineCore):
         body: str,
         now: datetime | None = None,
     ) -> Changes[Fact]:
-        """A person's new fact (create-only: an existing name is refused)."""
+        """A person's new fact (create-only: an existing name is refused, and so is a name
+        holding a secret or a local path: it would be the fact's ref)."""
+        from context_center.engine.gate.create import checked_name
+
+        checked_name(name)
         fact = self.memory.create(
             name=name,
             title=title,
@@ -104,6 +108,10 @@ class FactsAPI(EngineCore):
         now: datetime | None = None,
     ) -> Changes[Fact]:
         """A person's edit, checked against the revision (and hash) they saw."""
+        if name is not None:
+            from context_center.engine.gate.create import checked_name
+
+            checked_name(name)
         before = self.memory.resolve(ref).fact
         fact = self.memory.update(
             ref,

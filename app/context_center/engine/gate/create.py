@@ -28,9 +28,31 @@ def _name(req: GateRequest) -> tuple[str | None, list[GateReason]]:
     if not raw:
         return None, [reason(rc.MISSING_FIELD, "name (or a title to derive it from) is required")]
     try:
-        return slugify(raw), []
+        return checked_name(raw), []
     except InvalidName as exc:
         return None, [reason(rc.NAME_UNDERIVABLE, f"a file name cannot be derived: {exc}")]
+
+
+def checked_name(raw: str) -> str:
+    """``slugify(raw)``, refused (``InvalidName``) when ``raw`` holds a secret or a local path:
+    a fact's name becomes its ref, which every agent is shown as it is."""
+    stem = slugify(raw)
+    if _holds_private(raw):
+        raise InvalidName(
+            "the name holds a secret or a local path; a fact's name is its file name and is "
+            "shown to agents: choose another"
+        )
+    return stem
+
+
+def _holds_private(raw: str) -> bool:
+    from context_center.engine.gate.secrets import find_sensitive
+    from context_center.engine.gate.visible import visible_text
+
+    if any(span.kind != "email" for span in find_sensitive(raw)):
+        return True
+    shown = visible_text(raw)
+    return any(m in shown for m in ("<local-home>", "<workspace>", "<memory-store>"))
 
 
 def _kind_reasons(req: GateRequest, scope: Scope) -> list[GateReason]:

@@ -14,6 +14,7 @@ from context_center.engine.gate.checks import (
     target_text,
     text,
 )
+from context_center.engine.gate.create import checked_name
 from context_center.engine.gate.proposal import (
     GateRequest,
     Operation,
@@ -71,7 +72,7 @@ def _changed_fields(
         content["type"] = req.type
     if "name" in content:
         try:
-            content["name"] = slugify(content["name"])
+            content["name"] = checked_name(content["name"])
         except InvalidName as exc:
             out.append(reason(rc.NAME_UNDERIVABLE, f"a file name cannot be derived: {exc}"))
     if target is not None and content.get("name") == target.fact.name:

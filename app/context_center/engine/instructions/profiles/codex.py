@@ -362,15 +362,9 @@ def _how_much(
 
 
 def resolve_codex(
-    workspace: Path,
-    target: Path,
-    *,
-    codex_home: Path,
-    user_home: Path,
-    cc_home: Path | None = None,
+    workspace: Path, target: Path, *, codex_home: Path, user_home: Path, cc_home: Path | None = None
 ) -> Resolution:
-    """The instructions Codex assembles when started in ``target``. Never raises.
-    ``cc_home``: this program's home, redacted as ``<local-home>`` like the user's."""
+    """What Codex assembles when started in ``target`` (``cc_home`` is redacted). No raise."""
     root = fsread.abspath(workspace)
     target = fsread.abspath(target)
     if os.path.isfile(target):
@@ -487,7 +481,7 @@ def resolve_codex(
         documents[0] = global_doc.model_copy(update={"body": global_shown})
     project = "\n\n".join(texts)
     text = global_shown + (SEPARATOR if global_shown and project else "") + project
-    redact = redactor_for(root, user_home, codex_home, *([cc_home] if cc_home is not None else []))
+    redact = redactor_for(root, user_home, codex_home, *filter(None, [cc_home]))
     return Resolution(
         target=fsread.rel_label("workspace", target, root),
         documents=tuple(d.model_copy(update={"body": redact(d.body)}) for d in documents),
