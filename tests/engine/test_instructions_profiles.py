@@ -358,3 +358,21 @@ def test_no_profile_shows_this_programs_home_or_a_home_in_a_diagnostic(
     res = resolve_for(agent, places, ws)
     shown = json.dumps(render_instructions_json(res), ensure_ascii=False) + res.text
     assert "cc-home-alpha" not in shown and str(user) not in shown
+
+
+def test_claude_user_memory_is_read_where_claude_config_dir_puts_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = tmp_path / "u"
+    write_tree(user, {".claude/CLAUDE.md": "- from ~/.claude\n"})
+    config = write_tree(
+        tmp_path / "cfg", {"CLAUDE.md": "- from the config dir\n", "rules/r.md": "- a rule\n"}
+    )
+    ws = write_tree(tmp_path / "ws", {"CLAUDE.md": "- project\n"})
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    res = resolve_claude_code(ws, ws, user_home=user, ceiling=tmp_path)
+    assert "from the config dir" in res.text and "a rule" in res.text
+    assert "from ~/.claude" not in res.text and str(config) not in res.text
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    res = resolve_claude_code(ws, ws, user_home=user, ceiling=tmp_path)
+    assert "from ~/.claude" in res.text and "from the config dir" not in res.text

@@ -2,7 +2,8 @@
 
 Order (Claude Code's memory documentation, checked against public reports of 2.1.x):
 
-1. the user's ``~/.claude/CLAUDE.md``, then ``~/.claude/rules/**/*.md``;
+1. the user's ``~/.claude/CLAUDE.md``, then ``~/.claude/rules/**/*.md`` (``~/.claude``:
+   ``$CLAUDE_CONFIG_DIR`` when set);
 2. every directory from the top of the filesystem (the root ``/`` itself excluded) down to the
    target: ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``.claude/rules/**/*.md`` (a rule with a
    ``paths:`` frontmatter is not loaded at launch: Claude Code adds it when it reads a file
@@ -73,10 +74,21 @@ _CLAUDE_NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 LARGE_FILE_CHARS = 40_000
 
 
+def config_dir(user_home: Path) -> Path:
+    """Claude Code's own folder: ``$CLAUDE_CONFIG_DIR`` when set, else ``~/.claude`` (the user
+    ``CLAUDE.md``, rules and settings live there)."""
+    configured = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
+    return fsread.abspath(Path(configured).expanduser()) if configured else user_home / ".claude"
+
+
+def _config_label() -> str:
+    return "$CLAUDE_CONFIG_DIR" if os.environ.get("CLAUDE_CONFIG_DIR", "").strip() else "~/.claude"
+
+
 def _specs(
     user_home: Path, root: Path, target: Path, ceiling: Path | None, session: Session
 ) -> list[_Spec]:
-    claude = user_home / ".claude"
+    claude = config_dir(user_home)
     specs = [_Spec(claude / "CLAUDE.md", InstructionScope.USER, claude, True)]
     specs += _rule_specs(session, claude / "rules", claude, root, True)
     chain = [target, *target.parents]
@@ -253,7 +265,9 @@ def resolve_claude_code(
     target, outside = clamp_target(target, root)
     user_home = fsread.abspath(user_home)
     session = Session(
-        labeller=fsread.Labeller(root, ((user_home / ".claude", "~/.claude"), (user_home, "~"))),
+        labeller=fsread.Labeller(
+            root, ((config_dir(user_home), _config_label()), (user_home, "~"))
+        ),
         user_home=user_home,
         target=target,
         target_real=fsread.realpath(target),
@@ -264,7 +278,7 @@ def resolve_claude_code(
         session.diagnostics.append(outside)
     session.excludes = read_excludes(
         [
-            user_home / ".claude" / "settings.json",
+            config_dir(user_home) / "settings.json",
             root / ".claude" / "settings.json",
             root / ".claude" / "settings.local.json",
         ],
