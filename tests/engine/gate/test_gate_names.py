@@ -17,16 +17,18 @@ AWS = "AKIA" + "IOSFODNN7EXAMPLQ"
 GHP = "gh" + "p_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
 
 
-def _private_names(home: Path) -> list[str]:
+@pytest.fixture
+def private_names(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
+    """Names holding a secret or a path in the (test's) home."""
+    home = tmp_path / "users" / "zed"
+    monkeypatch.setenv("HOME", str(home))
     return [AWS, GHP, f"{home}/private", f"notes in {home}/x"]
 
 
 def test_an_agent_cannot_name_a_fact_with_a_secret_or_a_local_path(
-    engine: Engine, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    engine: Engine, private_names: list[str]
 ) -> None:
-    home = tmp_path / "users" / "zed"
-    monkeypatch.setenv("HOME", str(home))
-    for name in _private_names(home):
+    for name in private_names:
         request = {
             "operation": "create",
             "controller": "interactive",
@@ -45,11 +47,9 @@ def test_an_agent_cannot_name_a_fact_with_a_secret_or_a_local_path(
 
 
 def test_a_person_cannot_either_and_an_ordinary_name_is_fine(
-    engine: Engine, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    engine: Engine, private_names: list[str]
 ) -> None:
-    home = tmp_path / "users" / "zed"
-    monkeypatch.setenv("HOME", str(home))
-    for name in _private_names(home):
+    for name in private_names:
         with pytest.raises(InvalidName, match="secret or a local path"):
             engine.create_fact(name=name, type=FactType.PROJECT, body="x")
     fact = engine.create_fact(name="CI/CD notes", type=FactType.PROJECT, body="x").value
