@@ -226,10 +226,10 @@ def edit_toml(
     """``change`` edits the tomlkit document in place (comments and layout are kept).
 
     ``expect`` tells, from the file's data as parsed before and after, whether the edited text
-    means what the edit should. tomlkit places a table by the document's layout, and some valid layouts (dotted
-    keys such as ``mcp_servers.a.command = …`` before top-level keys, inline tables) would give
-    a text whose keys land in another table, or it fails on them: such an edit is refused,
-    nothing is written."""
+    means what the edit should. tomlkit places a table by the document's layout, and some
+    valid layouts (dotted keys such as ``mcp_servers.a.command = …`` before top-level keys,
+    inline tables) would give a text whose keys land in another table, or it fails on them:
+    such an edit is refused, nothing is written."""
     import tomllib
 
     import tomlkit

@@ -24,13 +24,15 @@ def _configs_held() -> Iterator[None]:
     the agent's files, then writes them one by one, and two at once (two homes) could leave
     the MCP server wired and the hooks not. The lock is in the cache folder; where that
     cannot be made, the edit goes ahead unlocked (each file is still replaced whole)."""
+    from context_center.engine.errors import StoreUnavailable
     from context_center.engine.store import locking
     from context_center.engine.store.paths import cache_root
+    from context_center.engine.store.private import ensure_private_dir
 
     root = cache_root()
     try:
-        root.mkdir(parents=True, exist_ok=True, mode=0o700)
-    except OSError:
+        ensure_private_dir(root, "the cache folder")
+    except StoreUnavailable:
         yield
         return
     lock = locking.file_lock(root / "connect.lock", timeout=locking.LOG_TIMEOUT_S, mode=0o600)

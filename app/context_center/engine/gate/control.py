@@ -27,7 +27,7 @@ from dataclasses import dataclass
 BIDI_CONTROLS = frozenset(chr(cp) for cp in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 # One control character; a CR directly before an LF is a line break, not a control.
 CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
-_ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*+[ -/]*+[@-~]|\][^\x07\x1b]*+|[@-Z\\-_])")
+ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*+[ -/]*+[@-~]|\][^\x07\x1b]*+|[@-Z\\-_])")
 _SHORT = {"\r": "\\r", "\x0b": "\\x0b", "\x0c": "\\x0c"}
 
 
@@ -72,7 +72,7 @@ def describe_controls(text: str, limit: int = 4) -> str:
     seen: dict[str, None] = {}
     for finding in find_controls(text):
         name = finding.name
-        if finding.char == "\x1b" and _ESCAPE_SEQUENCE.match(text, finding.offset):
+        if finding.char == "\x1b" and ESCAPE_SEQUENCE.match(text, finding.offset):
             name = "ESC (terminal escape sequence)"
         seen.setdefault(name, None)
     names = list(seen)

@@ -46,13 +46,12 @@ def checked_name(raw: str) -> str:
 
 
 def _holds_private(raw: str) -> bool:
-    from context_center.engine.gate.secrets import find_sensitive
-    from context_center.engine.gate.visible import visible_text
+    """Whether the provider-visible sanitizer withholds or redacts something of ``raw``."""
+    from context_center.engine.gate.visible import MARKERS, WITHHELD, visible_text
 
-    if any(span.kind != "email" for span in find_sensitive(raw)):
-        return True
     shown = visible_text(raw)
-    return any(m in shown for m in ("<local-home>", "<workspace>", "<memory-store>"))
+    withheld = WITHHELD.partition("{")[0]
+    return any(m in shown and m not in raw for m in (*MARKERS, withheld))
 
 
 def _kind_reasons(req: GateRequest, scope: Scope) -> list[GateReason]:

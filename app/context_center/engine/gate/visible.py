@@ -46,7 +46,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from context_center.engine import rxcache
-from context_center.engine.gate.control import escape_controls
+from context_center.engine.gate.control import CONTROL_RE, ESCAPE_SEQUENCE, escape_controls
 from context_center.engine.gate.secrets import find_sensitive
 
 LOCAL_HOME = "<local-home>"
@@ -250,11 +250,9 @@ class Visibility:
         return done
 
 
-# A terminal control sequence (CSI such as ``ESC[1m``, or ESC and one character) or any other
-# control or bidirectional character but tab and line feed: where ``Visibility.paths`` cuts.
-_CONTROL_RUN = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-)
+# A terminal escape sequence (``ESC[1m``) or one control or bidirectional character, as
+# ``gate.control`` finds them: where ``Visibility.paths`` cuts.
+_CONTROL_RUN = re.compile(f"{ESCAPE_SEQUENCE.pattern}|{CONTROL_RE.pattern}")
 _HOME_SHAPES = rxcache.compile("|".join(f"(?:{a})" for a in _GENERIC_HOMES), re.IGNORECASE)
 
 

@@ -90,7 +90,7 @@ def render_instructions_json(
             "order": doc.order,
             "size": doc.size,
             "imports": [import_dict(imp, local_paths) for imp in doc.imports],
-            "body": doc.body if local_paths else redact(doc.body),
+            "body": doc.body,  # redacted with the rest below
         }
         if local_paths:
             item["local_path"] = os.fspath(doc.local_path)

@@ -340,7 +340,7 @@ class ExistingTexts:
             if by_key is None:
                 by_key = self._instructions.by_key(key)
             found = by_key or _CACHE.by_phrase(probe) or self._instructions.by_phrase(probe)
-        if found is None or not probe.agrees(self._texts_of(found), key):
+        if found is None or not probe.agrees(self._texts_of(found)):
             return None  # a correction of what the text says is no repetition of it
         return found
 

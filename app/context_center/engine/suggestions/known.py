@@ -167,12 +167,12 @@ class Probe:
             self.norm, self.tokens, piece[0], piece[1]
         )
 
-    def agrees(self, texts: Iterable[str], key: str) -> bool:
-        """Whether ``texts`` hold the statement (``key``) not right after a negation, or a
+    def agrees(self, texts: Iterable[str]) -> bool:
+        """Whether ``texts`` hold the statement (its key) not right after a negation, or a
         phrase of theirs says it negated exactly when the statement is (see the module
         docstring)."""
         texts = list(texts)
-        if key and any(held(key, key_of(text)) for text in texts):
+        if self.key and any(held(self.key, key_of(text)) for text in texts):
             return True
         want = negated(self.norm, self.tokens)
         return any(
@@ -228,7 +228,7 @@ class KnownTexts:
         or None."""
         probe = Probe.of(statement, key)
         found = self.by_key(key) or self.by_phrase(probe)
-        if found is None or not probe.agrees(self.texts.get(found, ()), key):
+        if found is None or not probe.agrees(self.texts.get(found, ())):
             return None
         return found
 

@@ -34,6 +34,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from context_center.engine.claude_memory.location import config_dir
 from context_center.engine.instructions import fsread, model
 from context_center.engine.instructions.model import (
     FileState,
@@ -74,21 +75,10 @@ _CLAUDE_NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 LARGE_FILE_CHARS = 40_000
 
 
-def config_dir(user_home: Path) -> Path:
-    """Claude Code's own folder: ``$CLAUDE_CONFIG_DIR`` when set, else ``~/.claude`` (the user
-    ``CLAUDE.md``, rules and settings live there)."""
-    configured = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
-    return fsread.abspath(Path(configured).expanduser()) if configured else user_home / ".claude"
-
-
-def _config_label() -> str:
-    return "$CLAUDE_CONFIG_DIR" if os.environ.get("CLAUDE_CONFIG_DIR", "").strip() else "~/.claude"
-
-
 def _specs(
-    user_home: Path, root: Path, target: Path, ceiling: Path | None, session: Session
+    claude: Path, root: Path, target: Path, ceiling: Path | None, session: Session
 ) -> list[_Spec]:
-    claude = config_dir(user_home)
+    """``claude``: Claude Code's own folder (``$CLAUDE_CONFIG_DIR``, else ``~/.claude``)."""
     specs = [_Spec(claude / "CLAUDE.md", InstructionScope.USER, claude, True)]
     specs += _rule_specs(session, claude / "rules", claude, root, True)
     chain = [target, *target.parents]
@@ -264,10 +254,10 @@ def resolve_claude_code(
         target = target.parent
     target, outside = clamp_target(target, root)
     user_home = fsread.abspath(user_home)
+    claude = fsread.abspath(config_dir(user_home))
+    label = "~/.claude" if claude == user_home / ".claude" else "$CLAUDE_CONFIG_DIR"
     session = Session(
-        labeller=fsread.Labeller(
-            root, ((config_dir(user_home), _config_label()), (user_home, "~"))
-        ),
+        labeller=fsread.Labeller(root, ((claude, label), (user_home, "~"))),
         user_home=user_home,
         target=target,
         target_real=fsread.realpath(target),
@@ -278,14 +268,14 @@ def resolve_claude_code(
         session.diagnostics.append(outside)
     session.excludes = read_excludes(
         [
-            config_dir(user_home) / "settings.json",
+            claude / "settings.json",
             root / ".claude" / "settings.json",
             root / ".claude" / "settings.local.json",
         ],
         session.labeller,
     )
     documents: list[InstructionDocument] = []
-    for spec in _specs(user_home, root, target, ceiling, session):
+    for spec in _specs(claude, root, target, ceiling, session):
         doc = _load(session, spec, len(documents))
         if doc is not None:
             documents.append(doc)
