@@ -312,17 +312,36 @@ def plan(message: str) -> Plan:
     return made
 
 
+def without_secrets(message: str) -> str:
+    """``message`` with every span the provider-visible sanitizer withholds blanked out (the
+    same length, so offsets keep): a password or token a person pastes into a turn is no
+    search term, so neither the trace's terms nor a match reason can repeat it to a model."""
+    from context_center.engine.recall.secretmatch import withheld
+
+    spans = withheld(message)
+    if not spans:
+        return message
+    parts, at = [], 0
+    for start, end in sorted(spans):
+        start = max(start, at)
+        if end > start:
+            parts += [message[at:start], " " * (end - start)]
+            at = end
+    return "".join([*parts, message[at:]])
+
+
 def _plan(message: str) -> Plan:
     if is_generic_turn(message):
         return Plan(message, (), (), Reason.GENERIC_TURN)
-    terms = searchable(query_terms(message))
+    searched = without_secrets(message)
+    terms = searchable(query_terms(searched))
     texts = tuple(t.text for t in terms)
     if not terms:
         return Plan(message, texts, (), Reason.NO_SEARCHABLE_TERMS)
-    b = _Builder(message, terms)
-    found = [*_word_phrases(message), *_cjk_words(cjk_runs(message))]
+    b = _Builder(searched, terms)
+    found = [*_word_phrases(searched), *_cjk_words(cjk_runs(searched))]
     concepts = b.build(found)
-    for cmp in compounds(message, b.common):
+    for cmp in compounds(searched, b.common):
         covers = tuple(
             i for i, c in enumerate(concepts) if c.direct and c.alts[0].terms[0] in cmp.parts
         )
@@ -330,4 +349,4 @@ def _plan(message: str) -> Plan:
         concepts.append(
             Concept(cmp.text, (alt,), distinctive=True, word=True, covers=covers, literal=True)
         )
-    return Plan(message, texts, tuple(concepts), pairs=tuple(code_pairs(message, b.common)))
+    return Plan(message, texts, tuple(concepts), pairs=tuple(code_pairs(searched, b.common)))
