@@ -65,6 +65,17 @@ def test_the_workspace_store_slug_is_the_workspace(tmp_path: Path) -> None:
     )
 
 
+def test_a_linked_workspace_hides_the_slug_of_its_real_path(tmp_path: Path) -> None:
+    real = tmp_path / "real" / "w"
+    real.mkdir(parents=True)
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    for shown in (real, link):
+        slug = str(shown.absolute()).replace("/", "-")
+        out = visible_text(f"projects/{slug}/memory", workspace=link)
+        assert out == f"projects/{LOCAL_WORKSPACE}/memory"
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

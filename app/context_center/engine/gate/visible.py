@@ -183,10 +183,11 @@ class Visibility:
             for path in paths:
                 for variant in _variants(path):
                     table.setdefault(variant, marker)
-        if workspace is not None:  # the store's folder name for this workspace
-            slug = re.sub(r"[/\\:]", "-", str(Path(workspace).absolute()))
-            if len(slug) > 1:
-                table.setdefault(slug, LOCAL_WORKSPACE)
+        if workspace is not None:  # the store's folder name for this workspace, both spellings
+            for variant in _variants(workspace):
+                slug = re.sub(r"[/\\:]", "-", variant)
+                if len(slug) > 1:
+                    table.setdefault(slug, LOCAL_WORKSPACE)
         exact = sorted(table, key=len, reverse=True)
         # Exact paths are matched as written (two users may differ only in case on Linux);
         # the generic shapes ignore case (``/Users``, ``C:\\USERS``, ``%2f``).
