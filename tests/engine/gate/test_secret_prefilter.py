@@ -51,6 +51,37 @@ LATER_RULES = [
         '_CJK_VERB = r"(?:改成了|换成了|设置为|设置成|就是|改为|改成|换成|变成|设为|是|为)"',
         '_CJK_VERB = r"(?:改成了|换成了|设置为|设置成|用的是|就是|改为|改成|换成|变成|设为|使用|采用|是|为|用)"',
     ),
+    # pw, pwd and pass as keys, PIN before a Chinese verb, a stated value's "!" and "?" kept
+    (
+        "statements.py",
+        "pass(?:word|wd|phrase|code)s?+|pin|",
+        "pass(?:word|wd|phrase|code)?+s?+|pwd?+|pin|",
+    ),
+    (
+        "statements.py",
+        '_STATEMENT_NEEDLES = ("pass", "pin", "key", "token", "secret", "credential")',
+        '_STATEMENT_NEEDLES = ("pass", "pw", "pin", "key", "token", "secret", "credential")',
+    ),
+    (
+        "statements.py",
+        '("key", "api key", "access key")',
+        '("key", "api key", "access key", "pin")',
+    ),
+    ("statements.py", '.rstrip(_TRAILING + "!?")', ".rstrip(_TRAILING)"),
+    (
+        "values.py",
+        '_KEY_WORDS = ("SECRET", "TOKEN", "PASSWORD", "PASSWD", "_PWD", "-PWD")',
+        '_KEY_WORDS = ("SECRET", "TOKEN", "PASSWORD", "PASSWD", "_PWD", "-PWD")\n'
+        '_PW_WORDS = frozenset({"PW", "PWD"})\n_SHELL_PWD = frozenset({"PWD", "OLDPWD"})',
+    ),
+    (
+        "values.py",
+        '    return "PASS" in upper and any(w in _PASS_WORDS for w in key_words(key))',
+        '    if "PASS" in upper and any(w in _PASS_WORDS for w in key_words(key)):\n'
+        "        return True\n"
+        '    return "PW" in upper and key not in _SHELL_PWD and '
+        "any(w in _PW_WORDS for w in key_words(key))",
+    ),
 ]
 _PACKAGE = "app/context_center/engine/gate/secrets"
 
@@ -72,10 +103,10 @@ GHP = _p("gh", "p_")
 # One witness per condition: a text with a finding that only that condition lets through.
 WITNESSES = {
     "colon": "host.internal:5432:appdb:alice:Xy7zQ2",
-    "equals": "DB_PWD=Xy7zQ2",
-    "colon_assignment": "DB_PWD: Xy7zQ2abc",
-    "angle": "<db_pwd>Xy7zQ2abc</db_pwd>",
-    "percent": "db%5Fpwd%3DXy7zQ2abc",
+    "equals": "masterauth = Xy7zQ2",
+    "colon_assignment": "masterauth: Xy7zQ2abc",
+    "angle": "<masterauth>Xy7zQ2abc</masterauth>",
+    "percent": "master%5Fauth%3DXy7zQ2abc",
     "at": "alice@example.org",
     "backslash": r"\x64\x62\x5f\x70\x77\x64\x3d\x58\x79\x37\x7a\x51\x32",
     "newline": _p(GHP, "AbCdEfGh\nIjKlMnOpQrSt"),
@@ -102,6 +133,7 @@ WITNESSES = {
     "hex_bytes": "64 62 5f 70 77 64 3d 58 79 37 7a 51 32",
     "cjk_key": "密码是 hunter2",
     "cjk_verb": "db_pwd 是 Xy7zQ2abc",
+    "cjk_pin": "PIN 是 Xy7zQ2abc",
     "cjk_compact": "master_auth 是 Xy7zQ2abc",
     "offset": "encryption_key is Xy7zQ2abc9",
     "cjk_plain": "令牌：Xy7zQ2abc",
@@ -326,7 +358,8 @@ MUTATIONS: dict[str, list[tuple[ModuleType, str, object]]] = {
     "short words of one": [(prefilter, "SHORT_WORDS", re.compile(r" (?:[!-~] ){6}"))],
     "no 密": [(prefilter, "_CJK_KEY_CHARS", "令秘私凭授")],
     "no 是": [(prefilter, "_CJK_VERB_CHARS", "为改换设变")],
-    "no compact pwd": [(prefilter, *_drop("COMPACT_NEEDLES", "pwd"))],
+    "no compact pw": [(prefilter, *_drop("COMPACT_NEEDLES", "pw"))],
+    "no compact pin": [(prefilter, *_drop("COMPACT_NEEDLES", "pin"))],
     "no compact masterauth": [(prefilter, *_drop("COMPACT_NEEDLES", "masterauth"))],
     "no offset 11": [
         (statements, "NEEDLE_OFFSETS", {**statements.NEEDLE_OFFSETS, "key": (3, 4, 6, 7, 8, 10)})
@@ -385,8 +418,8 @@ def test_plain_characters_stay_as_they_are() -> None:
 def _statement_phrases() -> list[str]:
     """Every phrase ``STATEMENT_KEY`` matches, in lower case (the language is finite)."""
     seps = (" ", "_", "-")
-    phrases = [f"pass{w}{s}" for w in ("word", "wd", "phrase", "code") for s in ("", "s")]
-    phrases += ["pin", "credential", "credentials"]
+    phrases = [f"pass{w}{s}" for w in ("", "word", "wd", "phrase", "code") for s in ("", "s")]
+    phrases += ["pw", "pwd", "pin", "credential", "credentials"]
     heads = [f"secret{s}access" for s in seps]
     heads += ["access", "secret", "private", "api", "signing", "encryption", "license"]
     phrases += [f"{h}{s}key" for h in heads for s in (*seps, "")]

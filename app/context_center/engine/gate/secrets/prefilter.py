@@ -48,7 +48,7 @@ import re
 _TRIGGER_CHARS = re.compile(r"[:=<%@\\\r\n+]")
 # In the lower-cased text: credential phrases (``statements``), "bearer", Slack's "xox",
 # detect-secrets' AWS secret rule ("aws").
-STATEMENT_NEEDLES = ("pass", "pin", "key", "token", "secret", "credential")
+STATEMENT_NEEDLES = ("pass", "pw", "pin", "key", "token", "secret", "credential")
 _LOWER_NEEDLES = (*STATEMENT_NEEDLES, "bearer", "xox", "aws")
 # As written: JWTs (a valid one can be shorter than a token run: ``eyJhIjowfQ.MA.``). Private
 # key blocks and headers all hold "key" (``PRIVATE KEY``, ``PuTTY-User-Key-File-``).
@@ -84,8 +84,9 @@ _CJK_KEY_CHARS = "密令秘私凭授"
 _CJK_VERB_CHARS = "是为改换设变用"
 # A key ``values.key_is_secret`` accepts, lower-cased and without ``_-.``, holds one of these
 # (SECRET, TOKEN, PASSWORD, PASSWD, _PWD, -PWD, APIKEY, ACCESSKEY, PRIVATEKEY, REQUIREPASS,
-# MASTERAUTH, the word PASS), as do ``key``, ``api key`` and ``access key``.
-COMPACT_NEEDLES = ("secret", "token", "pass", "pwd", "key", "masterauth")
+# MASTERAUTH, the word PASS, the words PW and PWD), as do ``key``, ``api key``, ``access key``
+# and ``pin`` (before a Chinese verb).
+COMPACT_NEEDLES = ("secret", "token", "pass", "pw", "key", "masterauth", "pin")
 
 # (AT_BRACKET is an anchored pattern of ``tokens``, which uses it too.)
 PATTERNS = (_TRIGGER_CHARS, TOKEN_RUN, SHORT_WORDS, _DISCORD_START)

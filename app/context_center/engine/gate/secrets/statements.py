@@ -1,8 +1,8 @@
 """Secrets said in a sentence, typed on a command line, or kept in a credentials file.
 
-- **Statements**, English: a credential phrase (password, passphrase, passcode, PIN, secret,
-  secret access key, API key, access key, private key, access/auth/API token, token,
-  credentials), then up to four words starting with a preposition ("for the geocoder"), then
+- **Statements**, English: a credential phrase (password, passphrase, passcode, pass, pw, pwd,
+  PIN, secret, secret access key, API key, access key, private key, access/auth/API token,
+  token, credentials), then up to four words starting with a preposition ("for the geocoder"), then
   ``is``/``was``/``are``/``to``/``:``/``=``, optionally ``set to``/``now``, then the value:
   "the secret access key is wJalr…", "The staging password is hunter2", "Set the root password
   to S3cr3t"; a password word directly before a password-like value also counts ("with
@@ -39,7 +39,7 @@ Raw = tuple[str, int, int]
 
 STATEMENT_KEY = lazy_compile(
     r"(?<![A-Za-z0-9_\-])(?:"
-    r"pass(?:word|wd|phrase|code)s?+|pin|"
+    r"pass(?:word|wd|phrase|code)?+s?+|pwd?+|pin|"
     r"(?:(?:secret[ _-]access|access|secret|private|api|signing|encryption|license)[ _-]?)key|"
     r"(?:(?:access|auth|api|bearer|session|refresh|bot)[ _-])?token|"
     r"(?:client[ _-])?secret|credentials?+"
@@ -133,7 +133,7 @@ def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
 
 
 def _secret_key(key: str) -> bool:
-    return v.key_is_secret(key) or key.lower() in ("key", "api key", "access key")
+    return v.key_is_secret(key) or key.lower() in ("key", "api key", "access key", "pin")
 
 
 def _cjk_statements(text: str) -> Iterator[Raw]:
@@ -150,7 +150,9 @@ def _cjk_statements(text: str) -> Iterator[Raw]:
                 text[m.start() : m.end("keyrest")]
             ):
                 continue
-            value = m["value"].rstrip(_TRAILING + "!?")
+            # (a "!" or "?" stays: in Chinese prose the sentence ends with "！" or "？", and a
+            # password ending in "!" is common)
+            value = m["value"].rstrip(_TRAILING)
             key = m.group()[: m.start("value") - m.start()]
             after = text[m.start("value") + len(value) : m.start("value") + len(value) + 12]
             if v.stated_value(value, after, token_only="令牌" in key or "oken" in key):
@@ -166,6 +168,7 @@ _STATEMENT_NEEDLES = prefilter.STATEMENT_NEEDLES
 # this table again from every phrase the pattern matches.)
 NEEDLE_OFFSETS: dict[str, tuple[int, ...]] = {
     "pass": (0,),
+    "pw": (0,),
     "pin": (0,),
     "key": (3, 4, 6, 7, 8, 10, 11),
     "token": (0, 4, 5, 7, 8),

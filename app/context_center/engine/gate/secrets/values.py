@@ -52,6 +52,8 @@ SHORT_NUMBER = lazy_compile(r"[+-]?+[0-9]{1,6}+(?:\.[0-9]{1,6}+)?+")
 _COMPACT_KEY_WORDS = ("APIKEY", "ACCESSKEY", "PRIVATEKEY", "REQUIREPASS", "MASTERAUTH")
 _PASS_WORDS = frozenset({"PASS", "PASSPHRASE", "PASSCODE"})
 _KEY_WORDS = ("SECRET", "TOKEN", "PASSWORD", "PASSWD", "_PWD", "-PWD")
+_PW_WORDS = frozenset({"PW", "PWD"})
+_SHELL_PWD = frozenset({"PWD", "OLDPWD"})
 PLACEHOLDER = lazy_compile(
     r"(?:\$\{\{.*+|\$\{[A-Za-z_][A-Za-z0-9_]*+(?::?+[-=?+][^}]*+)?+\}?|\$[A-Za-z_][A-Za-z0-9_]*+|\$\(.*+|%[A-Za-z_][A-Za-z0-9_]*+%|"
     r"<[^<>]*+>?|\{\{.*+|[*xX.•]++|null|none|nil|true|false|yes|no|on|off|enabled|disabled|"
@@ -84,7 +86,10 @@ def key_is_secret(key: str) -> bool:
     if any(w in compact for w in _COMPACT_KEY_WORDS):
         return True
     # DB_PASS, ansible_ssh_pass (the split only when PASS is there at all)
-    return "PASS" in upper and any(w in _PASS_WORDS for w in key_words(key))
+    if "PASS" in upper and any(w in _PASS_WORDS for w in key_words(key)):
+        return True
+    # pw, pwd, db_pw, sshPw; not the shell's working folders PWD and OLDPWD
+    return "PW" in upper and key not in _SHELL_PWD and any(w in _PW_WORDS for w in key_words(key))
 
 
 def key_is_reference(key: str) -> bool:
