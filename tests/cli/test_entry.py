@@ -191,8 +191,10 @@ def test_a_prompt_hook_process_imports_neither_the_gate_nor_markdown(tmp_path: P
         "markdown_it",  # find_workspace_root is fsread's (not instructions.resolve's)
         "context_center.engine.gate.decision",  # Controller is proposal's
         "context_center.engine.gate.approvals",
+        "filelock",  # the access log's lock is locking.brief_lock
     ):
         assert heavy not in loaded, heavy
+    assert any((tmp_path / "projects").glob("*/state/access-log.jsonl"))  # it was recorded
 
 
 def test_a_served_client_loads_neither_socket_nor_hashlib(tmp_path: Path) -> None:

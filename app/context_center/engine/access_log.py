@@ -28,7 +28,7 @@ from typing import Any
 
 from context_center.engine.kinds import format_time, utc_now
 from context_center.engine.store import atomic
-from context_center.engine.store.locking import BEST_EFFORT_TIMEOUT_S, file_lock
+from context_center.engine.store.locking import BEST_EFFORT_TIMEOUT_S, brief_lock
 from context_center.engine.store.private import (
     FILE_MODE,
     O_NOFOLLOW,
@@ -107,7 +107,6 @@ class AccessLog:
     def __init__(self, state_dir: Path) -> None:
         self.folder = state_dir
         self.path = state_dir / LOG_FILE
-        self._lock: Any = None
         self._pending: list[AccessEntry] | None = None  # queued while a writer thread runs
         self._pending_lock = threading.Lock()
         self._stop = threading.Event()
@@ -152,11 +151,12 @@ class AccessLog:
             self._write(batch)
 
     def _locked(self) -> Any:
-        if self._lock is None:
-            self._lock = file_lock(
-                self.folder / f".{LOG_FILE}.lock", timeout=_LOCK_TIMEOUT_S, mode=FILE_MODE
-            )
-        return self._lock
+        return brief_lock(
+            self.folder / f".{LOG_FILE}.lock",
+            "the access log",
+            timeout=_LOCK_TIMEOUT_S,
+            mode=FILE_MODE,
+        )
 
     def append(self, entry: AccessEntry) -> bool:
         """Record one access; False (and a log line) when it could not be written. With a
