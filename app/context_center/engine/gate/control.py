@@ -12,7 +12,13 @@ line feed, a carriage return that is not part of a CRLF line break, DEL U+007F, 
 control U+0080-U+009F, and the nine bidi controls above.
 
 ``escape_controls`` makes each one visible as its Python-style escape: ``\\x1b``, ``\\x07``,
-``\\r``, ``\\x9b``, ``\\u202e``. The escape is plain text (a backslash and letters), so what is
+``\\r``, ``\\x9b``, ``\\u202e``; and, in what it shows (not in what the gate refuses), the
+invisible format characters that hide or reorder text without a control: zero-width space
+U+200B, the marks LRM/RLM U+200E/U+200F and ALM U+061C, the line and paragraph separators
+U+2028/U+2029, word joiner and invisible operators U+2060-U+2064, a BOM U+FEFF, and the tag
+characters U+E0000-U+E007F, which spell ASCII no renderer shows ("ASCII smuggling": an
+instruction a person cannot see, read by the model) -- ``\\u200b``, ``\\U000e0069``. The
+zero-width joiners U+200C/U+200D stay: emoji and Indic and Persian words need them. The escape is plain text (a backslash and letters), so what is
 shown is never interpreted; a text that already contains the four characters ``\\x1b`` looks
 the same, which is harmless: nothing is hidden either way. Tabs, line feeds and CRLF line
 breaks are kept.
@@ -27,6 +33,9 @@ from dataclasses import dataclass
 BIDI_CONTROLS = frozenset(chr(cp) for cp in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 # One control character; a CR directly before an LF is a line break, not a control.
 CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+# What ``escape_controls`` shows as escapes besides the controls (see the module's text).
+INVISIBLE = "\u200b\u200e\u200f\u061c\u2028\u2029\u2060-\u2064\ufeff\U000e0000-\U000e007f"
+_SHOWN_RE = re.compile(f"{CONTROL_RE.pattern}|[{INVISIBLE}]")
 ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*+[ -/]*+[@-~]|\][^\x07\x1b]*+|[@-Z\\-_])")
 _SHORT = {"\r": "\\r", "\x0b": "\\x0b", "\x0c": "\\x0c"}
 
@@ -84,11 +93,14 @@ def _escape(ch: str) -> str:
     if ch in _SHORT:
         return _SHORT[ch]
     cp = ord(ch)
-    return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}"
+    if cp < 0x100:
+        return f"\\x{cp:02x}"
+    return f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
 
 
 def escape_controls(text: str) -> str:
-    """``text`` with every control character shown as its escape (``\\x1b``, ``\\u202e``)."""
-    if not text or CONTROL_RE.search(text) is None:
+    """``text`` with every control character shown as its escape (``\\x1b``, ``\\u202e``),
+    and every invisible format character (``INVISIBLE``) too."""
+    if not text or _SHOWN_RE.search(text) is None:
         return text
-    return CONTROL_RE.sub(lambda m: _escape(m.group()), text)
+    return _SHOWN_RE.sub(lambda m: _escape(m.group()), text)
