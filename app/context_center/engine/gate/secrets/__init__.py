@@ -44,6 +44,7 @@ from context_center.engine.gate.secrets.normalise import (
     base_view,
     is_default_ignorable,
     normalise_for_matching,
+    without_controls,
 )
 from context_center.engine.gate.secrets.plugins import plugin_patterns
 
@@ -110,7 +111,7 @@ def find_sensitive(text: str) -> list[SensitiveSpan]:
     """
     if not text:
         return []
-    base = base_view(text)
+    base = without_controls(base_view(text))
     if not prefilter.may_hold(base.text):
         return []  # the common case: nothing a detector or decoder needs is there
     found: set[tuple[str, int, int]] = set()

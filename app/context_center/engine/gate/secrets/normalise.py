@@ -9,7 +9,9 @@ characters U+E0000-U+E007F) and every other format character (category Cf) — s
 an invisible character is still one key. Then, inside a run of letters and digits that mixes
 ASCII with Cyrillic or Greek, each look-alike letter becomes its Latin twin (``ѕk_livе_`` with
 a Cyrillic ``ѕ`` and ``е`` is read as ``sk_live_``); a word wholly in Cyrillic or Greek is left
-alone. Pure ASCII input (the common case) skips all of this.
+alone. Pure ASCII input (the common case) skips all of this. Terminal escape sequences and
+control characters are taken out last (``without_controls``): a token split by a colour code
+is one token.
 
 ``View`` generalises the map: a text plus, for each of its characters, the ``[start, end)`` it
 stands for in a parent view (or in the original). The obfuscation decoders build views on top
@@ -269,3 +271,21 @@ def decoded_view(parent: View, start: int, end: int, decoded: str) -> View:
     """``decoded`` as a view whose every character stands for ``parent[start:end]``."""
     n = len(decoded)
     return View(decoded, [start] * n, [end] * n, parent, decoded=True)
+
+
+# Terminal escape sequences (as ``gate.control.ESCAPE_SEQUENCE`` finds them), a lone ESC, and
+# the C0 controls but tab, line feed and carriage return (a CR is a line break the joins read),
+# DEL and the C1 controls: none is part of a value.
+_CONTROLS = re.compile(
+    r"\x1b(?:\[[0-?]*+[ -/]*+[@-~]|\][^\x07\x1b]*+\x07?|[@-Z\\-_])?"
+    r"|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]"
+)
+
+
+def without_controls(view: View) -> View:
+    """``view`` with its escape sequences and control characters taken out, so a token split
+    by a colour code (``ghp_ab<ESC>[0mcd…``) or a NUL is read whole; the same view when it has
+    none. A finding in it spans the controls inside it in the original."""
+    if _CONTROLS.search(view.text) is None:
+        return view
+    return edited_view(view, ((m.start(), m.end(), "") for m in _CONTROLS.finditer(view.text)))
