@@ -22,10 +22,7 @@ from context_center.engine.gate.visible import LOCAL_WORKSPACE as LOCAL_WORKSPAC
 # local path or a control character, so they are not scanned.
 SAFE_KEYS = frozenset(
     {
-        "ref",
-        "id",
         "revision",
-        "name",
         "type",
         "scope",
         "freshness",
@@ -36,8 +33,6 @@ SAFE_KEYS = frozenset(
         "operation",
         "controller",
         "pending_id",
-        "target_ref",
-        "result_ref",
         "result_revision",
         "status",
         "code",
@@ -50,6 +45,10 @@ SAFE_KEYS = frozenset(
         "decided_at",
     }
 )
+
+# Keys whose values are a fact's name, id or reference: a hand-written file's name or id is
+# the person's text, and a slug can spell a token (``frob-glpat-…``): ``withhold_in_name``.
+NAME_KEYS = frozenset({"ref", "refs", "id", "name", "target_ref", "result_ref"})
 
 
 class ProviderText:
@@ -67,20 +66,37 @@ class ProviderText:
     def __call__(self, text: str) -> str:
         return self._visible(text) if text else text
 
+    def name(self, text: str) -> str:
+        """A fact's name, id or reference as a model may see it (``withhold_in_name``)."""
+        from context_center.engine.gate.visible import withhold_in_name
+
+        return self(withhold_in_name(text)) if text else text
+
     def result(self, value: dict[str, Any]) -> dict[str, Any]:
         """A result object with every string in it redacted."""
-        return {k: v if k in SAFE_KEYS else self.tree(v) for k, v in value.items()}
+        return self.tree(value)  # type: ignore[no-any-return]
 
     def tree(self, value: Any) -> Any:
         """``value`` (JSON-like: dicts, lists, strings, numbers) with every string redacted
-        (values under ``SAFE_KEYS`` are the engine's own and pass as they are)."""
+        (values under ``SAFE_KEYS`` are the engine's own and pass as they are; those under
+        ``NAME_KEYS`` are names)."""
         if isinstance(value, str):
             return self(value)
         if isinstance(value, dict):
-            return {k: v if k in SAFE_KEYS else self.tree(v) for k, v in value.items()}
+            return {k: self._value(k, v) for k, v in value.items()}
         if isinstance(value, list | tuple):
             return [self.tree(v) for v in value]
         return value
+
+    def _value(self, key: str, value: Any) -> Any:
+        if key in SAFE_KEYS:
+            return value
+        if key in NAME_KEYS:
+            if isinstance(value, str):
+                return self.name(value)
+            if isinstance(value, list | tuple):
+                return [self.name(v) if isinstance(v, str) else self.tree(v) for v in value]
+        return self.tree(value)
 
 
 def fact_summary(fact: Any, *, body: bool = False) -> dict[str, Any]:

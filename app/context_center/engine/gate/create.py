@@ -37,7 +37,7 @@ def checked_name(raw: str) -> str:
     """``slugify(raw)``, refused (``InvalidName``) when ``raw`` holds a secret or a local path:
     a fact's name becomes its ref, which every agent is shown as it is."""
     stem = slugify(raw)
-    if _holds_private(raw):
+    if _holds_private(raw) or _slug_holds_secret(stem):
         raise InvalidName(
             "the name holds a secret or a local path; a fact's name is its file name and is "
             "shown to agents: choose another"
@@ -52,6 +52,14 @@ def _holds_private(raw: str) -> bool:
     shown = visible_text(raw)
     withheld = WITHHELD.partition("{")[0]
     return any(m in shown and m not in raw for m in (*MARKERS, withheld))
+
+
+def _slug_holds_secret(stem: str) -> bool:
+    """Whether the file name ``stem`` spells a secret the raw name did not (``Frob glpat_…``
+    becomes ``frob-glpat-…``)."""
+    from context_center.engine.gate.visible import withhold_in_name
+
+    return withhold_in_name(stem) != stem
 
 
 def _kind_reasons(req: GateRequest, scope: Scope) -> list[GateReason]:

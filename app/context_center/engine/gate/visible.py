@@ -308,6 +308,37 @@ def withhold_secrets(text: str, keep: frozenset[str] = KEPT_KINDS) -> str:
     return "".join(parts)
 
 
+# Where a part of a name or a reference starts: a slug writes a token's own separators the
+# same way (``deploy-glpat-…``, ``frob-sk-proj-…``), where the scan wants no token character
+# before a token.
+_NAME_PART = re.compile(r"[-_./]")
+
+
+@lru_cache(maxsize=4096)  # a pure function of the text; listings repeat the same names
+def withhold_in_name(text: str) -> str:
+    """``withhold_secrets`` for a fact's name, file name, id or reference: also every secret
+    that starts a part of it (after ``-``, ``_``, ``.`` or ``/``)."""
+    if not text:
+        return text
+    spans: set[tuple[int, int, str]] = set()
+    for at in (0, *(m.end() for m in _NAME_PART.finditer(text))):
+        for s in find_sensitive(text[at:]) if at < len(text) else ():
+            if s.kind not in KEPT_KINDS:
+                spans.add((at + s.start, at + s.end, s.label))
+    if not spans:
+        return text
+    parts: list[str] = []
+    cursor = 0
+    for start, end, label in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if start < cursor:  # inside the marker just written: widen it
+            cursor = max(cursor, end)
+            continue
+        parts += [text[cursor:start], WITHHELD.format(label=label)]
+        cursor = end
+    parts.append(text[cursor:])
+    return "".join(parts)
+
+
 @lru_cache(maxsize=32)
 def _cached(
     homes: tuple[str, ...],

@@ -29,6 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from context_center.engine.gate.visible import withhold_in_name
 from context_center.engine.instructions.expand import REJECTED_NOTE_RE
 from context_center.engine.instructions.model import (
     IMPORT_ABSOLUTE_PATH,
@@ -275,7 +276,7 @@ def _index_section(
     room = INDEX_BUDGET - len(INDEX_HEADING) - len(INDEX_PREAMBLE) - 4 - len(closing) - 1
     lines: list[str] = []
     for fact in listed:
-        head = f"- {fact.ref}"
+        head = f"- {withhold_in_name(fact.ref)}"
         rest = f" — {_one_line(redact(fact.display_title))}"
         description = _one_line(redact(fact.description))
         if description:

@@ -17,7 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from context_center.engine.gate.visible import MARKERS, provider_visible, redact_home_shapes
+from context_center.engine.gate.visible import (
+    MARKERS,
+    provider_visible,
+    redact_home_shapes,
+    withhold_in_name,
+)
 from context_center.engine.kinds import Freshness
 from context_center.engine.recall.digest import index_text
 from context_center.engine.recall.policy import ELLIPSIS, SNIPPET_CHARS, TITLE_CHARS
@@ -169,8 +174,9 @@ def entry_head(entry: Entry) -> str:
     """The entry's header and title lines (escaped); the text line follows."""
     f = entry.fact
     title = _clip(_one_line(provider_visible(f.display_title)), TITLE_CHARS)
+    ref, fid = (provider_visible(withhold_in_name(v)) for v in (f.ref, f.id))
     return (
-        f"- ref={esc(f.ref)} id={esc(f.id)} revision={f.revision} scope={f.scope.value} "
+        f"- ref={esc(ref)} id={esc(fid)} revision={f.revision} scope={f.scope.value} "
         f"type={f.type.value} freshness={entry.freshness.value} score={entry.score:.3f} "
         f'reason="{esc(entry.reason)}"\n'
         f"  title: {esc(title)}\n"
