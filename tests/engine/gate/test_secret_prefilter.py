@@ -85,6 +85,52 @@ LATER_RULES = [
 ]
 _PACKAGE = "app/context_center/engine/gate/secrets"
 
+
+def _now_source(name: str, start: str, end: str) -> str:
+    """The text of the secrets package's ``name`` now, from the line starting ``start`` up to
+    the one starting ``end`` (a rule added later, given to BEFORE's source as it is)."""
+    text = (ROOT / _PACKAGE / name).read_text(encoding="utf-8")
+    at = text.index(start)
+    return text[at : text.index(end, at)]
+
+
+_STATED_BEFORE = _now_source("statements.py", "_USE_WORDS = ", "def statements(")
+LATER_RULES += [
+    # "… db: X", "was changed to X", "remains X", "-> X", "use X as the password", "密码X"
+    (
+        "statements.py",
+        '_VERBS = frozenset({"is", "was", "are", "were", "is:", "was:", "to", "be"})',
+        _now_source("statements.py", "_VERBS = ", "_FILLER_START = ").rstrip(),
+    ),
+    (
+        "statements.py",
+        '_SKIP_AFTER_VERB = frozenset({"set", "to", "now", "still", "currently", "just", "simply"})',
+        _now_source("statements.py", "_SKIP_AFTER_VERB = ", "_QUOTES = ").rstrip(),
+    ),
+    (
+        "statements.py",
+        "        if lw in _VERBS:\n",
+        '        if lw in _VERBS or (len(lw) > 1 and lw.endswith(":")):\n',
+    ),
+    (
+        "statements.py",
+        "CJK_PASSWORD_SPACED = re.compile(",
+        'CJK_PASSWORD_ATTACHED = re.compile(r"(?:密码|口令)(?P<value>[A-Za-z0-9][!-~]*+)")\n'
+        "CJK_PASSWORD_SPACED = re.compile(",
+    ),
+    (
+        "statements.py",
+        "(CJK_STATEMENT, ASCII_KEY_CJK_VERB, CJK_PASSWORD_SPACED)",
+        "(CJK_STATEMENT, ASCII_KEY_CJK_VERB, CJK_PASSWORD_SPACED, CJK_PASSWORD_ATTACHED)",
+    ),
+    ("statements.py", "def statements(text: str)", _STATED_BEFORE + "def statements(text: str)"),
+    (
+        "statements.py",
+        "            found = _stated_after(text, m)\n",
+        "            found = _stated_after(text, m) or _stated_before(text, m)\n",
+    ),
+]
+
 Found = list[tuple[str, int, int]]
 
 

@@ -5,8 +5,10 @@
   token, credentials), then up to four words starting with a preposition ("for the geocoder"), then
   ``is``/``was``/``are``/``to``/``:``/``=``, optionally ``set to``/``now``, then the value:
   "the secret access key is wJalr…", "The staging password is hunter2", "Set the root password
-  to S3cr3t"; a password word directly before a password-like value also counts ("with
-  password Hunter22", "root 密码 Hunter22"). Chinese: 密码/口令/密钥/秘钥/私钥/令牌/凭据/
+  to S3cr3t"; also ``->``/``remains``/``becomes``, "was changed to", a word ending in ``:``
+  ("password for the prod db: X"), and "use X as the (root) password"; a password word
+  directly before a password-like value also counts ("with password Hunter22", "root 密码
+  Hunter22", "密码Hunter22"). Chinese: 密码/口令/密钥/秘钥/私钥/令牌/凭据/
   凭证/授权码 (or an English key that names a secret: ``requirepass``, ``token``, ``key``)
   then 是/为/设置为/设为/改为/改成/换成/用/使用…: "密码是 hunter2", "数据库密码用 X". The value must
   look like a password, not a word (``values.stated_value``): "The password is required",
@@ -48,9 +50,15 @@ STATEMENT_KEY = lazy_compile(
 )
 _WORD = lazy_compile(r"\S++")
 _PASSWORD_WORD = lazy_compile(r"pass(?:word|wd|phrase|code)", re.IGNORECASE)
-_VERBS = frozenset({"is", "was", "are", "were", "is:", "was:", "to", "be"})
+_VERBS = frozenset(
+    {"is", "was", "are", "were", "is:", "was:", "to", "be", "->", "=>", "remains", "stays"}
+    | {"becomes", "became"}
+)
 _FILLER_START = frozenset({"for", "of", "on", "in", "at", "to", "used", "we", "that", "here"})
-_SKIP_AFTER_VERB = frozenset({"set", "to", "now", "still", "currently", "just", "simply"})
+_SKIP_AFTER_VERB = frozenset(
+    {"set", "to", "now", "still", "currently", "just", "simply", "changed", "reset", "updated"}
+    | {"rotated", "switched"}
+)
 _QUOTES = "\"'`“”‘’«»"
 _TRAILING = ".,;:)]" + _QUOTES
 _CJK_VERB = (
@@ -64,6 +72,8 @@ CJK_STATEMENT = lazy_compile(
 )
 # 密码 or 口令, whitespace, and a value that looks like a password ("服务器 root 密码 Hunter22").
 CJK_PASSWORD_SPACED = lazy_compile(r"(?:密码|口令)[ \t]++[\"'`“‘]?+(?P<value>[!-~]++)")
+# 密码 or 口令 with the value written right after it ("用户名admin，密码Pa55word!").
+CJK_PASSWORD_ATTACHED = lazy_compile(r"(?:密码|口令)(?P<value>[A-Za-z0-9][!-~]*+)")
 # The key's first character, then the look-behind (so the search skips to ASCII letters, the
 # few of a Chinese text), then the rest of the key: ``[A-Za-z_][A-Za-z0-9_.-]*+``, ``api key``
 # or ``access key``, tried in that order as the plain alternation would.
@@ -117,7 +127,7 @@ def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
     i = 0
     while i < len(words) and i <= 5:
         lw = words[i].group().lower()
-        if lw in _VERBS:
+        if lw in _VERBS or (len(lw) > 1 and lw.endswith(":")):  # "… for the prod db: X"
             j = i + 1
             while _has_word(words, rest, j) and words[j].group().lower() in _SKIP_AFTER_VERB:
                 j += 1
@@ -142,6 +152,7 @@ def _cjk_statements(text: str) -> Iterator[Raw]:
         (CJK_STATEMENT, cjk_key),
         (ASCII_KEY_CJK_VERB, prefilter.may_key_cjk_verb(text)),
         (CJK_PASSWORD_SPACED, cjk_key),
+        (CJK_PASSWORD_ATTACHED, cjk_key),
     ):
         if not wanted:
             continue
@@ -235,11 +246,32 @@ def statement_keys(text: str, lower: str) -> Iterator[re.Match[str]]:
         yield from _at_needles(STATEMENT_KEY, text, _needle_starts_unicode(text))
 
 
+_USE_WORDS = frozenset({"use", "using", "used"})
+_ARTICLES = frozenset({"the", "a", "an", "your", "our", "its", "my", "their"})
+
+
+def _stated_before(text: str, key: re.Match[str]) -> Raw | None:
+    """The value of "use X as the (db) password": ``use``/``using``, the value, ``as``, an
+    article and at most two more words, then the credential phrase (on one line)."""
+    start = text.rfind("\n", max(0, key.start() - 160), key.start()) + 1
+    words = list(_WORD.finditer(text, start, key.start()))[-6:]
+    for i in range(len(words) - 2):
+        use, as_ = words[i].group().lower(), words[i + 2].group().lower()
+        between = [w.group().lower() for w in words[i + 3 :]]
+        if use not in _USE_WORDS or as_ != "as" or len(between) > 3:
+            continue
+        if between and between[0] in _ARTICLES:
+            between = between[1:]
+        if len(between) <= 2:
+            return _value_at(text, words[i + 1], words[i + 2].start(), _token_only(key.group()))
+    return None
+
+
 def statements(text: str) -> Iterator[Raw]:
     lower = text.lower()
     if any(needle in lower for needle in _STATEMENT_NEEDLES):
         for m in statement_keys(text, lower):
-            found = _stated_after(text, m)
+            found = _stated_after(text, m) or _stated_before(text, m)
             if found is not None:
                 yield found
     if not text.isascii():

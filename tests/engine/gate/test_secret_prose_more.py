@@ -1,0 +1,46 @@
+"""More ways prose states a password: a colon after the words that name what it is for, a
+change ("was changed to"), "remains", an arrow, "use X as the password", and 密码 with the
+value written right after it. Each was shown to a model before."""
+
+from __future__ import annotations
+
+import pytest
+
+from context_center.engine.gate.secrets import find_sensitive
+
+
+def stated(text: str) -> list[str]:
+    return [text[s.start : s.end] for s in find_sensitive(text) if s.kind == "stated_secret"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Gizmotron: password for the prod db: Hunter2xyz! Keep it.", "Hunter2xyz!"),
+        ("the password was changed to Tr0ub4dor9", "Tr0ub4dor9"),
+        ("the admin password remains Xy7zQ2abc", "Xy7zQ2abc"),
+        ("staging password -> Hunter22xy", "Hunter22xy"),
+        ("Use Hunter3xyz! as the password.", "Hunter3xyz!"),
+        ("using Hunter22xy as the root password", "Hunter22xy"),
+        ("用户名admin，密码Pa55word!", "Pa55word!"),
+        ("口令Abc123xyz，别外传", "Abc123xyz"),
+    ],
+)
+def test_the_value_is_found(text: str, value: str) -> None:
+    assert value in stated(text), find_sensitive(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Password for the account: see the vault.",
+        "password for user: admin",
+        "the password was changed yesterday",
+        "We use bcrypt as the password hash.",
+        "use pytest as the test runner; the token is required",
+        "密码Hash用bcrypt",
+        "密码长度至少 12 位",
+    ],
+)
+def test_prose_about_passwords_is_no_secret(text: str) -> None:
+    assert find_sensitive(text) == []
