@@ -89,11 +89,39 @@ def test_a_linked_workspace_hides_the_slug_of_its_real_path(tmp_path: Path) -> N
         ("open ~alice/projects/x", f"open {LOCAL_HOME}/projects/x"),
         ("~/notes stays", "~/notes stays"),
         ("/home/alice2 is not /home/alice", f"{LOCAL_HOME} is not {LOCAL_HOME}"),
-        ("/rooted/path and /var/root", "/rooted/path and /var/root"),
+        # /var/root is root's home on macOS; /usr/root holds no home
+        ("/rooted/path and /var/root", f"/rooted/path and {LOCAL_HOME}"),
+        ("/usr/root/x and /srv/home", "/usr/root/x and /srv/home"),
+        ("/home//alice/x", f"{LOCAL_HOME}/x"),
+        ("/var/home/alice/x", f"{LOCAL_HOME}/x"),
+        ("/mnt/c/Users/Bob Smith/x", f"{LOCAL_HOME}/x"),
+        ("/Volumes/Macintosh HD/Users/alice/x", f"{LOCAL_HOME}/x"),
+        ("//wsl.localhost/Ubuntu/home/alice/x", f"{LOCAL_HOME}/x"),
+        ("\\\\wsl$\\Ubuntu\\home\\alice\\x", f"{LOCAL_HOME}\\x"),
+        ("\\\\server\\Users\\alice\\x", f"{LOCAL_HOME}\\x"),
+        ("/mnt/data/x and /var/log/syslog", "/mnt/data/x and /var/log/syslog"),
     ],
 )
 def test_home_shaped_paths_of_anyone(text: str, expected: str) -> None:
     assert visible_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    ["{p}/src", "{p2}/src", "{p3}/src", "{json}\\/src", "{twice}%252Fsrc"],
+)
+def test_other_spellings_of_an_exact_path(tmp_path: Path, spelled: str) -> None:
+    workspace = tmp_path / "w" / "app"
+    p = str(workspace)
+    text = spelled.format(
+        p=p.replace("/w/", "//w/"),
+        p2=p.replace("/w/", "/./w/"),
+        p3=p.replace("/w/", "/w/./"),
+        json=p.replace("/", "\\/"),
+        twice=p.replace("/", "%252F"),
+    )
+    shown = visible_text(f"at {text} now", workspace=workspace)
+    assert "app" not in shown and LOCAL_WORKSPACE in shown, shown
 
 
 def test_url_encoded_exact_paths(tmp_path: Path) -> None:

@@ -71,8 +71,15 @@ _USER_CHARS = r"[^\\/\s\"'`<>|:;,()\[\]{}%]+"
 _SPACED_USER = rf"{_USER_CHARS}(?: {_USER_CHARS}){{1,3}}(?=[\\/])|{_USER_CHARS}"
 _END = r"(?![\w.\-])"
 _GENERIC_HOMES = (
-    rf"(?<![\w.\-])/(?:home/{_USER_CHARS}|users/(?:{_SPACED_USER}))",
-    rf"(?<![\w.\-])/root{_END}",
+    # /home/ann (also /home//ann), /var/home/ann (Fedora Atomic), /Users/Ann
+    rf"(?<![\w.\-])/(?:var/+)?(?:home/+{_USER_CHARS}|users/+(?:{_SPACED_USER}))",
+    # another system's view of a home: WSL's /mnt/c/Users/ann, macOS /Volumes/Disk/Users/ann,
+    # Windows' \\wsl$\Ubuntu\home\ann and //wsl.localhost/Ubuntu/home/ann, \\server\Users\ann
+    rf"(?<![\w.\-])/mnt/[a-z]/+users/+(?:{_SPACED_USER})",
+    rf"(?<![\w.\-])/volumes/[^/\n]{{1,64}}/users/+(?:{_SPACED_USER})",
+    rf"(?:\\\\|//)wsl(?:\.localhost|\$)[\\/][^\\/\s]++[\\/]+home[\\/]+{_USER_CHARS}",
+    rf"\\\\[^\\/\s]++\\users\\(?:{_SPACED_USER})",
+    rf"(?<![\w.\-])/(?:var/)?root{_END}",
     rf"(?<![\w.\-])[a-z]:[\\/]+(?:users|documents and settings)[\\/]+(?:{_SPACED_USER})",
     rf"(?<![\w.\-%])%2f(?:home|users)%2f{_USER_CHARS}",
     rf"(?<![\w.\-%])%2froot{_END}",
@@ -133,6 +140,14 @@ def _variants(path: PathArg) -> set[str]:
     return out
 
 
+# One separator as a text may spell it: itself, URL-encoded once or twice, a JSON-escaped
+# ``\/``; then more of them or ``./`` (``/tmp//ws``, ``/tmp/./ws`` are the same folder).
+_ONE_SLASH = r"(?:/|\\/|%2[Ff]|%252[Ff])"
+_ONE_BACKSLASH = r"(?:\\|%5[Cc]|%255[Cc])"
+_SLASH = rf"{_ONE_SLASH}(?:{_ONE_SLASH}|\.{_ONE_SLASH})*+"
+_BACKSLASH = rf"{_ONE_BACKSLASH}(?:{_ONE_BACKSLASH}|\.{_ONE_BACKSLASH})*+"
+
+
 def _path_regex(path: str) -> str:
     """``path`` as a pattern that also matches its URL-encoded form (``%2F``, ``%5C``), only
     as a whole path: not inside a longer one (``/var/root`` does not hold ``/root``)."""
@@ -140,9 +155,9 @@ def _path_regex(path: str) -> str:
     out = []
     for part in parts:
         if part == "/":
-            out.append(r"(?:/|%2[Ff])")
+            out.append(_SLASH)
         elif part == "\\":
-            out.append(r"(?:\\|%5[Cc])")
+            out.append(_BACKSLASH)
         else:
             out.append(re.escape(part))
     # not inside a longer path or a name (``example.com/…``), but after ``..`` (``../``)
