@@ -100,3 +100,27 @@ def test_deep_nesting_target_and_long_paths_do_not_crash(tmp_path: Path) -> None
     for agent in AGENTS:
         res = run_bounded(agent, places, deep)
         assert res.documents, agent
+
+
+def test_refused_absolute_and_home_imports_are_no_paths_in_the_json(tmp_path: Path) -> None:
+    import json
+
+    from context_center.engine.facade import Engine
+    from context_center.engine.instructions.render import OUTSIDE, render_instructions_json
+
+    ws, outside = tmp_path / "ws", tmp_path / "elsewhere"
+    (ws / ".git").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "rules.md").write_text("hi\n", encoding="utf-8")
+    (ws / "REASONIX.md").write_text(
+        f"rules\n@{outside}/rules.md\n@/etc/hostname\n@~/notes.md\n", encoding="utf-8"
+    )
+    engine = Engine(home=tmp_path / "home", workspace=ws)
+    for shown in (
+        json.dumps(engine.agent_instructions()),
+        json.dumps(render_instructions_json(engine.instructions(ws))),
+    ):
+        assert "elsewhere" not in shown and "/etc/hostname" not in shown, shown
+        assert "notes.md" not in shown and OUTSIDE in shown
+    local = json.dumps(render_instructions_json(engine.instructions(ws), local_paths=True))
+    assert "/etc/hostname" in local  # a local tool asked for them

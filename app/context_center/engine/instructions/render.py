@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from context_center.engine.instructions.model import (
+    IMPORT_ABSOLUTE_PATH,
+    IMPORT_HOME_PATH,
     FileStatus,
     InstructionDiagnostic,
     InstructionImport,
@@ -58,6 +60,34 @@ def file_dict(item: FileStatus, local_paths: bool = False) -> dict[str, Any]:
     if local_paths:
         entry["local_path"] = _local(item.local_path)
     return entry
+
+
+OUTSIDE = "<path outside the workspace>"
+
+
+def _outside(resolution: Resolution, redact: Callable[[str], str]) -> Callable[[str], str]:
+    """``redact``, after every refused absolute or ``~`` import target (``/etc/hostname``,
+    ``~/notes.md``: paths a file wrote, of no folder the redaction knows) became ``OUTSIDE``."""
+    targets = sorted(
+        {
+            imp.target
+            for doc in resolution.documents
+            for imp in doc.imports
+            if imp.code in (IMPORT_ABSOLUTE_PATH, IMPORT_HOME_PATH) and imp.target
+        },
+        key=len,
+        reverse=True,
+    )
+    if not targets:
+        return redact
+
+    def hide(text: str) -> str:
+        for target in targets:
+            if target in text:
+                text = text.replace(target, OUTSIDE)
+        return redact(text)
+
+    return hide
 
 
 def _redacted(value: Any, redact: Callable[[str], str]) -> Any:
@@ -111,7 +141,7 @@ def render_instructions_json(
     if not local_paths:
         # diagnostics, imports and files quote paths too ("import of '/home/ann/x.md'
         # refused"): every text of the JSON is provider-visible (the MCP tool hands it over)
-        result = _redacted(result, redact)
+        result = _redacted(result, _outside(resolution, redact))
     if local_paths:
         result["local_home"] = os.fspath(resolution.local_home)
         result["local_workspace"] = os.fspath(resolution.local_workspace)
