@@ -20,11 +20,18 @@ SKPROJ = "sk" + "-proj-" + "a1b2c3d4e5f6g7h8i9j0"
 
 @pytest.mark.parametrize(
     "text",
-    [f"frob-{GLPAT}", f"project/deploy-{GLPAT}.md", f"deploy-{SKPROJ}", f"mem-x_{GLPAT}"],
+    [
+        f"frob-{GLPAT}",
+        f"project/deploy-{GLPAT}.md",
+        f"deploy-{SKPROJ}",
+        f"mem-x_{GLPAT}",
+        "project/owl-gh" + "p-a1b2c3d4e5a1b2c3d4e5a1b2c3d4e5f6g7h8.md",  # a slugged ghp_ token
+    ],
 )
 def test_a_token_after_a_separator_is_withheld(text: str) -> None:
     shown = withhold_in_name(text)
     assert GLPAT not in shown and SKPROJ not in shown and "[withheld:" in shown, shown
+    assert "a1b2c3d4e5a1b2" not in shown
 
 
 @pytest.mark.parametrize(
@@ -77,3 +84,36 @@ def test_a_hand_written_file_named_like_a_token_reaches_no_model(tmp_path: Path)
     assert "Dingotron" in prefix and GLPAT not in prefix
     listed = engine.agent_list()
     assert listed["facts"] and GLPAT not in repr(listed)
+
+
+GHP = "gh" + "p_" + "A1b2C3d4E5A1b2C3d4E5A1b2C3d4E5f6G7h8"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"deploy with deploy-{GLPAT} today",
+        f"and pre-{SKPROJ}.",
+        f"owl_{GHP}",
+        f"Contents of workspace/.claude/rules/frob-{GLPAT}.md (project rule)",
+    ],
+)
+def test_a_token_glued_to_a_word_is_withheld_in_any_text(text: str) -> None:
+    from context_center.engine.gate.visible import withhold_secrets
+
+    shown = withhold_secrets(text)
+    assert GLPAT not in shown and SKPROJ not in shown and GHP not in shown, shown
+
+
+def test_glued_prefixes_over_a_megabyte_stay_linear() -> None:
+    import time
+
+    from context_center.engine.gate.secrets import find_sensitive
+
+    took = []
+    for n in (50_000, 500_000):
+        text = ("x-sk-" * (n // 5 + 1))[:n]
+        start = time.process_time()
+        find_sensitive(text)
+        took.append(time.process_time() - start)
+    assert took[1] < 30 * max(took[0], 0.005), took  # ten times the text, not a hundred

@@ -129,6 +129,16 @@ LATER_RULES += [
         "            found = _stated_after(text, m)\n",
         "            found = _stated_after(text, m) or _stated_before(text, m)\n",
     ),
+    # a token glued to a word by - or _ ("deploy-glpat-…")
+    (
+        "tokens.py",
+        "    yield from _plugin_tokens(text)\n\n\ndef bearer_and_jwt",
+        "    yield from _glued_tokens(text)\n    yield from _plugin_tokens(text)\n\n\n"
+        + _now_source("tokens.py", "_GLUED = ", "def bearer_and_jwt").replace(
+            "lazy_compile(", "re.compile("
+        )
+        + "def bearer_and_jwt",
+    ),
 ]
 
 Found = list[tuple[str, int, int]]

@@ -332,14 +332,18 @@ _NAME_PART = re.compile(r"[-_./]")
 @lru_cache(maxsize=4096)  # a pure function of the text; listings repeat the same names
 def withhold_in_name(text: str) -> str:
     """``withhold_secrets`` for a fact's name, file name, id or reference: also every secret
-    that starts a part of it (after ``-``, ``_``, ``.`` or ``/``)."""
+    that starts a part of it (after ``-``, ``_``, ``.`` or ``/``), read as written and with
+    each ``-`` read as ``_``."""
     if not text:
         return text
     spans: set[tuple[int, int, str]] = set()
-    for at in (0, *(m.end() for m in _NAME_PART.finditer(text))):
-        for s in find_sensitive(text[at:]) if at < len(text) else ():
-            if s.kind not in KEPT_KINDS:
-                spans.add((at + s.start, at + s.end, s.label))
+    starts = (0, *(m.end() for m in _NAME_PART.finditer(text)))
+    # a slug also turns a token's "_" into "-" (``ghp_…`` becomes ``ghp-…``): read both ways
+    for spelled in dict.fromkeys((text, text.replace("-", "_"))):
+        for at in starts:
+            for s in find_sensitive(spelled[at:]) if at < len(spelled) else ():
+                if s.kind not in KEPT_KINDS:
+                    spans.add((at + s.start, at + s.end, s.label))
     if not spans:
         return text
     parts: list[str] = []

@@ -261,6 +261,33 @@ def _own_tokens(text: str) -> Iterator[Raw]:
                 yield kind, m.start("value"), m.end("value")
             else:
                 yield kind, m.start(), m.end()
+    yield from _glued_tokens(text)
+
+
+# A distinctive token prefix glued to a word by ``-`` or ``_`` (``deploy-glpat-…``,
+# ``pre-sk-proj-…``, a slug's ``frob-ghp_…``), where the shapes' own rule wants a run to start
+# at the token. Each such place is tried on the next _GLUED_SPAN characters alone, so a run of
+# them costs what many short texts would (no attempt reads past its window).
+_GLUED = lazy_compile(
+    r"(?<=[A-Za-z0-9])[-_](?=(?:sk|rk)-|glpat-|gh[pousr]_|github_pat_|xox[baprs]-|npm_|hf_|"
+    r"dckr_|AIza|ya29\.|hv[sbr]\.|do[opr]_v1_)"
+)
+_GLUED_SPAN = 256
+
+
+def _glued_tokens(text: str) -> Iterator[Raw]:
+    covered = 0  # a place inside a token found here is part of it, not another one
+    for m in _GLUED.finditer(text):
+        at = m.end()
+        if at < covered:
+            continue
+        piece = text[at : at + _GLUED_SPAN]
+        for kind, pattern, needles in OWN_TOKENS:
+            if piece.startswith(needles) or _has(piece[:16], needles):
+                found = pattern.match(piece)
+                if found is not None and "value" not in pattern.groupindex:
+                    covered = max(covered, at + found.end())
+                    yield kind, at + found.start(), at + found.end()
 
 
 def bearer_and_jwt(text: str) -> Iterator[Raw]:
