@@ -200,3 +200,28 @@ def test_the_cache_folder_is_redacted_wherever_it_is(
     assert visible_text(f"kestrel at {cache}/stores/ab") == f"kestrel at {MEMORY_STORE}/stores/ab"
     with visible_scope(Visibility(workspace=tmp_path / "ws")):
         assert provider_visible(f"see {cache}") == f"see {MEMORY_STORE}"
+
+
+@pytest.mark.parametrize(
+    ("spelled", "expected"),
+    [
+        ("gcc -I{ws}/include -L{home}/lib", "gcc -I{W}/include -L{H}/lib"),
+        ("memory/notes-{ws}.md", "memory/notes-{W}.md"),
+        ("file://localhost{ws}/q", "file://localhost{W}/q"),
+        ("win C:{bws}\\src", "win C:{W}\\src"),
+        ("example.com{ws}/x", "example.com{ws}/x"),  # another host's path: a URL, kept
+    ],
+)
+def test_an_exact_path_glued_to_an_option_a_dash_or_a_drive(
+    tmp_path: Path, spelled: str, expected: str
+) -> None:
+    ws, home = tmp_path / "w" / "app", tmp_path / "h" / "ann"
+    names = {"ws": str(ws), "home": str(home), "bws": str(ws).replace("/", "\\")}
+    out = visible_text(spelled.format(**names), workspace=ws, home=home)
+    assert out == expected.format(W=LOCAL_WORKSPACE, H=LOCAL_HOME, **names)
+
+
+def test_home_shapes_right_after_a_one_letter_option() -> None:
+    assert visible_text("gcc -I/root/include -L/Users/bob/lib") == (
+        f"gcc -I{LOCAL_HOME}/include -L{LOCAL_HOME}/lib"
+    )

@@ -70,16 +70,19 @@ _USER_CHARS = r"[^\\/\s\"'`<>|:;,()\[\]{}%]+"
 # when a path separator follows it (up to three spaces); otherwise only its first word is.
 _SPACED_USER = rf"{_USER_CHARS}(?: {_USER_CHARS}){{1,3}}(?=[\\/])|{_USER_CHARS}"
 _END = r"(?![\w.\-])"
+# Where a home-shaped path starts: not inside a longer path or a name, but right after a
+# one-letter option (``-I/home/ann/include``, ``-L/Users/bob/lib``).
+_START = r"(?:(?<=-[A-Za-z])|(?<![\w.\-]))"
 _GENERIC_HOMES = (
     # /home/ann (also /home//ann), /var/home/ann (Fedora Atomic), /Users/Ann
-    rf"(?<![\w.\-])/(?:var/+)?(?:home/+{_USER_CHARS}|users/+(?:{_SPACED_USER}))",
+    rf"{_START}/(?:var/+)?(?:home/+{_USER_CHARS}|users/+(?:{_SPACED_USER}))",
     # another system's view of a home: WSL's /mnt/c/Users/ann, macOS /Volumes/Disk/Users/ann,
     # Windows' \\wsl$\Ubuntu\home\ann and //wsl.localhost/Ubuntu/home/ann, \\server\Users\ann
-    rf"(?<![\w.\-])/mnt/[a-z]/+users/+(?:{_SPACED_USER})",
-    rf"(?<![\w.\-])/volumes/[^/\n]{{1,64}}/users/+(?:{_SPACED_USER})",
+    rf"{_START}/mnt/[a-z]/+users/+(?:{_SPACED_USER})",
+    rf"{_START}/volumes/[^/\n]{{1,64}}/users/+(?:{_SPACED_USER})",
     rf"(?:\\\\|//)wsl(?:\.localhost|\$)[\\/][^\\/\s]++[\\/]+home[\\/]+{_USER_CHARS}",
     rf"\\\\[^\\/\s]++\\users\\(?:{_SPACED_USER})",
-    rf"(?<![\w.\-])/(?:var/)?root{_END}",
+    rf"{_START}/(?:var/)?root{_END}",
     rf"(?<![\w.\-])[a-z]:[\\/]+(?:users|documents and settings)[\\/]+(?:{_SPACED_USER})",
     rf"(?<![\w.\-%])%2f(?:home|users)%2f{_USER_CHARS}",
     rf"(?<![\w.\-%])%2froot{_END}",
@@ -142,10 +145,13 @@ def _variants(path: PathArg) -> set[str]:
 
 # One separator as a text may spell it: itself, URL-encoded once or twice, a JSON-escaped
 # ``\/``; then more of them or ``./`` (``/tmp//ws``, ``/tmp/./ws`` are the same folder).
-_ONE_SLASH = r"(?:/|\\/|%2[Ff]|%252[Ff])"
+_ONE_SLASH = r"(?:/|\\/|\\|%2[Ff]|%252[Ff]|%5[Cc])"
 _ONE_BACKSLASH = r"(?:\\|%5[Cc]|%255[Cc])"
 _SLASH = rf"{_ONE_SLASH}(?:{_ONE_SLASH}|\.{_ONE_SLASH})*+"
 _BACKSLASH = rf"{_ONE_BACKSLASH}(?:{_ONE_BACKSLASH}|\.{_ONE_BACKSLASH})*+"
+
+
+_GLUED_START = r"(?:(?<=-[A-Za-z])|(?<=-)|(?<=file://localhost)|(?<![\w\-])(?<!\w\.))"
 
 
 def _path_regex(path: str) -> str:
@@ -160,7 +166,13 @@ def _path_regex(path: str) -> str:
             out.append(_BACKSLASH)
         else:
             out.append(re.escape(part))
-    # not inside a longer path or a name (``example.com/…``), but after ``..`` (``../``)
+    if len([p for p in parts if p not in ("/", "\\", "")]) >= 2:
+        # a path of two names or more is that path also glued to an option
+        # (``-I/tmp/ws/include``), after a ``-`` (``notes-/tmp/ws``) or a drive (``C:``), and
+        # in a ``file://localhost/`` URL; not after another host's name (``example.com/…``)
+        return _GLUED_START + "".join(out) + r"(?![\w\-])"
+    # one name (``/root``): not inside a longer path or a name (``/var/root``,
+    # ``example.com/root``), but after ``..`` (``../``)
     return r"(?<![\w\-])(?<!\w\.)" + "".join(out) + r"(?![\w\-])"
 
 
