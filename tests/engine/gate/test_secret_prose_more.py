@@ -44,3 +44,29 @@ def test_the_value_is_found(text: str, value: str) -> None:
 )
 def test_prose_about_passwords_is_no_secret(text: str) -> None:
     assert find_sensitive(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "password"),
+    [
+        ("DATABASE_URL=postgres://app:Zx9HYSmMwOZ#@db.internal:5432/app", "Zx9HYSmMwOZ#"),
+        ("postgres://app:Zx9vwf/RE5e3@db/x", "Zx9vwf/RE5e3"),
+        ("postgres://app:Zx9vwfRE5e3?@db", "Zx9vwfRE5e3?"),
+        ("postgres://app:p@ss@db", "p@ss"),
+    ],
+)
+def test_a_url_password_with_unescaped_characters_is_withheld_whole(
+    text: str, password: str
+) -> None:
+    from context_center.engine.gate.visible import withhold_secrets
+
+    shown = withhold_secrets(text)
+    assert password not in shown and password[1:] not in shown, shown
+    assert "@db" in shown  # the host stays
+
+
+@pytest.mark.parametrize(
+    "text", ["see https://github.com/a/b@v1", "http://host:80/x@y", "http://host:8080/"]
+)
+def test_ports_and_paths_with_an_at_are_no_url_password(text: str) -> None:
+    assert find_sensitive(text) == []

@@ -340,6 +340,25 @@ def urls(text: str) -> Iterator[Raw]:
         return
     for m in URL_CREDENTIALS.finditer(text):
         yield k.URL_CREDENTIALS, m.start("userinfo"), m.end("userinfo")
+    yield from _loose_url_passwords(text)
+
+
+# ``scheme://user:`` and what follows to the end of the run: a password written without
+# escaping its ``#``, ``/``, ``?`` or ``@`` (``postgres://app:Zx9#@db``, ``…:p@ss@db``, as .env
+# files hold them) runs to the run's last ``@`` (within _URL_RUN characters).
+URL_USER = lazy_compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*+://[^\s:/?#\[\]@]*+:")
+_URL_RUN_END = lazy_compile(r"[\s\"'`<>]")
+_URL_RUN = 256
+_PORT = lazy_compile(r"[0-9]{1,5}+(?:[/?#]|$)")
+
+
+def _loose_url_passwords(text: str) -> Iterator[Raw]:
+    for m in URL_USER.finditer(text):
+        stop = _URL_RUN_END.search(text, m.end(), m.end() + _URL_RUN)
+        run = text[m.end() : stop.start() if stop else m.end() + _URL_RUN]
+        at = run.rfind("@")
+        if at > 0 and _PORT.match(run) is None:  # ``http://host:80/x@y`` names a port
+            yield k.URL_CREDENTIALS, m.start() + len(m.group().split("://", 1)[0]) + 3, m.end() + at
 
 
 def _remote_target(text: str, m: re.Match[str]) -> bool:
