@@ -132,8 +132,8 @@ LATER_RULES += [
     # a URL password with an unescaped #, /, ? or @ ("postgres://app:Zx9#@db")
     (
         "tokens.py",
-        "        yield k.URL_CREDENTIALS, m.start(\"userinfo\"), m.end(\"userinfo\")\n",
-        "        yield k.URL_CREDENTIALS, m.start(\"userinfo\"), m.end(\"userinfo\")\n"
+        '        yield k.URL_CREDENTIALS, m.start("userinfo"), m.end("userinfo")\n',
+        '        yield k.URL_CREDENTIALS, m.start("userinfo"), m.end("userinfo")\n'
         "    yield from _loose_url_passwords(text)\n\n\n"
         + _now_source("tokens.py", "URL_USER = ", "def _remote_target").replace(
             "lazy_compile(", "re.compile("
