@@ -143,7 +143,8 @@ LATER_RULES += [
     (
         "tokens.py",
         "    yield from _plugin_tokens(text)\n\n\ndef bearer_and_jwt",
-        "    yield from _glued_tokens(text)\n    yield from _plugin_tokens(text)\n\n\n"
+        "    yield from _glued_tokens(text)\n    yield from _aws_pairs(text)\n"
+        "    yield from _plugin_tokens(text)\n\n\n"
         + _now_source("tokens.py", "_GLUED = ", "def bearer_and_jwt").replace(
             "lazy_compile(", "re.compile("
         )

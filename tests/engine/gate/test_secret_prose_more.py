@@ -70,3 +70,21 @@ def test_a_url_password_with_unescaped_characters_is_withheld_whole(
 )
 def test_ports_and_paths_with_an_at_are_no_url_password(text: str) -> None:
     assert find_sensitive(text) == []
+
+
+AKID = "AK" + "IA" + "IOSFODNN7EXAMPLE"
+AWS_SECRET = "HJyHldAhIIDrxKYjeD3/" + "RXbtI0EU18ceo8U6jaVU"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Access key ID,Secret access key\n{AKID},{AWS_SECRET}",  # the console's CSV
+        f"{AKID}:{AWS_SECRET}",
+        f"aws {AKID} {AWS_SECRET}",
+    ],
+)
+def test_the_secret_half_of_an_aws_key_pair_is_withheld(text: str) -> None:
+    from context_center.engine.gate.visible import withhold_secrets
+
+    assert AWS_SECRET not in withhold_secrets(text)

@@ -249,6 +249,8 @@ def service_tokens(text: str) -> Iterator[Raw]:
     # Each own shape is a token run (``prefilter.TOKEN_RUN``) holding one of its needles.
     if prefilter.token_run(text) and _has(text, _OWN_NEEDLES):
         yield from _own_tokens(text)
+    if _has(text, _AWS_ID_NEEDLES):
+        yield from _aws_pairs(text)
     yield from _plugin_tokens(text)
 
 
@@ -288,6 +290,20 @@ def _glued_tokens(text: str) -> Iterator[Raw]:
                 if found is not None and "value" not in pattern.groupindex:
                     covered = max(covered, at + found.end())
                     yield kind, at + found.start(), at + found.end()
+
+
+# An AWS access key id and, a few separators on, its 40-character secret: the console's CSV
+# (``Access key ID,Secret access key`` then ``AKIA…,wJalr…``), ``AKIA…:wJalr…``, ``aws AKIA…
+# wJalr…`` -- the secret half has no key name of its own to find it by.
+AWS_PAIR = lazy_compile(
+    r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}+(?![A-Za-z0-9])"
+    r"[ \t,:;|\"'=]{1,6}+(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+)
+
+
+def _aws_pairs(text: str) -> Iterator[Raw]:
+    for m in AWS_PAIR.finditer(text):
+        yield k.AWS_SECRET_KEY, m.start("secret"), m.end("secret")
 
 
 def bearer_and_jwt(text: str) -> Iterator[Raw]:
