@@ -89,7 +89,19 @@ async def test_a_resource_error_quotes_no_control(seeded: Engine) -> None:
     async with connected(_server(seeded)) as client:
         with pytest.raises(MCPError) as raised:
             await client.read_resource("memory://project/\x1b[31mred\u202e")
+        with pytest.raises(MCPError) as token:
+            await client.read_resource(f"memory://project/{SECRET}")
     _clean(raised.value.error.message, seeded)
+    _clean(json.dumps([token.value.error.message, token.value.error.data]), seeded)
+
+
+async def test_an_argument_named_by_a_path_is_not_echoed(seeded: Engine) -> None:
+    name = f"{os.fspath(seeded.workspace)}/y"
+    async with connected(_server(seeded)) as client:
+        result = await client.call_tool("memory_read", {"ref": "x", name: 1})
+    message = data(result)["error"]["message"]
+    assert result.is_error and message == "unknown argument(s): …", message
+    _clean(json.dumps(data(result)), seeded)
 
 
 def test_a_request_the_sdk_cannot_read_is_answered(seeded: Engine) -> None:

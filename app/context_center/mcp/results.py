@@ -52,10 +52,19 @@ def engine_error(exc: EngineError, engine: Engine | None = None) -> CallToolResu
     return error(exc.code, visible_message(str(exc), engine))
 
 
+def _field_name(field: str) -> str:
+    """An argument name as the error shows it: escaped, cut to 64 characters, and from its
+    first path separator on (no tool takes such a name; a caller's path is not echoed, where
+    no engine knows the workspace to redact it by) shown as ``…``."""
+    cut = min((i for i in (field.find("/"), field.find("\\")) if i >= 0), default=len(field))
+    shown = field[: min(cut, 64)]
+    return visible_message(shown + ("…" if len(shown) < len(field) else ""))
+
+
 def invalid_arguments(fields: list[str], what: str = "invalid") -> CallToolResult:
     """Arguments that do not match the schema (``what``: "invalid", or "unknown" for names the
     tool does not take): the fields are named (escaped, each cut to 64 characters), their
     values never (a value may be a secret)."""
-    names = [visible_message(f if len(f) <= 64 else f[:64] + "…") for f in fields]
+    names = [_field_name(f) for f in fields]
     where = ", ".join(names) or "the arguments"
     return error("invalid_request", f"{what} argument(s): {where}")

@@ -110,6 +110,23 @@ class ContextCenterServer(MCPServer[Any]):
                 return results.invalid_arguments(fields)
             raise
 
+    async def _handle_read_resource(self, ctx: Any, params: Any) -> Any:  # a 2.x internal
+        """The SDK's read, with its error's message and ``data.uri`` made provider-visible:
+        it quotes the requested URI back as it came (a path, a token)."""
+        try:
+            return await super()._handle_read_resource(ctx, params)
+        except MCPError as exc:
+            engine: Engine | None = None
+            with contextlib.suppress(EngineError):
+                engine = self.state.engine()
+            error = exc.error
+            data = error.data
+            if isinstance(data, dict) and isinstance(data.get("uri"), str):
+                data = {**data, "uri": results.visible_message(data["uri"], engine)}
+            raise MCPError(
+                code=error.code, message=results.visible_message(error.message, engine), data=data
+            ) from exc
+
     async def _handle_list_resources(  # a 2.x internal: MCPServer lists in one page only
         self, ctx: Any, params: PaginatedRequestParams | None
     ) -> ListResourcesResult:
@@ -181,7 +198,9 @@ def _register_resources(server: ContextCenterServer) -> None:
             if exc.code == "not_found":
                 raise ResourceNotFoundError(message) from exc
             raise MCPError(
-                code=INVALID_PARAMS, message=message, data={"code": exc.code, "uri": uri}
+                code=INVALID_PARAMS,
+                message=message,
+                data={"code": exc.code, "uri": results.visible_message(uri, engine)},
             ) from exc
 
     @server.resource(
