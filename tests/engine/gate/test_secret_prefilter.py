@@ -110,7 +110,7 @@ LATER_RULES += [
     (
         "statements.py",
         "        if lw in _VERBS:\n",
-        '        if lw in _VERBS or (len(lw) > 1 and lw.endswith(":")):\n',
+        '        if lw in _VERBS or (i and len(lw) > 1 and lw.endswith(":")):\n',
     ),
     (
         "statements.py",
@@ -138,6 +138,12 @@ LATER_RULES += [
         + _now_source("tokens.py", "URL_USER = ", "def _remote_target").replace(
             "lazy_compile(", "re.compile("
         ),
+    ),
+    # a subscript is code (``pw = m["pw"]``, ``token = data[0]``)
+    (
+        "values.py",
+        '    r"[\\[{(]"\n)\n_IDENTIFIER',
+        _now_source("values.py", '    r"[A-Za-z_][A-Za-z0-9_]*+(?:', "_IDENTIFIER") + "_IDENTIFIER",
     ),
     # a token glued to a word by - or _ ("deploy-glpat-…")
     (

@@ -48,6 +48,9 @@ def test_the_whole_value_is_found(text: str, value: str, kind: str) -> None:
         "upward=Abc12345x",
         "PIN: 13",
         "PIN 是 必填的",
+        'pw = m["pw"]',
+        "un, pw = self.passwords[netloc]",
+        "token = data[0]",
         "密码是：必填",
     ],
 )

@@ -127,7 +127,7 @@ def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
     i = 0
     while i < len(words) and i <= 5:
         lw = words[i].group().lower()
-        if lw in _VERBS or (len(lw) > 1 and lw.endswith(":")):  # "… for the prod db: X"
+        if lw in _VERBS or (i and len(lw) > 1 and lw.endswith(":")):  # "… for the db: X"
             j = i + 1
             while _has_word(words, rest, j) and words[j].group().lower() in _SKIP_AFTER_VERB:
                 j += 1

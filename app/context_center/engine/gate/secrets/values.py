@@ -62,9 +62,12 @@ PLACEHOLDER = lazy_compile(
     r"env|os\.environ.*+|process\.env.*+|\[withheld[^\]]*+\]?)",
     re.IGNORECASE,
 )
-# Code, not a literal: a call, a dotted name, an opening bracket.
+# Code, not a literal: a call, a dotted name, a subscript (``m["pw"]``, ``data[0]``), an
+# opening bracket.
 _CODE_VALUE = lazy_compile(
     r"[A-Za-z_][A-Za-z0-9_.\[\]\"']*+\(.*+|[A-Za-z_]++(?:\.[A-Za-z_]++)++|"
+    r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+"
+    r"\[(?:[0-9]++|[A-Za-z_][A-Za-z0-9_.]*+)?+\]?+|"
     r"[\[{(]"
 )
 _IDENTIFIER = lazy_compile(r"[A-Za-z_]++")
