@@ -110,7 +110,7 @@ LATER_RULES += [
     (
         "statements.py",
         "        if lw in _VERBS:\n",
-        '        if lw in _VERBS or (i and len(lw) > 1 and lw.endswith(":")):\n',
+        _now_source("statements.py", "        if (lw in _VERBS and not", "            j = i + 1"),
     ),
     (
         "statements.py",

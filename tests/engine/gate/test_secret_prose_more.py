@@ -34,6 +34,7 @@ def test_the_value_is_found(text: str, value: str) -> None:
     "text",
     [
         "Password for the account: see the vault.",
+        "The sequence of arguments to pass to :py:class:`subprocess.Popen2`, and more.",
         "unless the key names the credential itself: `password_min_length=12`, and more",
         "password for user: admin",
         "the password was changed yesterday",

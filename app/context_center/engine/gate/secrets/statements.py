@@ -54,6 +54,8 @@ _VERBS = frozenset(
     {"is", "was", "are", "were", "is:", "was:", "to", "be", "->", "=>", "remains", "stays"}
     | {"becomes", "became"}
 )
+# A bare "pass" is also the verb: "arguments to pass to subprocess.run" states no password.
+_BARE_PASS = frozenset({"pass", "passes"})
 _FILLER_START = frozenset({"for", "of", "on", "in", "at", "to", "used", "we", "that", "here"})
 _SKIP_AFTER_VERB = frozenset(
     {"set", "to", "now", "still", "currently", "just", "simply", "changed", "reset", "updated"}
@@ -127,7 +129,9 @@ def _stated_after(text: str, key: re.Match[str]) -> Raw | None:
     i = 0
     while i < len(words) and i <= 5:
         lw = words[i].group().lower()
-        if lw in _VERBS or (i and len(lw) > 1 and lw.endswith(":")):  # "… for the db: X"
+        if (lw in _VERBS and not (lw == "to" and key.group().lower() in _BARE_PASS)) or (
+            i and len(lw) > 1 and lw.endswith(":")  # "… for the prod db: X"
+        ):
             j = i + 1
             while _has_word(words, rest, j) and words[j].group().lower() in _SKIP_AFTER_VERB:
                 j += 1
