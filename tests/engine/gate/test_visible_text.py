@@ -189,7 +189,8 @@ def test_a_path_after_dot_dot_is_redacted_one_after_a_name_is_not(real_home: Pat
     encoded = str(real_home).replace("/", "%2F")
     assert visible_text(f"..%2F..{encoded}%2Fsecret") == f"..%2F..{LOCAL_HOME}%2Fsecret"
     assert visible_text(f"../..{real_home}/x") == f"../..{LOCAL_HOME}/x"
-    assert visible_text(f"example.com{real_home}/x") == f"example.com{real_home}/x"
+    # the home itself (two names or more) is that path even after a host's name
+    assert visible_text(f"example.com{real_home}/x") == f"example.com{LOCAL_HOME}/x"
 
 
 def test_the_cache_folder_is_redacted_wherever_it_is(
@@ -209,14 +210,25 @@ def test_the_cache_folder_is_redacted_wherever_it_is(
         ("memory/notes-{ws}.md", "memory/notes-{W}.md"),
         ("file://localhost{ws}/q", "file://localhost{W}/q"),
         ("win C:{bws}\\src", "win C:{W}\\src"),
-        ("example.com{ws}/x", "example.com{ws}/x"),  # another host's path: a URL, kept
+        ("example.com{ws}/x", "example.com{W}/x"),
+        ("gcc -isystem{ws}/inc -iquote{ws}/q", "gcc -isystem{W}/inc -iquote{W}/q"),
+        ('{{"msg": "started\\n{ws}/app"}}', '{{"msg": "started\\n{W}/app"}}'),
+        ("vscode://file{ws}/x.py:10", "vscode://file{W}/x.py:10"),
+        ("/private{ws}/w", "/private{W}/w"),
+        ("tar: {rel}/src/main.py and apr-{rel}", "tar: {W}/src/main.py and apr-{W}"),
+        ("{ws}x/y and {rel}x", "{ws}x/y and {rel}x"),
     ],
 )
-def test_an_exact_path_glued_to_an_option_a_dash_or_a_drive(
+def test_an_exact_path_glued_to_anything_or_without_its_first_slash(
     tmp_path: Path, spelled: str, expected: str
 ) -> None:
     ws, home = tmp_path / "w" / "app", tmp_path / "h" / "ann"
-    names = {"ws": str(ws), "home": str(home), "bws": str(ws).replace("/", "\\")}
+    names = {
+        "ws": str(ws),
+        "home": str(home),
+        "bws": str(ws).replace("/", "\\"),
+        "rel": str(ws).lstrip("/"),
+    }
     out = visible_text(spelled.format(**names), workspace=ws, home=home)
     assert out == expected.format(W=LOCAL_WORKSPACE, H=LOCAL_HOME, **names)
 
@@ -225,3 +237,21 @@ def test_home_shapes_right_after_a_one_letter_option() -> None:
     assert visible_text("gcc -I/root/include -L/Users/bob/lib") == (
         f"gcc -I{LOCAL_HOME}/include -L{LOCAL_HOME}/lib"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GET /users/123/orders returns the orders",
+        'fetch("/users/me")',
+        "open /users/new?x=1 in the browser",
+        "/Users/Shared/builds",
+        "C:\\Users\\Public\\Documents\\setup.log",
+        "C:\\Users\\Default\\AppData",
+        "/home/linuxbrew/.linuxbrew/bin",
+        "/home/$USER/.config and /home/${USER}/x",
+        "/mnt/c/Users/Public/x",
+    ],
+)
+def test_routes_shared_folders_and_placeholders_are_no_home(text: str) -> None:
+    assert visible_text(text) == text

@@ -65,21 +65,32 @@ PathArg = str | os.PathLike[str]
 _MEMO_SIZE = 4096
 _MEMO_CHARS = 2 << 20
 
-_USER_CHARS = r"[^\\/\s\"'`<>|:;,()\[\]{}%]+"
+# Folders in a homes folder that are no one's home (``/Users/Shared``, ``C:\\Users\\Public``,
+# Homebrew's ``/home/linuxbrew``), and a placeholder (``/home/$USER``): kept as they are.
+_NOT_A_USER = (
+    r"(?!(?:shared|public|default|default user|all users|linuxbrew)(?![^\\/\s\"'`]))(?!\$)"
+)
+_USER_CHARS = _NOT_A_USER + r"[^\\/\s\"'`<>|:;,()\[\]{}%]+"
 # macOS and Windows user names may contain spaces ("Bob Smith"): such a segment is taken whole
 # when a path separator follows it (up to three spaces); otherwise only its first word is.
 _SPACED_USER = rf"{_USER_CHARS}(?: {_USER_CHARS}){{1,3}}(?=[\\/])|{_USER_CHARS}"
+# ``/Users/<name>``; in lower case (macOS file systems ignore case) not before a number or a
+# web route's word (``GET /users/123``, ``/users/me``: routes, not homes).
+_MAC_USERS = (
+    r"(?:(?-i:Users)|users(?!/+(?:[0-9]++|me|new|profile|settings|login|logout|signup|register"
+    r"|edit|search|current|self)(?![^\\/\s\"'`?#])))"
+)
 _END = r"(?![\w.\-])"
 # Where a home-shaped path starts: not inside a longer path or a name, but right after a
 # one-letter option (``-I/home/ann/include``, ``-L/Users/bob/lib``).
 _START = r"(?:(?<=-[A-Za-z])|(?<![\w.\-]))"
 _GENERIC_HOMES = (
     # /home/ann (also /home//ann), /var/home/ann (Fedora Atomic), /Users/Ann
-    rf"{_START}/(?:var/+)?(?:home/+{_USER_CHARS}|users/+(?:{_SPACED_USER}))",
+    rf"{_START}/(?:var/+)?(?:home/+{_USER_CHARS}|{_MAC_USERS}/+(?:{_SPACED_USER}))",
     # another system's view of a home: WSL's /mnt/c/Users/ann, macOS /Volumes/Disk/Users/ann,
     # Windows' \\wsl$\Ubuntu\home\ann and //wsl.localhost/Ubuntu/home/ann, \\server\Users\ann
     rf"{_START}/mnt/[a-z]/+users/+(?:{_SPACED_USER})",
-    rf"{_START}/volumes/[^/\n]{{1,64}}/users/+(?:{_SPACED_USER})",
+    rf"{_START}/volumes/[^/\n]{{1,64}}/{_MAC_USERS}/+(?:{_SPACED_USER})",
     rf"(?:\\\\|//)wsl(?:\.localhost|\$)[\\/][^\\/\s]++[\\/]+home[\\/]+{_USER_CHARS}",
     rf"\\\\[^\\/\s]++\\users\\(?:{_SPACED_USER})",
     rf"{_START}/(?:var/)?root{_END}",
@@ -151,9 +162,6 @@ _SLASH = rf"{_ONE_SLASH}(?:{_ONE_SLASH}|\.{_ONE_SLASH})*+"
 _BACKSLASH = rf"{_ONE_BACKSLASH}(?:{_ONE_BACKSLASH}|\.{_ONE_BACKSLASH})*+"
 
 
-_GLUED_START = r"(?:(?<=-[A-Za-z])|(?<=-)|(?<=file://localhost)|(?<![\w\-])(?<!\w\.))"
-
-
 def _path_regex(path: str) -> str:
     """``path`` as a pattern that also matches its URL-encoded form (``%2F``, ``%5C``), only
     as a whole path: not inside a longer one (``/var/root`` does not hold ``/root``)."""
@@ -167,10 +175,14 @@ def _path_regex(path: str) -> str:
         else:
             out.append(re.escape(part))
     if len([p for p in parts if p not in ("/", "\\", "")]) >= 2:
-        # a path of two names or more is that path also glued to an option
-        # (``-I/tmp/ws/include``), after a ``-`` (``notes-/tmp/ws``) or a drive (``C:``), and
-        # in a ``file://localhost/`` URL; not after another host's name (``example.com/…``)
-        return _GLUED_START + "".join(out) + r"(?![\w\-])"
+        # a path of two names or more is that path wherever it is: glued to an option
+        # (``-isystem/tmp/ws``), a word (``started\n/tmp/ws`` in escaped JSON), a scheme
+        # (``vscode://file/tmp/ws``) or another path (``/private/tmp/ws``); and without its
+        # first separator where no path or name goes before (``tmp/ws/src`` in a tar listing)
+        whole = "".join(out)
+        if parts[0] == "" and len(parts) > 2:
+            whole = f"(?:{whole}|(?<![\\w./\\\\%]){''.join(out[2:])})"
+        return whole + r"(?![\w\-])"
     # one name (``/root``): not inside a longer path or a name (``/var/root``,
     # ``example.com/root``), but after ``..`` (``../``)
     return r"(?<![\w\-])(?<!\w\.)" + "".join(out) + r"(?![\w\-])"
