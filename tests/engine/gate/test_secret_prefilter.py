@@ -145,6 +145,15 @@ LATER_RULES += [
         '    r"[\\[{(]"\n)\n_IDENTIFIER',
         _now_source("values.py", '    r"[A-Za-z_][A-Za-z0-9_]*+(?:', "_IDENTIFIER") + "_IDENTIFIER",
     ),
+    # an sk-/rk- key has a generated part: hyphenated words are names
+    (
+        "tokens.py",
+        '        for m in pattern.finditer(text):\n            if "value" in pattern.groupindex:',
+        "        for m in pattern.finditer(text):\n"
+        "            if kind == k.API_KEY and not _random_key(m.group()):\n"
+        "                continue\n"
+        '            if "value" in pattern.groupindex:',
+    ),
     # a token glued to a word by - or _ ("deploy-glpat-…")
     (
         "tokens.py",

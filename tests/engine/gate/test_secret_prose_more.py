@@ -90,3 +90,18 @@ def test_the_secret_half_of_an_aws_key_pair_is_withheld(text: str) -> None:
     from context_center.engine.gate.visible import withhold_secrets
 
     assert AWS_SECRET not in withhold_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see the sk-learn-compatible-estimators-guide",
+        "pip install sk-video-processing-toolkit2",
+        "rk-tools-for-benchmarking-latency-v2",
+        "branch feature/sk-1234-fix-login-flow",
+        "Slack channel #sk-platform-alerts",
+        "task-sk-ribbon-component-v12345",
+    ],
+)
+def test_hyphenated_names_after_sk_or_rk_are_no_keys(text: str) -> None:
+    assert find_sensitive(text) == []

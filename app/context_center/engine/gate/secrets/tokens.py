@@ -259,6 +259,8 @@ def _own_tokens(text: str) -> Iterator[Raw]:
         if not _has(text, needles):
             continue
         for m in pattern.finditer(text):
+            if kind == k.API_KEY and not _random_key(m.group()):
+                continue
             if "value" in pattern.groupindex:
                 yield kind, m.start("value"), m.end("value")
             else:
@@ -275,6 +277,22 @@ _GLUED = lazy_compile(
     r"dckr_|AIza|ya29\.|hv[sbr]\.|do[opr]_v1_)"
 )
 _GLUED_SPAN = 256
+# A part of an ``sk-``/``rk-`` key long and mixed enough to be generated: hyphenated words
+# (``sk-learn-compatible-estimators``, ``rk-tools-for-benchmarking-v2``, a branch
+# ``sk-1234-fix-login``) are names, not keys.
+_KEY_PART = lazy_compile(r"[A-Za-z0-9]{12,}+")
+
+
+def _random_key(token: str) -> bool:
+    """An unbroken body (``sk-`` and 12 or more letters and digits), or a part of 12 or more
+    with digits or mixed case (``sk-proj-…``, ``sk-ant-api03-…``)."""
+    if _KEY_PART.match(token, 3) is not None:
+        return True
+    for part in _KEY_PART.findall(token):
+        digits = any(c.isdigit() for c in part)
+        if (digits and not part.isdigit()) or (not part.islower() and not part.isupper()):
+            return True
+    return False
 
 
 def _glued_tokens(text: str) -> Iterator[Raw]:
@@ -287,6 +305,8 @@ def _glued_tokens(text: str) -> Iterator[Raw]:
         for kind, pattern, needles in OWN_TOKENS:
             if piece.startswith(needles) or _has(piece[:16], needles):
                 found = pattern.match(piece)
+                if kind == k.API_KEY and found is not None and not _random_key(found.group()):
+                    continue
                 if found is not None and "value" not in pattern.groupindex:
                     covered = max(covered, at + found.end())
                     yield kind, at + found.start(), at + found.end()
