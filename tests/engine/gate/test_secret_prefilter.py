@@ -154,6 +154,25 @@ LATER_RULES += [
         "                continue\n"
         '            if "value" in pattern.groupindex:',
     ),
+    # settings that name a credential's property: tokenizer, token_encoding, password_scheme
+    (
+        "values.py",
+        '        *("HINT", "LABEL", "POLICY", "STORE", "MANAGER", "SCOPE", "SCOPES", "ISSUER"),\n',
+        '        *("HINT", "LABEL", "POLICY", "STORE", "MANAGER", "SCOPE", "SCOPES", "ISSUER"),\n'
+        '        *("ENCODING", "STORAGE", "ENCRYPTION", "SCHEME", "SCHEMES", "HASHING", "CIPHER"),\n',
+    ),
+    (
+        "values.py",
+        "def key_is_secret(key: str) -> bool:\n    upper = key.upper()\n",
+        'def key_is_secret(key: str) -> bool:\n    upper = key.upper().replace("TOKENIZER", "")\n',
+    ),
+    # algorithm names with digits describe (argon2, pbkdf2, blake2b, crc32, sm4)
+    (
+        "values.py",
+        '    r"(?:hs|rs|es|sha|md|aes|rsa|ed|utf|base|http|oauth|tls|ssl)[0-9][0-9\\-]*+\\w*+",',
+        '    r"(?:hs|rs|es|sha|md|aes|rsa|ed|utf|base|http|oauth|tls|ssl|argon|pbkdf|blake|crc|sm)"'
+        '\n    r"[0-9][0-9\\-]*+\\w*+",',
+    ),
     # a token glued to a word by - or _ ("deploy-glpat-…")
     (
         "tokens.py",

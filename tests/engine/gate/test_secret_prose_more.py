@@ -34,6 +34,10 @@ def test_the_value_is_found(text: str, value: str) -> None:
     "text",
     [
         "Password for the account: see the vault.",
+        "the password was changed to argon2 hashing",
+        "tokenizer: cl100k_base",
+        "token_encoding: o200k_base and token_storage: redis",
+        "password_encryption = scram-sha-256; password_scheme: pbkdf2_sha256",
         "The sequence of arguments to pass to :py:class:`subprocess.Popen2`, and more.",
         "unless the key names the credential itself: `password_min_length=12`, and more",
         "password for user: admin",

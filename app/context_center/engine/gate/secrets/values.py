@@ -44,6 +44,7 @@ _REFERENCE_WORDS = frozenset(
         *("VAR", "FIELD", "PARAM", "HEADER", "HASHER", "HASHERS", "ALGORITHM", "ALG"),
         *("PROVIDER", "BACKEND", "CLASS", "MODE", "FORMAT", "LOCATION", "SOURCE", "PROMPT"),
         *("HINT", "LABEL", "POLICY", "STORE", "MANAGER", "SCOPE", "SCOPES", "ISSUER"),
+        *("ENCODING", "STORAGE", "ENCRYPTION", "SCHEME", "SCHEMES", "HASHING", "CIPHER"),
     }
 )
 WORD_SPLIT = lazy_compile(r"[^A-Za-z0-9]++|(?<=[a-z0-9])(?=[A-Z])")
@@ -82,7 +83,7 @@ def key_words(key: str) -> list[str]:
 
 
 def key_is_secret(key: str) -> bool:
-    upper = key.upper()
+    upper = key.upper().replace("TOKENIZER", "")  # a tokenizer (``cl100k_base``) is no token
     if any(w in upper for w in _KEY_WORDS):
         return True
     compact = upper.replace("_", "").replace("-", "").replace(".", "")
@@ -183,7 +184,8 @@ _UNITS = lazy_compile(
 )
 # Values that describe rather than state (``HS256-signed``, ``base64``, ``RSA2048``).
 _DESCRIPTIVE = lazy_compile(
-    r"(?:hs|rs|es|sha|md|aes|rsa|ed|utf|base|http|oauth|tls|ssl)[0-9][0-9\-]*+\w*+",
+    r"(?:hs|rs|es|sha|md|aes|rsa|ed|utf|base|http|oauth|tls|ssl|argon|pbkdf|blake|crc|sm)"
+    r"[0-9][0-9\-]*+\w*+",
     re.IGNORECASE,
 )
 _DESCRIPTIVE_SUFFIXES = ("-bit", "-based", "-hashed", "-encoded", "-signed", "-encrypted", "-only")
