@@ -34,6 +34,9 @@ def test_the_value_is_found(text: str, value: str) -> None:
     "text",
     [
         "Password for the account: see the vault.",
+        "Authorization: Bearer $TOKEN is a placeholder.",
+        "Send Authorization: Bearer <token> with each request.",
+        "The Authorization: header carries the bearer token.",
         "the password was changed to argon2 hashing",
         "tokenizer: cl100k_base",
         "token_encoding: o200k_base and token_storage: redis",

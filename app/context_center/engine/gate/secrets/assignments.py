@@ -112,13 +112,28 @@ def _header_placeholder(whole: str) -> bool:
     return m is not None and v.is_placeholder(m.group("rest").strip())
 
 
+_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "negotiate", "apikey"})
+
+
+def _header_prose(whole: str) -> bool:
+    """A sentence about the header, not its value: the scheme and a placeholder then words
+    (``Bearer $TOKEN is a placeholder.``, ``Bearer <token> with each request``), or words
+    (``header carries the bearer token.``)."""
+    words = whole.split()
+    if len(words) < 3:
+        return False
+    if words[0].lower() in _SCHEMES:
+        return v.is_placeholder(words[1].rstrip(".,;:"))
+    return words[0].isalpha() and words[0].islower() and words[1].isalpha()
+
+
 def _header(text: str, m: re.Match[str], start: int) -> tuple[Raw | None, int]:
     """The finding for a header whose value starts at ``start``, and where the line ends."""
     rest = REST_OF_LINE.match(text, start)
     end = start + len(rest.group().rstrip()) if rest else start
     whole = text[start:end]
     if m["key"].lower().endswith("authorization"):
-        if not _header_placeholder(whole):
+        if not _header_placeholder(whole) and not _header_prose(whole):
             return (k.AUTHORIZATION_HEADER, start, end), end
     elif "=" in whole:  # name=value pairs; "cookie: yum" is prose
         return (k.COOKIE_HEADER, start, end), end
