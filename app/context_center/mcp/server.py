@@ -197,10 +197,8 @@ def _register_resources(server: ContextCenterServer) -> None:
             message = results.visible_message(str(exc), engine)
             if exc.code == "not_found":
                 raise ResourceNotFoundError(message) from exc
-            raise MCPError(
-                code=INVALID_PARAMS,
-                message=message,
-                data={"code": exc.code, "uri": results.visible_message(uri, engine)},
+            raise MCPError(  # made provider-visible by _handle_read_resource, as every error
+                code=INVALID_PARAMS, message=message, data={"code": exc.code, "uri": uri}
             ) from exc
 
     @server.resource(

@@ -331,18 +331,21 @@ def withhold_secrets(text: str, keep: frozenset[str] = KEPT_KINDS) -> str:
     spans = [s for s in find_sensitive(text) if s.kind not in keep] if text else []
     if not spans:
         return text
+    # sorted by start, longest first at one start
+    return _with_markers(text, ((s.start, _span_end(text, s.start, s.end), s.label) for s in spans))
+
+
+def _with_markers(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
+    """``text`` with each ``(start, end, label)`` (in order of start) replaced by its
+    ``[withheld: <label>]``; a span that starts inside the marker just written widens it."""
     parts: list[str] = []
     cursor = 0
-    open_end = -1
-    for span in spans:  # sorted by start, longest first at one start
-        end = _span_end(text, span.start, span.end)
-        if span.start < open_end:  # overlaps the marker just written: widen it
-            open_end = max(open_end, end)
-            cursor = open_end
+    for start, end, label in spans:
+        if start < cursor:  # overlaps the marker just written: widen it
+            cursor = max(cursor, end)
             continue
-        parts.append(text[cursor : span.start])
-        parts.append(WITHHELD.format(label=span.label))
-        open_end = cursor = end
+        parts += [text[cursor:start], WITHHELD.format(label=label)]
+        cursor = end
     parts.append(text[cursor:])
     return "".join(parts)
 
@@ -370,16 +373,7 @@ def withhold_in_name(text: str) -> str:
                     spans.add((at + s.start, at + s.end, s.label))
     if not spans:
         return text
-    parts: list[str] = []
-    cursor = 0
-    for start, end, label in sorted(spans, key=lambda s: (s[0], -s[1])):
-        if start < cursor:  # inside the marker just written: widen it
-            cursor = max(cursor, end)
-            continue
-        parts += [text[cursor:start], WITHHELD.format(label=label)]
-        cursor = end
-    parts.append(text[cursor:])
-    return "".join(parts)
+    return _with_markers(text, sorted(spans, key=lambda s: (s[0], -s[1])))
 
 
 @lru_cache(maxsize=32)

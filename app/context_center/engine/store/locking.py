@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from context_center.engine.errors import StoreUnavailable
 from context_center.engine.store.guarded import UnsafeStoreFile, is_link
+from context_center.engine.store.private import O_NOFOLLOW
 
 if TYPE_CHECKING:
     from filelock import FileLock
@@ -69,18 +70,26 @@ def hold(lock: FileLock, what: str) -> Iterator[None]:
     try:
         lock.acquire()
     except Timeout as exc:
-        raise StoreUnavailable(
-            f"{what} is busy: another process has held its lock for more than "
-            f"{lock.timeout:.0f} s; try again"
-        ) from exc
+        raise _busy(what, lock.timeout) from exc
     except OSError as exc:
         if exc.errno == errno.ELOOP or is_link(lock.lock_file):
             raise _refuse_link(lock.lock_file, what) from exc
-        raise StoreUnavailable(f"cannot take the lock of {what}: {exc.strerror}") from exc
+        raise _unavailable(what, exc) from exc
     try:
         yield
     finally:
         lock.release()
+
+
+def _busy(what: str, timeout: float) -> StoreUnavailable:
+    return StoreUnavailable(
+        f"{what} is busy: another process has held its lock for more than "
+        f"{timeout:.0f} s; try again"
+    )
+
+
+def _unavailable(what: str, exc: OSError) -> StoreUnavailable:
+    return StoreUnavailable(f"cannot take the lock of {what}: {exc.strerror}")
 
 
 def try_hold(lock: FileLock) -> bool:
@@ -114,13 +123,13 @@ def brief_lock(path: Path, what: str, *, timeout: float, mode: int = 0o600) -> I
         with hold(file_lock(path, timeout=timeout, mode=mode), what):
             yield
         return
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_RDWR | os.O_CREAT | O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags, mode)
     except OSError as exc:
         if exc.errno == errno.ELOOP or is_link(str(path)):
             raise _refuse_link(str(path), what) from exc
-        raise StoreUnavailable(f"cannot take the lock of {what}: {exc.strerror}") from exc
+        raise _unavailable(what, exc) from exc
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -129,16 +138,11 @@ def brief_lock(path: Path, what: str, *, timeout: float, mode: int = 0o600) -> I
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    raise StoreUnavailable(
-                        f"{what} is busy: another process has held its lock for more than "
-                        f"{timeout:.0f} s; try again"
-                    ) from None
+                    raise _busy(what, timeout) from None
                 time.sleep(_POLL_S)
             except OSError as exc:
                 if exc.errno not in _NO_FLOCK:
-                    raise StoreUnavailable(
-                        f"cannot take the lock of {what}: {exc.strerror}"
-                    ) from exc
+                    raise _unavailable(what, exc) from exc
                 os.close(fd)
                 fd = -1
                 with hold(file_lock(path, timeout=timeout, mode=mode), what):

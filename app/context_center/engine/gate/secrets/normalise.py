@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from context_center.engine import rxcache
+from context_center.engine.gate.control import ESCAPE_SEQUENCE
 from context_center.engine.gate.secrets.lazy import lazy_compile
 
 # Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt, Unicode 15.1) as
@@ -273,13 +274,10 @@ def decoded_view(parent: View, start: int, end: int, decoded: str) -> View:
     return View(decoded, [start] * n, [end] * n, parent, decoded=True)
 
 
-# Terminal escape sequences (as ``gate.control.ESCAPE_SEQUENCE`` finds them), a lone ESC, and
-# the C0 controls but tab, line feed and carriage return (a CR is a line break the joins read),
-# DEL and the C1 controls: none is part of a value.
-_CONTROLS = re.compile(
-    r"\x1b(?:\[[0-?]*+[ -/]*+[@-~]|\][^\x07\x1b]*+\x07?|[@-Z\\-_])?"
-    r"|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]"
-)
+# Terminal escape sequences (``gate.control.ESCAPE_SEQUENCE``), and every C0 control but tab,
+# line feed and carriage return (a CR is a line break the joins read), DEL and the C1
+# controls (a lone ESC, an OSC's closing BEL among them): none is part of a value.
+_CONTROLS = re.compile(f"{ESCAPE_SEQUENCE.pattern}|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def without_controls(view: View) -> View:

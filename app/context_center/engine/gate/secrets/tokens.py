@@ -303,13 +303,12 @@ def _glued_tokens(text: str) -> Iterator[Raw]:
             continue
         piece = text[at : at + _GLUED_SPAN]
         for kind, pattern, needles in OWN_TOKENS:
-            if piece.startswith(needles) or _has(piece[:16], needles):
-                found = pattern.match(piece)
-                if kind == k.API_KEY and found is not None and not _random_key(found.group()):
-                    continue
-                if found is not None and "value" not in pattern.groupindex:
-                    covered = max(covered, at + found.end())
-                    yield kind, at + found.start(), at + found.end()
+            found = pattern.match(piece) if _has(piece[:16], needles) else None
+            if found is None or "value" in pattern.groupindex:
+                continue
+            if kind != k.API_KEY or _random_key(found.group()):
+                covered = max(covered, at + found.end())
+                yield kind, at + found.start(), at + found.end()
 
 
 # An AWS access key id and, a few separators on, its 40-character secret: the console's CSV
@@ -382,7 +381,9 @@ def urls(text: str) -> Iterator[Raw]:
 # ``scheme://user:`` and what follows to the end of the run: a password written without
 # escaping its ``#``, ``/``, ``?`` or ``@`` (``postgres://app:Zx9#@db``, ``…:p@ss@db``, as .env
 # files hold them) runs to the run's last ``@`` (within _URL_RUN characters).
-URL_USER = lazy_compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*+://[^\s:/?#\[\]@]*+:")
+URL_USER = lazy_compile(
+    r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*+://(?P<user>[^\s:/?#\[\]@]*+):"
+)
 _URL_RUN_END = lazy_compile(r"[\s\"'`<>]")
 _URL_RUN = 256
 _PORT = lazy_compile(r"[0-9]{1,5}+(?:[/?#]|$)")
@@ -394,7 +395,7 @@ def _loose_url_passwords(text: str) -> Iterator[Raw]:
         run = text[m.end() : stop.start() if stop else m.end() + _URL_RUN]
         at = run.rfind("@")
         if at > 0 and _PORT.match(run) is None:  # ``http://host:80/x@y`` names a port
-            yield k.URL_CREDENTIALS, m.start() + len(m.group().split("://", 1)[0]) + 3, m.end() + at
+            yield k.URL_CREDENTIALS, m.start("user"), m.end() + at
 
 
 def _remote_target(text: str, m: re.Match[str]) -> bool:
