@@ -273,8 +273,8 @@ def _own_tokens(text: str) -> Iterator[Raw]:
 # at the token. Each such place is tried on the next _GLUED_SPAN characters alone, so a run of
 # them costs what many short texts would (no attempt reads past its window).
 _GLUED = lazy_compile(
-    r"(?<=[A-Za-z0-9])[-_](?=(?:sk|rk)-|glpat-|gh[pousr]_|github_pat_|xox[baprs]-|npm_|hf_|"
-    r"dckr_|AIza|ya29\.|hv[sbr]\.|do[opr]_v1_)"
+    r"(?<=[A-Za-z0-9])[-_](?=(?P<prefix>(?:sk|rk)-|glpat-|gh[pousr]_|github_pat_|xox[baprs]-|"
+    r"npm_|hf_|dckr_|AIza|ya29\.|hv[sbr]\.|do[opr]_v1_))"
 )
 _GLUED_SPAN = 256
 # A part of an ``sk-``/``rk-`` key long and mixed enough to be generated: hyphenated words
@@ -295,6 +295,24 @@ def _random_key(token: str) -> bool:
     return False
 
 
+_SHAPES_OF: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+
+
+def _shapes_of(prefix: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The own shapes a glued ``prefix`` (as ``_GLUED`` found it) can start: those with a
+    needle the prefix holds or starts with (``dop_v1_`` holds ``_v1_``), once per prefix."""
+    shapes = _SHAPES_OF.get(prefix)
+    if shapes is None:
+        shapes = [
+            (kind, pattern)
+            for kind, pattern, needles in OWN_TOKENS
+            if "value" not in pattern.groupindex
+            and any(n in prefix or prefix.startswith(n) for n in needles)
+        ]
+        _SHAPES_OF[prefix] = shapes
+    return shapes
+
+
 def _glued_tokens(text: str) -> Iterator[Raw]:
     covered = 0  # a place inside a token found here is part of it, not another one
     for m in _GLUED.finditer(text):
@@ -302,9 +320,9 @@ def _glued_tokens(text: str) -> Iterator[Raw]:
         if at < covered:
             continue
         piece = text[at : at + _GLUED_SPAN]
-        for kind, pattern, needles in OWN_TOKENS:
-            found = pattern.match(piece) if _has(piece[:16], needles) else None
-            if found is None or "value" in pattern.groupindex:
+        for kind, pattern in _shapes_of(m["prefix"]):
+            found = pattern.match(piece)
+            if found is None:
                 continue
             if kind != k.API_KEY or _random_key(found.group()):
                 covered = max(covered, at + found.end())
